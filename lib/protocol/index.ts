@@ -1,0 +1,240 @@
+import { z } from "zod";
+import { BINDING_MODES, VARIANTS } from "../lesson/types";
+import type { HostSnapshot, PublicSnapshot } from "../session/views";
+
+/**
+ * The wire contract between browsers and the server: socket.io event maps,
+ * a zod schema for every client payload, the error codes and the protocol
+ * version. Event names appear as string literals here and nowhere else.
+ * docs/protocol.md describes the same for people writing other clients.
+ */
+
+/** Bumped on any incompatible change; a client that states another version is refused with CLIENT_TOO_OLD. */
+export const PROTOCOL_VERSION = 1;
+
+export const ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+export const ROOM_CODE_LENGTH = 6;
+
+/** Room codes are case-insensitive on input; look-alikes are not in the alphabet. */
+export function normalizeRoomCode(input: string): string {
+  return input.trim().toUpperCase().replace(/[\s-]/g, "");
+}
+
+export function isRoomCode(code: string): boolean {
+  return code.length === ROOM_CODE_LENGTH && [...code].every((c) => ROOM_CODE_ALPHABET.includes(c));
+}
+
+export const NICKNAME_MAX = 32;
+export const TITLE_MAX = 120;
+export const POLL_QUESTION_MAX = 200;
+export const POLL_OPTION_MAX = 120;
+
+/** Trim, drop control and bidi-override characters, cap the length. Never rendered as HTML. */
+export function cleanText(input: string, max: number): string {
+  return input
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, max);
+}
+
+const text = (max: number) =>
+  z
+    .string()
+    .max(max * 4)
+    .transform((s) => cleanText(s, max));
+
+// ---------------------------------------------------------------------------
+// Error codes
+
+export const ERROR_CODES = {
+  BAD_REQUEST: "The request was malformed.",
+  CLIENT_TOO_OLD: "This page is out of date. Reload it to continue.",
+  NO_SUCH_SESSION: "There is no session with that code.",
+  SESSION_ENDED: "This session has ended.",
+  NOT_HOST: "Only the teacher can do that.",
+  NOT_STUDENT: "Only students can vote.",
+  ROOM_LOCKED: "The teacher has locked this room.",
+  REMOVED: "The teacher removed you from this session.",
+  NO_SUCH_POLL: "There is no such poll.",
+  NO_SUCH_OPTION: "That is not one of the poll's options.",
+  POLL_CLOSED: "This poll is closed.",
+  POLL_NOT_CLOSED: "Close the poll first.",
+  POLL_ALREADY_OPEN: "A poll is already open.",
+  NO_NEXT_STEP: "There is no next step to ask about.",
+  STEP_OUT_OF_RANGE: "There is no such step.",
+  BAD_MODE: "That mode or variant does not exist.",
+  NO_SUCH_PARTICIPANT: "There is no such participant.",
+  RATE_LIMITED: "Too many requests. Wait a moment and try again.",
+  INTERNAL: "Something went wrong on the server. Try again.",
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ProtocolError {
+  code: ErrorCode;
+  message: string;
+}
+
+export function protocolError(code: ErrorCode, message: string = ERROR_CODES[code]): ProtocolError {
+  return { code, message };
+}
+
+/** Every acknowledgement: `{ ok: true, data }` or `{ ok: false, error }`. */
+export type Ack<T = null> = { ok: true; data: T } | { ok: false; error: ProtocolError };
+export type AckCallback<T = null> = (response: Ack<T>) => void;
+
+// ---------------------------------------------------------------------------
+// Handshake (socket.io `auth`)
+
+export const ROLES = ["host", "projector", "student"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const handshakeSchema = z.object({
+  v: z.number().int(),
+  role: z.enum(ROLES),
+  code: z.string().max(16),
+  /** host only */
+  hostKey: z.string().max(128).optional(),
+  /** student only: the token the server issued on the first join, kept in the browser */
+  token: z.string().max(128).optional(),
+  /** student only */
+  nickname: text(NICKNAME_MAX).optional(),
+});
+export type Handshake = z.infer<typeof handshakeSchema>;
+
+// ---------------------------------------------------------------------------
+// Client -> server payloads
+
+export const stepGoSchema = z.object({ stepIndex: z.number().int().min(0).max(99) });
+export const stepMoveSchema = z.object({ delta: z.union([z.literal(1), z.literal(-1)]) });
+export const modeSetSchema = z.object({ mode: z.enum(BINDING_MODES), variant: z.enum(VARIANTS).default("standard") });
+
+export const POLL_DURATIONS_S = [0, 15, 30, 45, 60, 90, 120] as const;
+const duration = z
+  .number()
+  .int()
+  .refine((n) => (POLL_DURATIONS_S as readonly number[]).includes(n), "unsupported duration")
+  .default(0);
+
+export const pollOpenSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("next-step"), durationS: duration }),
+  z.object({
+    kind: z.literal("custom"),
+    question: text(POLL_QUESTION_MAX).pipe(z.string().min(1, "the question is empty")),
+    options: z
+      .array(text(POLL_OPTION_MAX).pipe(z.string().min(1, "an option is empty")))
+      .min(2)
+      .max(6),
+    /** index into options of the right answer, if there is one */
+    correctIndex: z.number().int().min(0).max(5).nullable().default(null),
+    durationS: duration,
+  }),
+]);
+export const pollRefSchema = z.object({ pollId: z.string().min(1).max(64) });
+export const pollReopenSchema = pollRefSchema.extend({ durationS: duration });
+export const pollVoteSchema = z.object({ pollId: z.string().min(1).max(64), optionId: z.string().min(1).max(64) });
+export const resultsVisibilitySchema = z.object({ visible: z.boolean() });
+export const roomLockSchema = z.object({ locked: z.boolean() });
+export const participantRefSchema = z.object({ participantId: z.string().min(1).max(64) });
+export const participantRenameSchema = participantRefSchema.extend({
+  nickname: text(NICKNAME_MAX).pipe(z.string().min(1)),
+});
+export const emptySchema = z.object({}).optional();
+
+export type StepGo = z.infer<typeof stepGoSchema>;
+export type StepMove = z.infer<typeof stepMoveSchema>;
+export type ModeSet = z.input<typeof modeSetSchema>;
+export type PollOpen = z.input<typeof pollOpenSchema>;
+export type PollRef = z.infer<typeof pollRefSchema>;
+export type PollReopen = z.input<typeof pollReopenSchema>;
+export type PollVote = z.infer<typeof pollVoteSchema>;
+
+// ---------------------------------------------------------------------------
+// Server -> client payloads
+
+/** Sent once to a socket when it joins: who the server thinks it is. */
+export interface Welcome {
+  role: Role;
+  sessionId: string;
+  /** Students: their participant id and the token to keep for reconnects. */
+  participantId?: string;
+  token?: string;
+  nickname?: string;
+  /** Server time, so countdowns can be drawn against the server's clock. */
+  serverNow: number;
+}
+
+/** A student's own view of the active poll. */
+export interface MyVote {
+  pollId: string;
+  round: number;
+  optionId: string | null;
+}
+
+export interface TallyUpdate {
+  pollId: string;
+  round: number;
+  counts: Record<string, number>;
+  total: number;
+  /** the state's seq when the tally was taken */
+  rev: number;
+}
+
+export type AnySnapshot = PublicSnapshot | HostSnapshot;
+
+export interface ServerToClientEvents {
+  /** server -> each socket on join: identity and server time */
+  "session:welcome": (welcome: Welcome) => void;
+  /** server -> room audience (public) or the teacher's sockets (host): the whole current state */
+  "session:snapshot": (snapshot: AnySnapshot) => void;
+  /** server -> a student's own sockets: their vote in the active poll */
+  "poll:myVote": (vote: MyVote | null) => void;
+  /** server -> teachers always, the class when results are visible: coalesced counts */
+  "poll:tally": (tally: TallyUpdate) => void;
+  /** server -> a socket it is about to disconnect, with the reason */
+  "session:kicked": (error: ProtocolError) => void;
+  /** server -> everyone before a graceful shutdown: reconnect shortly */
+  "server:restarting": () => void;
+}
+
+export interface ClientToServerEvents {
+  /** teacher -> server: go to a step (0-based position in the current scenario) */
+  "step:go": (payload: StepGo, ack: AckCallback) => void;
+  /** teacher -> server: next (+1) or previous (-1) step */
+  "step:move": (payload: StepMove, ack: AckCallback) => void;
+  /** teacher -> server: switch binding mode / scenario variant, keeping the class's place */
+  "mode:set": (payload: ModeSet, ack: AckCallback<{ matched: boolean }>) => void;
+  /** teacher -> server: open a "what happens next?" or custom poll */
+  "poll:open": (payload: PollOpen, ack: AckCallback<{ pollId: string }>) => void;
+  /** teacher -> server: close the poll to votes */
+  "poll:close": (payload: PollRef, ack: AckCallback) => void;
+  /** teacher -> server: reveal the answer and the distribution */
+  "poll:reveal": (payload: PollRef, ack: AckCallback) => void;
+  /** teacher -> server: run the same question again after discussion */
+  "poll:reopen": (payload: PollReopen, ack: AckCallback) => void;
+  /** teacher -> server: let the class see live results before the reveal */
+  "results:show": (payload: { visible: boolean }, ack: AckCallback) => void;
+  /** teacher -> server: lock or unlock the room to new joins */
+  "room:lock": (payload: { locked: boolean }, ack: AckCallback) => void;
+  /** teacher -> server: remove a participant */
+  "participant:remove": (payload: { participantId: string }, ack: AckCallback) => void;
+  /** teacher -> server: change the nickname shown for a participant */
+  "participant:rename": (payload: { participantId: string; nickname: string }, ack: AckCallback) => void;
+  /** teacher -> server: end the session; it becomes read-only and replayable */
+  "session:end": (payload: Record<string, never>, ack: AckCallback) => void;
+  /** student -> server: vote (or change the vote) in the open poll */
+  "poll:vote": (payload: PollVote, ack: AckCallback<MyVote>) => void;
+  /** anyone -> server: resend my snapshot (after a suspected gap) */
+  "session:sync": (payload: Record<string, never>, ack: AckCallback) => void;
+}
+
+export type InterServerEvents = Record<string, never>;
+
+/** Filled by the handshake middleware; fixed for the socket's life. */
+export interface SocketData {
+  role: Role;
+  sessionId: string;
+  code: string;
+  participantId: string | null;
+}

@@ -1,0 +1,126 @@
+import type { BindingMode, VariantId } from "../lesson/types";
+
+/**
+ * Session state and the durable events that change it. Everything here is
+ * plain JSON so the same values travel over the socket, into SQLite and
+ * through replay.
+ */
+
+export interface Participant {
+  id: string;
+  nickname: string;
+  /** Removed by the teacher: may not rejoin with the same identity. */
+  removed: boolean;
+}
+
+export interface PollOption {
+  id: string;
+  text: string;
+  /** The misconception a wrong option stands for, or why the right one is right. Shown after reveal. */
+  note?: string;
+}
+
+export type PollStatus = "open" | "closed" | "revealed";
+
+/** The final counts of one round of voting (a poll re-opened after discussion starts a new round). */
+export interface PollRound {
+  round: number;
+  counts: Record<string, number>;
+  total: number;
+}
+
+export interface Poll {
+  id: string;
+  kind: "next-step" | "custom";
+  question: string;
+  options: PollOption[];
+  correctOptionId: string | null;
+  /** Where the class was when the poll opened. */
+  mode: BindingMode;
+  variant: VariantId;
+  stepIndex: number;
+  status: PollStatus;
+  round: number;
+  /** participantId -> optionId for the current round. */
+  votes: Record<string, string>;
+  /** Closed rounds, oldest first: the shift between the first and second vote. */
+  history: PollRound[];
+  openedAt: number;
+  /** Server time at which the poll closes by itself, or null. */
+  closesAt: number | null;
+}
+
+export type SessionStatus = "live" | "ended";
+
+/** Where the class landed after the last mode switch, so every view can say so. */
+export interface ModeSwitchNote {
+  fromMode: BindingMode;
+  fromVariant: VariantId;
+  /** The card step label the class was on before the switch. */
+  fromLabel: number;
+  /** True when the new scenario has that moment; false when it restarted from the beginning. */
+  matched: boolean;
+}
+
+export interface SessionState {
+  id: string;
+  code: string;
+  title: string;
+  createdAt: number;
+  endedAt: number | null;
+  status: SessionStatus;
+  /** Sequence number of the last event folded in; 0 before any. */
+  seq: number;
+  lastEventAt: number;
+  mode: BindingMode;
+  variant: VariantId;
+  stepIndex: number;
+  modeSwitch: ModeSwitchNote | null;
+  locked: boolean;
+  participants: Record<string, Participant>;
+  polls: Record<string, Poll>;
+  /** Poll ids in the order they were opened. */
+  pollOrder: string[];
+  activePollId: string | null;
+  /** Whether the class (projector, students) may see live results before the reveal. */
+  resultsVisible: boolean;
+}
+
+/** The body of each durable event; the server stamps `seq` and `at`. */
+export type SessionEventBody =
+  | { type: "session:created"; id: string; code: string; title: string }
+  | { type: "step:changed"; stepIndex: number }
+  | {
+      type: "mode:changed";
+      mode: BindingMode;
+      variant: VariantId;
+      stepIndex: number;
+      matched: boolean;
+    }
+  | { type: "participant:joined"; participantId: string; nickname: string }
+  | { type: "participant:renamed"; participantId: string; nickname: string }
+  | { type: "participant:removed"; participantId: string }
+  | { type: "room:locked"; locked: boolean }
+  | {
+      type: "poll:opened";
+      poll: Pick<Poll, "id" | "kind" | "question" | "options" | "correctOptionId">;
+      closesAt: number | null;
+    }
+  | { type: "poll:voted"; pollId: string; participantId: string; optionId: string }
+  | { type: "poll:closed"; pollId: string; counts: Record<string, number>; total: number }
+  | { type: "poll:revealed"; pollId: string }
+  | { type: "poll:reopened"; pollId: string; closesAt: number | null }
+  | { type: "results:visibility"; visible: boolean }
+  | { type: "session:ended" };
+
+export type SessionEventType = SessionEventBody["type"];
+
+export type SessionEvent = SessionEventBody & {
+  /** Server sequence number, 1-based, gapless within a session. */
+  seq: number;
+  /** Server time in ms since the epoch. */
+  at: number;
+};
+
+/** Version of the event log format; exports carry it and a newer log is refused on start. */
+export const EVENT_LOG_VERSION = 1;

@@ -1,0 +1,144 @@
+import { activePoll, countVotes } from "./reducer";
+import type { ModeSwitchNote, Poll, PollOption, PollRound, PollStatus, SessionState, SessionStatus } from "./types";
+import type { BindingMode, VariantId } from "../lesson/types";
+
+/**
+ * What each audience may see of a session. The server sends these small
+ * snapshots whole (with `rev`) instead of deltas; a client keeps the newest.
+ * Nothing private (who voted what, the answer before the reveal) is in the
+ * public one.
+ */
+
+export interface PollResults {
+  counts: Record<string, number>;
+  total: number;
+}
+
+export interface PublicPoll {
+  id: string;
+  kind: Poll["kind"];
+  question: string;
+  /** Notes only after the reveal. */
+  options: PollOption[];
+  status: PollStatus;
+  round: number;
+  closesAt: number | null;
+  /** Present once the teacher reveals, or shows live results. */
+  results: PollResults | null;
+  /** Present once revealed (null for a poll without a right answer). */
+  correctOptionId: string | null;
+  revealed: boolean;
+  /** Earlier rounds' final counts, once results are visible. */
+  history: PollRound[];
+}
+
+export interface PublicSnapshot {
+  rev: number;
+  code: string;
+  title: string;
+  status: SessionStatus;
+  mode: BindingMode;
+  variant: VariantId;
+  stepIndex: number;
+  modeSwitch: ModeSwitchNote | null;
+  locked: boolean;
+  /** Students connected now (presence, not logged). */
+  participantCount: number;
+  poll: PublicPoll | null;
+}
+
+export interface HostParticipant {
+  id: string;
+  nickname: string;
+  connected: boolean;
+}
+
+export interface HostPoll extends Omit<PublicPoll, "results" | "correctOptionId" | "options"> {
+  options: PollOption[];
+  correctOptionId: string | null;
+  results: PollResults;
+  /** participantId -> optionId: the teacher may see who voted what. */
+  votes: Record<string, string>;
+}
+
+export interface HostSnapshot extends Omit<PublicSnapshot, "poll"> {
+  sessionId: string;
+  resultsVisible: boolean;
+  participants: HostParticipant[];
+  poll: HostPoll | null;
+  /** Every poll so far, newest last, for the console's history. */
+  pollCount: number;
+}
+
+export interface Presence {
+  /** participantId -> connected now */
+  isConnected(participantId: string): boolean;
+  connectedCount: number;
+}
+
+export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
+  const revealed = poll.status === "revealed";
+  const showResults = revealed || resultsVisible;
+  return {
+    id: poll.id,
+    kind: poll.kind,
+    question: poll.question,
+    options: revealed ? poll.options : poll.options.map(({ id, text }) => ({ id, text })),
+    status: poll.status,
+    round: poll.round,
+    closesAt: poll.closesAt,
+    results: showResults ? resultsOf(poll) : null,
+    correctOptionId: revealed ? poll.correctOptionId : null,
+    revealed,
+    history: showResults ? poll.history : [],
+  };
+}
+
+/** Counts of the current round while open; the last closed round's once closed. */
+export function resultsOf(poll: Poll): PollResults {
+  if (poll.status !== "open" && poll.history.length > 0) {
+    const last = poll.history[poll.history.length - 1];
+    return { counts: last.counts, total: last.total };
+  }
+  return countVotes(poll);
+}
+
+export function toPublicSnapshot(state: SessionState, connectedCount: number): PublicSnapshot {
+  const poll = activePoll(state);
+  return {
+    rev: state.seq,
+    code: state.code,
+    title: state.title,
+    status: state.status,
+    mode: state.mode,
+    variant: state.variant,
+    stepIndex: state.stepIndex,
+    modeSwitch: state.modeSwitch,
+    locked: state.locked,
+    participantCount: connectedCount,
+    poll: poll ? toPublicPoll(poll, state.resultsVisible) : null,
+  };
+}
+
+export function toHostSnapshot(state: SessionState, presence: Presence): HostSnapshot {
+  const poll = activePoll(state);
+  const { poll: _public, ...base } = toPublicSnapshot(state, presence.connectedCount);
+  return {
+    ...base,
+    sessionId: state.id,
+    resultsVisible: state.resultsVisible,
+    participants: Object.values(state.participants)
+      .filter((p) => !p.removed)
+      .map((p) => ({ id: p.id, nickname: p.nickname, connected: presence.isConnected(p.id) })),
+    poll: poll
+      ? {
+          ...toPublicPoll(poll, true),
+          options: poll.options,
+          correctOptionId: poll.correctOptionId,
+          results: resultsOf(poll),
+          votes: poll.votes,
+        }
+      : null,
+    pollCount: state.pollOrder.length,
+  };
+}

@@ -1,0 +1,86 @@
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Server } from "socket.io";
+import { IDLE_SWEEP_INTERVAL_MS, MAX_SOCKET_PAYLOAD_BYTES } from "../lib/constants";
+import type { Config } from "./config";
+import { createApiHandler, sendJson, setSecurityHeaders } from "./http";
+import { log } from "./logger";
+import { RoomRegistry } from "./rooms";
+import { attachSocketLayer, socketOutbox, type IoServer } from "./socket";
+import type { SessionStore } from "./store/types";
+
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface ClassroomServerOptions {
+  config: Pick<Config, "publicUrl" | "port" | "host" | "idleTimeoutMs" | "dev">;
+  store: SessionStore;
+  /** Next.js's request handler; absent in socket-level tests. */
+  pages?: PageHandler;
+}
+
+export interface ClassroomServer {
+  httpServer: HttpServer;
+  io: IoServer;
+  rooms: RoomRegistry;
+  listen(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * One HTTP server for everything: the API, socket.io on /socket.io/, and the
+ * pages. `server/index.ts` only wires this to Next and the environment.
+ */
+export function createClassroomServer({ config, store, pages }: ClassroomServerOptions): ClassroomServer {
+  let io: IoServer;
+  const rooms = new RoomRegistry({ store, outboxFor: (id) => socketOutbox(io, id), idleTimeoutMs: config.idleTimeoutMs });
+  const api = createApiHandler({ config, rooms });
+
+  const httpServer = createServer(async (req, res) => {
+    setSecurityHeaders(res, config.dev);
+    try {
+      if (await api(req, res)) return;
+      if (pages) return await pages(req, res);
+      sendJson(res, 404, { error: { code: "NOT_FOUND", message: "Not found." } });
+    } catch (err) {
+      log.error("request failed", { url: req.url?.split("#")[0], error: (err as Error).stack });
+      if (!res.headersSent) sendJson(res, 500, { error: { code: "INTERNAL", message: "Something went wrong on the server." } });
+      else res.end();
+    }
+  });
+
+  io = new Server(httpServer, {
+    maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
+    // Same origin only: the pages are served by this server.
+    cors: undefined,
+    serveClient: false,
+    pingInterval: 10_000,
+    pingTimeout: 10_000,
+  });
+  attachSocketLayer({ io, rooms, store });
+
+  const recovered = rooms.recoverAll();
+  if (recovered > 0) log.info("recovered live sessions", { count: recovered });
+  const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);
+  sweep.unref();
+
+  return {
+    httpServer,
+    io,
+    rooms,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        httpServer.once("error", reject);
+        httpServer.listen(config.port, config.host, () => {
+          httpServer.off("error", reject);
+          resolve((httpServer.address() as AddressInfo).port);
+        });
+      }),
+    close: async () => {
+      clearInterval(sweep);
+      io.emit("server:restarting");
+      rooms.disposeAll();
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import path from "node:path";
+import { z } from "zod";
+import { DEFAULT_IDLE_SESSION_TIMEOUT_MS } from "../lib/constants";
+
+/** Every setting comes from the environment; the README lists them. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** All interfaces by default: students join from their own phones. */
+  HOST: z.string().default("0.0.0.0"),
+  /** The address students should use, e.g. https://class.example.edu; otherwise derived from the console's address. */
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default("./data"),
+  /** Grants the full saved-session list at /sessions and /api/sessions. */
+  ADMIN_TOKEN: z.string().min(16).optional(),
+  IDLE_SESSION_TIMEOUT_MINUTES: z.coerce.number().min(0).optional(),
+  NODE_ENV: z.string().default("development"),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string | null;
+  dataDir: string;
+  dbFile: string;
+  adminToken: string | null;
+  idleTimeoutMs: number;
+  dev: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`invalid configuration: ${issue.path.join(".")}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, "") : null,
+    dataDir,
+    dbFile: path.join(dataDir, "sessions.sqlite"),
+    adminToken: e.ADMIN_TOKEN ?? null,
+    idleTimeoutMs:
+      e.IDLE_SESSION_TIMEOUT_MINUTES !== undefined ? e.IDLE_SESSION_TIMEOUT_MINUTES * 60_000 : DEFAULT_IDLE_SESSION_TIMEOUT_MS,
+    dev: e.NODE_ENV !== "production",
+  };
+}

@@ -1,0 +1,178 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import os from "node:os";
+import QRCode from "qrcode";
+import { z } from "zod";
+import { MAX_HTTP_BODY_BYTES } from "../lib/constants";
+import { ERROR_CODES, TITLE_MAX, cleanText, isRoomCode, normalizeRoomCode, type ErrorCode } from "../lib/protocol";
+import type { Config } from "./config";
+import { log } from "./logger";
+import { KeyedLimiter } from "./rateLimit";
+import type { RoomRegistry } from "./rooms";
+
+export const createSessionBodySchema = z
+  .object({ title: z.string().max(TITLE_MAX * 4).optional() })
+  .strip();
+
+export interface ApiDeps {
+  config: Pick<Config, "publicUrl" | "port">;
+  rooms: RoomRegistry;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Security headers for every response, pages included. */
+export function setSecurityHeaders(res: ServerResponse, dev: boolean): void {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "no-referrer");
+  res.setHeader("X-Frame-Options", "DENY");
+  // Next injects inline bootstrap scripts; 'unsafe-inline' for scripts is the cost of not using nonces.
+  res.setHeader(
+    "Content-Security-Policy",
+    [
+      "default-src 'self'",
+      `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "connect-src 'self' ws: wss:",
+      "font-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "form-action 'self'",
+    ].join("; "),
+  );
+}
+
+/**
+ * The REST API lives in the custom server, next to the rooms it needs,
+ * instead of in Next route handlers (which Next bundles separately and which
+ * could only reach the live rooms through a global).
+ * Returns false when the request is not for the API.
+ */
+export function createApiHandler(deps: ApiDeps) {
+  const creations = new KeyedLimiter({ capacity: 10, refillPerSecond: 10 / 60 });
+
+  return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (!url.pathname.startsWith("/api/")) return false;
+    try {
+      await route(req, res, url);
+    } catch (err) {
+      if (err instanceof HttpError) {
+        sendJson(res, err.status, { error: { code: err.code, message: err.message } });
+      } else {
+        log.error("api request failed", { path: url.pathname, error: (err as Error).stack });
+        sendJson(res, 500, { error: { code: "INTERNAL", message: ERROR_CODES.INTERNAL } });
+      }
+    }
+    return true;
+  };
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const path = url.pathname.replace(/\/+$/, "");
+    if (path === "/api/health") {
+      return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
+    }
+    if (path === "/api/sessions") {
+      if (req.method !== "POST") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use POST to create a session.");
+      if (!creations.take(clientAddress(req))) {
+        throw new HttpError(429, "RATE_LIMITED", "Too many sessions created from this address. Wait a minute.");
+      }
+      const body = await readJsonBody(req);
+      const parsed = createSessionBodySchema.safeParse(body ?? {});
+      if (!parsed.success) {
+        throw new HttpError(400, "BAD_REQUEST", `Invalid body: ${parsed.error.issues[0]?.message ?? "malformed"}`);
+      }
+      const title = cleanText(parsed.data.title ?? "", TITLE_MAX);
+      const created = deps.rooms.create(title);
+      return sendJson(res, 201, {
+        id: created.id,
+        code: created.code,
+        title: created.title,
+        hostKey: created.hostKey,
+        createdAt: created.createdAt,
+        hostPath: `/host/${created.code}#key=${created.hostKey}`,
+      });
+    }
+    if (path === "/api/join-info") {
+      const code = normalizeRoomCode(url.searchParams.get("code") ?? "");
+      if (!isRoomCode(code)) throw new HttpError(400, "BAD_REQUEST", "Give a six-character room code.");
+      if (!deps.rooms.byRoomCode(code)) throw new HttpError(404, "NO_SUCH_SESSION", ERROR_CODES.NO_SUCH_SESSION);
+      const { base, note } = joinBase(req, deps.config);
+      const joinUrl = `${base}/join/${code}`;
+      const qrSvg = await QRCode.toString(joinUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+      return sendJson(res, 200, { code, joinUrl, qrSvg, note });
+    }
+    throw new HttpError(404, "NOT_FOUND", "No such API endpoint.");
+  }
+}
+
+/** The address students should open: PUBLIC_URL, or this machine's LAN address when the console is on localhost. */
+export function joinBase(
+  req: IncomingMessage,
+  config: Pick<Config, "publicUrl" | "port">,
+  interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces(),
+): { base: string; note: string | null } {
+  if (config.publicUrl) return { base: config.publicUrl, note: null };
+  const proto = (req.headers["x-forwarded-proto"] as string | undefined)?.split(",")[0]?.trim() || "http";
+  const hostHeader = req.headers.host ?? `localhost:${config.port}`;
+  const { hostname, port } = new URL(`${proto}://${hostHeader}`);
+  const local = hostname === "localhost" || hostname.startsWith("127.") || hostname === "[::1]" || hostname === "0.0.0.0";
+  if (!local) return { base: `${proto}://${hostHeader}`, note: null };
+  const lan = Object.values(interfaces)
+    .flat()
+    .find((i) => i && i.family === "IPv4" && !i.internal);
+  const portPart = port ? `:${port}` : "";
+  if (lan) {
+    return {
+      base: `${proto}://${lan.address}${portPart}`,
+      note: `This console is open on ${hostname}, so the join link uses this machine's network address (${lan.address}). Students must be on the same network; set PUBLIC_URL if they reach the server another way.`,
+    };
+  }
+  return {
+    base: `${proto}://${hostHeader}`,
+    note: "This machine has no network address students can reach, so the link only works on this computer. Connect it to the classroom network or set PUBLIC_URL.",
+  };
+}
+
+export function clientAddress(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const type = req.headers["content-type"] ?? "";
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_HTTP_BODY_BYTES) throw new HttpError(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_HTTP_BODY_BYTES} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  const raw = Buffer.concat(chunks).toString("utf8").trim();
+  if (raw === "") return undefined;
+  if (!type.includes("application/json")) {
+    throw new HttpError(400, "BAD_REQUEST", "Send the body as application/json.");
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new HttpError(400, "BAD_REQUEST", "The body is not valid JSON.");
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Length", Buffer.byteLength(json));
+  res.end(json);
+}

@@ -1,0 +1,35 @@
+import next from "next";
+import { createClassroomServer } from "./app";
+import { loadConfig } from "./config";
+import { log } from "./logger";
+import { SqliteSessionStore } from "./store/sqlite";
+
+/** Wiring only: configuration, the store, Next.js and the classroom server on one port. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const store = new SqliteSessionStore(config.dbFile);
+  const app = next({ dev: config.dev, hostname: config.host, port: config.port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const server = createClassroomServer({ config, store, pages: (req, res) => handle(req, res) });
+  const port = await server.listen();
+  log.info("classroom server listening", { url: `http://${config.host}:${port}`, dataDir: config.dataDir, dev: config.dev });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    // Every event was written before it was acknowledged; closing tells clients to reconnect.
+    await server.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((err) => {
+  log.error("server failed to start", { error: err instanceof Error ? err.message : String(err) });
+  process.exit(1);
+});

@@ -1,0 +1,417 @@
+import { getScenario, isVariantOf, mapPosition } from "../lib/lesson";
+import { generateNextStepPoll } from "../lib/polls/nextStep";
+import {
+  protocolError,
+  type Ack,
+  type ModeSet,
+  type MyVote,
+  type PollOpen,
+  type ProtocolError,
+  type TallyUpdate,
+} from "../lib/protocol";
+import { PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
+import {
+  activePoll,
+  countVotes,
+  reduce,
+  toHostSnapshot,
+  toPublicSnapshot,
+  type HostSnapshot,
+  type PublicSnapshot,
+  type SessionEventBody,
+  type SessionEvent,
+  type SessionState,
+} from "../lib/session";
+import type { SessionStore } from "./store/types";
+
+/** Where a room's messages go. The socket.io adapter implements it; tests can record it. */
+export interface RoomOutbox {
+  /** Everyone watching: projector and students. */
+  publicSnapshot(snapshot: PublicSnapshot): void;
+  /** The teacher's sockets. */
+  hostSnapshot(snapshot: HostSnapshot): void;
+  tally(audience: "host" | "everyone", tally: TallyUpdate): void;
+  /** One participant's sockets (every tab of that browser). */
+  myVote(participantId: string, vote: MyVote | null): void;
+  /** Disconnect a participant's sockets with a reason. */
+  kick(participantId: string, error: ProtocolError): void;
+}
+
+export interface RoomDeps {
+  store: SessionStore;
+  outbox: RoomOutbox;
+  now: () => number;
+  newId: () => string;
+  /** Fisher-Yates with the server's randomness; tests may pass a fixed order. */
+  shuffle: <T>(items: T[]) => T[];
+}
+
+const ok: Ack = { ok: true, data: null };
+const fail = (code: Parameters<typeof protocolError>[0], message?: string): { ok: false; error: ProtocolError } => ({
+  ok: false,
+  error: protocolError(code, message),
+});
+
+/**
+ * One live session. Commands are checked here (the socket layer has already
+ * parsed payloads and fixed the sender's role), turned into events, appended
+ * to the log, folded with `reduce`, and published. Presence (who is connected)
+ * lives only here and is never logged.
+ */
+export class Room {
+  private state: SessionState;
+  private readonly connections = new Map<string, number>();
+  private connectedCount = 0;
+  private peak = 0;
+  private tallyTimer: NodeJS.Timeout | null = null;
+  private tallyDirty = false;
+  private presenceTimer: NodeJS.Timeout | null = null;
+  private closeTimer: NodeJS.Timeout | null = null;
+  private disposed = false;
+  /** When the last participant left (or the room was loaded); for the idle sweep. */
+  private quietSince: number;
+
+  constructor(
+    state: SessionState,
+    private readonly deps: RoomDeps,
+  ) {
+    this.state = state;
+    this.quietSince = deps.now();
+    this.armAutoClose();
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+  get code(): string {
+    return this.state.code;
+  }
+  get snapshotState(): SessionState {
+    return this.state;
+  }
+  get isEnded(): boolean {
+    return this.state.status === "ended";
+  }
+  get connected(): number {
+    return this.connectedCount;
+  }
+  /** Time since which nobody has been connected (meaningful when `connected` is 0). */
+  idleSince(): number {
+    return this.quietSince;
+  }
+
+  // -------------------------------------------------------------------------
+  // Views
+
+  publicSnapshot(): PublicSnapshot {
+    return toPublicSnapshot(this.state, this.connectedCount);
+  }
+
+  hostSnapshot(): HostSnapshot {
+    return toHostSnapshot(this.state, {
+      connectedCount: this.connectedCount,
+      isConnected: (id) => (this.connections.get(id) ?? 0) > 0,
+    });
+  }
+
+  myVote(participantId: string): MyVote | null {
+    const poll = activePoll(this.state);
+    if (!poll) return null;
+    return { pollId: poll.id, round: poll.round, optionId: poll.votes[participantId] ?? null };
+  }
+
+  // -------------------------------------------------------------------------
+  // Participants and presence
+
+  participant(id: string) {
+    return this.state.participants[id] ?? null;
+  }
+
+  get locked(): boolean {
+    return this.state.locked;
+  }
+
+  addParticipant(participantId: string, nickname: string): void {
+    this.commit({ type: "participant:joined", participantId, nickname });
+  }
+
+  renameIfChanged(participantId: string, nickname: string | undefined): void {
+    const p = this.state.participants[participantId];
+    if (p && nickname && nickname !== p.nickname) this.commit({ type: "participant:renamed", participantId, nickname });
+  }
+
+  /** Teacher and projector sockets: not students, but they keep a room from counting as idle. */
+  private watchers = 0;
+  watcherJoined(): void {
+    this.watchers += 1;
+  }
+  watcherLeft(): void {
+    this.watchers = Math.max(0, this.watchers - 1);
+    if (this.watchers === 0 && this.connectedCount === 0) this.quietSince = this.deps.now();
+  }
+  get anyoneConnected(): boolean {
+    return this.watchers > 0 || this.connectedCount > 0;
+  }
+
+  /** A student's socket connected. Presence reaches the console coalesced, never the whole class. */
+  connect(participantId: string): void {
+    const n = this.connections.get(participantId) ?? 0;
+    this.connections.set(participantId, n + 1);
+    if (n === 0) {
+      this.connectedCount += 1;
+      if (this.connectedCount > this.peak) {
+        this.peak = this.connectedCount;
+        this.deps.store.notePeakParticipants(this.id, this.peak);
+      }
+      this.schedulePresence();
+    }
+  }
+
+  disconnect(participantId: string): void {
+    const n = this.connections.get(participantId) ?? 0;
+    if (n <= 1) {
+      this.connections.delete(participantId);
+      if (n === 1) {
+        this.connectedCount -= 1;
+        if (this.connectedCount === 0 && this.watchers === 0) this.quietSince = this.deps.now();
+        this.schedulePresence();
+      }
+    } else {
+      this.connections.set(participantId, n - 1);
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Teacher commands
+
+  stepGo(stepIndex: number): Ack {
+    if (this.isEnded) return fail("SESSION_ENDED");
+    const total = getScenario(this.state.mode, this.state.variant).steps.length;
+    if (stepIndex < 0 || stepIndex >= total) return fail("STEP_OUT_OF_RANGE");
+    if (stepIndex !== this.state.stepIndex) this.commitAndPublish({ type: "step:changed", stepIndex });
+    return ok;
+  }
+
+  stepMove(delta: 1 | -1): Ack {
+    const total = getScenario(this.state.mode, this.state.variant).steps.length;
+    const target = Math.min(total - 1, Math.max(0, this.state.stepIndex + delta));
+    return this.stepGo(target);
+  }
+
+  setMode({ mode, variant = "standard" }: ModeSet): Ack<{ matched: boolean }> {
+    if (this.isEnded) return fail("SESSION_ENDED");
+    if (!isVariantOf(mode, variant)) return fail("BAD_MODE");
+    if (mode === this.state.mode && variant === this.state.variant) return { ok: true, data: { matched: true } };
+    const from = getScenario(this.state.mode, this.state.variant);
+    const to = getScenario(mode, variant);
+    const { index, matched } = mapPosition(from, this.state.stepIndex, to);
+    this.commitAndPublish({ type: "mode:changed", mode, variant, stepIndex: index, matched });
+    return { ok: true, data: { matched } };
+  }
+
+  openPoll(command: PollOpen): Ack<{ pollId: string }> {
+    if (this.isEnded) return fail("SESSION_ENDED");
+    const current = activePoll(this.state);
+    if (current && current.status === "open") return fail("POLL_ALREADY_OPEN");
+    const id = this.deps.newId();
+    let question: string;
+    let options: { id: string; text: string; note?: string }[];
+    let correctOptionId: string | null;
+    if (command.kind === "next-step") {
+      const generated = generateNextStepPoll(getScenario(this.state.mode, this.state.variant), this.state.stepIndex);
+      if (!generated) return fail("NO_NEXT_STEP");
+      const shuffled = this.deps.shuffle(generated.options.map((o, i) => ({ ...o, id: `o${i + 1}` })));
+      question = generated.question;
+      options = shuffled.map(({ id: optionId, text, note }) => ({ id: optionId, text, note }));
+      correctOptionId = shuffled.find((o) => o.correct)?.id ?? null;
+    } else {
+      question = command.question;
+      options = command.options.map((text, i) => ({ id: `o${i + 1}`, text }));
+      const correctIndex = command.correctIndex ?? null;
+      if (correctIndex !== null && correctIndex >= options.length) return fail("BAD_REQUEST", "correctIndex is not an option");
+      correctOptionId = correctIndex === null ? null : options[correctIndex].id;
+    }
+    const durationS = command.durationS ?? 0;
+    const closesAt = durationS > 0 ? this.deps.now() + durationS * 1000 : null;
+    this.commitAndPublish({
+      type: "poll:opened",
+      poll: { id, kind: command.kind, question, options, correctOptionId },
+      closesAt,
+    });
+    this.armAutoClose();
+    // A new poll: every student's own vote is now empty.
+    return { ok: true, data: { pollId: id } };
+  }
+
+  closePoll(pollId: string): Ack {
+    const poll = this.state.polls[pollId];
+    if (!poll) return fail("NO_SUCH_POLL");
+    if (poll.status !== "open") return fail("POLL_CLOSED");
+    const { counts, total } = countVotes(poll);
+    this.cancelTally();
+    this.commitAndPublish({ type: "poll:closed", pollId, counts, total });
+    this.armAutoClose();
+    return ok;
+  }
+
+  revealPoll(pollId: string): Ack {
+    const poll = this.state.polls[pollId];
+    if (!poll) return fail("NO_SUCH_POLL");
+    if (poll.status === "open") return fail("POLL_NOT_CLOSED");
+    if (poll.status === "revealed") return ok;
+    this.commitAndPublish({ type: "poll:revealed", pollId });
+    return ok;
+  }
+
+  reopenPoll(pollId: string, durationS: number): Ack {
+    if (this.isEnded) return fail("SESSION_ENDED");
+    const poll = this.state.polls[pollId];
+    if (!poll) return fail("NO_SUCH_POLL");
+    if (poll.status === "open") return fail("POLL_ALREADY_OPEN");
+    const current = activePoll(this.state);
+    if (current && current.id !== pollId && current.status === "open") return fail("POLL_ALREADY_OPEN");
+    const closesAt = durationS > 0 ? this.deps.now() + durationS * 1000 : null;
+    this.commitAndPublish({ type: "poll:reopened", pollId, closesAt });
+    this.armAutoClose();
+    return ok;
+  }
+
+  setResultsVisible(visible: boolean): Ack {
+    if (visible !== this.state.resultsVisible) this.commitAndPublish({ type: "results:visibility", visible });
+    return ok;
+  }
+
+  setLocked(locked: boolean): Ack {
+    if (this.isEnded) return fail("SESSION_ENDED");
+    if (locked !== this.state.locked) this.commitAndPublish({ type: "room:locked", locked });
+    return ok;
+  }
+
+  removeParticipant(participantId: string): Ack {
+    const p = this.state.participants[participantId];
+    if (!p || p.removed) return fail("NO_SUCH_PARTICIPANT");
+    this.commitAndPublish({ type: "participant:removed", participantId });
+    this.deps.outbox.kick(participantId, protocolError("REMOVED"));
+    return ok;
+  }
+
+  renameParticipant(participantId: string, nickname: string): Ack {
+    const p = this.state.participants[participantId];
+    if (!p || p.removed) return fail("NO_SUCH_PARTICIPANT");
+    if (p.nickname !== nickname) {
+      this.commit({ type: "participant:renamed", participantId, nickname });
+      this.deps.outbox.hostSnapshot(this.hostSnapshot());
+    }
+    return ok;
+  }
+
+  end(): Ack {
+    if (this.isEnded) return ok;
+    this.cancelTally();
+    this.commitAndPublish({ type: "session:ended" });
+    this.dispose();
+    return ok;
+  }
+
+  // -------------------------------------------------------------------------
+  // Student commands
+
+  vote(participantId: string, pollId: string, optionId: string): Ack<MyVote> {
+    const poll = this.state.polls[pollId];
+    if (!poll || pollId !== this.state.activePollId) return fail("NO_SUCH_POLL");
+    if (poll.status !== "open") return fail("POLL_CLOSED");
+    if (!poll.options.some((o) => o.id === optionId)) return fail("NO_SUCH_OPTION");
+    const voter = this.state.participants[participantId];
+    if (!voter || voter.removed) return fail("REMOVED");
+    const mine: MyVote = { pollId, round: poll.round, optionId };
+    if (poll.votes[participantId] !== optionId) {
+      this.commit({ type: "poll:voted", pollId, participantId, optionId });
+      this.scheduleTally();
+      // Other tabs of the same browser show the change too.
+      this.deps.outbox.myVote(participantId, mine);
+    }
+    return { ok: true, data: mine };
+  }
+
+  // -------------------------------------------------------------------------
+  // Internals
+
+  /** Append first, then fold: nothing is acknowledged or broadcast that is not on disk. */
+  private commit(body: SessionEventBody): SessionEvent {
+    const event = { ...body, seq: this.state.seq + 1, at: this.deps.now() } as SessionEvent;
+    this.deps.store.append(this.id, event);
+    this.state = reduce(this.state, event);
+    return event;
+  }
+
+  private commitAndPublish(body: SessionEventBody): void {
+    this.commit(body);
+    this.publish();
+  }
+
+  /** The whole (small) state to everyone: one encode per audience, not per socket. */
+  publish(): void {
+    this.deps.outbox.publicSnapshot(this.publicSnapshot());
+    this.deps.outbox.hostSnapshot(this.hostSnapshot());
+  }
+
+  private scheduleTally(): void {
+    this.tallyDirty = true;
+    if (this.tallyTimer || this.disposed) return;
+    // Leading edge: the first vote shows at once; the rest are batched.
+    this.flushTally();
+    this.tallyTimer = setTimeout(() => this.onTallyTimer(), TALLY_BROADCAST_INTERVAL_MS);
+  }
+
+  private onTallyTimer(): void {
+    this.tallyTimer = null;
+    if (this.tallyDirty) this.scheduleTally();
+  }
+
+  private flushTally(): void {
+    this.tallyDirty = false;
+    const poll = activePoll(this.state);
+    if (!poll || poll.status !== "open") return;
+    const { counts, total } = countVotes(poll);
+    const tally: TallyUpdate = { pollId: poll.id, round: poll.round, counts, total, rev: this.state.seq };
+    this.deps.outbox.tally(this.state.resultsVisible ? "everyone" : "host", tally);
+  }
+
+  private cancelTally(): void {
+    if (this.tallyTimer) clearTimeout(this.tallyTimer);
+    this.tallyTimer = null;
+    this.tallyDirty = false;
+  }
+
+  private schedulePresence(): void {
+    if (this.presenceTimer || this.disposed) return;
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = null;
+      this.deps.outbox.hostSnapshot(this.hostSnapshot());
+    }, PRESENCE_BROADCAST_INTERVAL_MS);
+  }
+
+  /** A poll with a countdown closes itself, also after a restart. */
+  private armAutoClose(): void {
+    if (this.closeTimer) clearTimeout(this.closeTimer);
+    this.closeTimer = null;
+    const poll = activePoll(this.state);
+    if (!poll || poll.status !== "open" || poll.closesAt === null || this.disposed) return;
+    const delay = Math.max(0, poll.closesAt - this.deps.now());
+    this.closeTimer = setTimeout(() => {
+      this.closeTimer = null;
+      const still = activePoll(this.state);
+      if (still && still.id === poll.id && still.status === "open") this.closePoll(poll.id);
+    }, delay);
+  }
+
+  /** Release timers; the room is dropped from memory by its owner. */
+  dispose(): void {
+    this.disposed = true;
+    this.cancelTally();
+    if (this.presenceTimer) clearTimeout(this.presenceTimer);
+    if (this.closeTimer) clearTimeout(this.closeTimer);
+    this.presenceTimer = null;
+    this.closeTimer = null;
+  }
+}

@@ -1,0 +1,215 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { EVENT_LOG_VERSION, type SessionEvent } from "../../lib/session/types";
+import type { SessionRecord, SessionStore, SessionSummary } from "./types";
+
+/** The schema version this code writes; a database from a newer version is refused. */
+export const SQLITE_SCHEMA_VERSION = 1;
+
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreError";
+  }
+}
+
+/**
+ * The embedded default: one SQLite file in WAL mode. Each event is one row,
+ * written with a prepared statement before it is acknowledged or broadcast;
+ * with `synchronous = NORMAL` in WAL mode a process crash loses nothing that
+ * was written (only an OS crash can lose the last commits).
+ */
+export class SqliteSessionStore implements SessionStore {
+  private readonly db: Database.Database;
+  private readonly stmts;
+
+  constructor(file: string) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      this.db = new Database(file);
+      this.db.pragma("journal_mode = WAL");
+      this.db.pragma("synchronous = NORMAL");
+      this.db.pragma("foreign_keys = ON");
+      this.migrate();
+      const check = this.db.pragma("quick_check", { simple: true });
+      if (check !== "ok") throw new StoreError(`integrity check failed: ${String(check)}`);
+    } catch (err) {
+      if (err instanceof StoreError) throw err;
+      throw new StoreError(
+        `cannot open the session database ${file}: ${(err as Error).message}. ` +
+          `Move the file aside to start with an empty one, or restore it from a backup.`,
+      );
+    }
+    this.stmts = {
+      insertSession: this.db.prepare(
+        `INSERT INTO sessions (id, code, title, host_key_hash, created_at, ended_at, last_event_at, peak_participants)
+         VALUES (@id, @code, @title, @hostKeyHash, @createdAt, NULL, @createdAt, 0)`,
+      ),
+      insertEvent: this.db.prepare(`INSERT INTO events (session_id, seq, at, type, body) VALUES (?, ?, ?, ?, ?)`),
+      touchSession: this.db.prepare(`UPDATE sessions SET last_event_at = ? WHERE id = ?`),
+      endSession: this.db.prepare(`UPDATE sessions SET ended_at = ?, last_event_at = ? WHERE id = ?`),
+      loadEvents: this.db.prepare(`SELECT body FROM events WHERE session_id = ? ORDER BY seq`),
+      getSession: this.db.prepare(`SELECT * FROM sessions WHERE id = ?`),
+      findByCode: this.db.prepare(`SELECT * FROM sessions WHERE code = ? ORDER BY created_at DESC LIMIT 1`),
+      codeExists: this.db.prepare(`SELECT 1 FROM sessions WHERE code = ? AND ended_at IS NULL LIMIT 1`),
+      liveIds: this.db.prepare(`SELECT id FROM sessions WHERE ended_at IS NULL`),
+      peak: this.db.prepare(`UPDATE sessions SET peak_participants = MAX(peak_participants, ?) WHERE id = ?`),
+      saveToken: this.db.prepare(
+        `INSERT OR REPLACE INTO participant_tokens (session_id, token_hash, participant_id) VALUES (?, ?, ?)`,
+      ),
+      findToken: this.db.prepare(`SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`),
+    };
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma("user_version", { simple: true }) as number;
+    if (version > SQLITE_SCHEMA_VERSION) {
+      throw new StoreError(
+        `the session database was written by a newer version of this server (schema ${version}, this server knows ${SQLITE_SCHEMA_VERSION}). Upgrade the server.`,
+      );
+    }
+    if (version === SQLITE_SCHEMA_VERSION) return;
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS sessions (
+        id TEXT PRIMARY KEY,
+        code TEXT NOT NULL,
+        title TEXT NOT NULL,
+        host_key_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        last_event_at INTEGER NOT NULL,
+        peak_participants INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX IF NOT EXISTS sessions_code ON sessions (code);
+      CREATE TABLE IF NOT EXISTS events (
+        session_id TEXT NOT NULL REFERENCES sessions (id),
+        seq INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS participant_tokens (
+        session_id TEXT NOT NULL REFERENCES sessions (id),
+        token_hash TEXT NOT NULL,
+        participant_id TEXT NOT NULL,
+        PRIMARY KEY (session_id, token_hash)
+      ) WITHOUT ROWID;
+      PRAGMA user_version = ${SQLITE_SCHEMA_VERSION};
+    `);
+  }
+
+  createSession(record: SessionRecord, created: SessionEvent): void {
+    this.db.transaction(() => {
+      this.stmts.insertSession.run(record);
+      this.stmts.insertEvent.run(record.id, created.seq, created.at, created.type, JSON.stringify(created));
+    })();
+  }
+
+  append(sessionId: string, event: SessionEvent): void {
+    this.db.transaction(() => {
+      this.stmts.insertEvent.run(sessionId, event.seq, event.at, event.type, JSON.stringify(event));
+      if (event.type === "session:ended") this.stmts.endSession.run(event.at, event.at, sessionId);
+      else this.stmts.touchSession.run(event.at, sessionId);
+    })();
+  }
+
+  loadEvents(sessionId: string): SessionEvent[] {
+    const rows = this.stmts.loadEvents.all(sessionId) as { body: string }[];
+    return rows.map((row, i) => {
+      let event: SessionEvent & { v?: number };
+      try {
+        event = JSON.parse(row.body);
+      } catch {
+        throw new StoreError(`session ${sessionId}: event ${i + 1} is not valid JSON; the database is damaged`);
+      }
+      if (typeof event.v === "number" && event.v > EVENT_LOG_VERSION) {
+        throw new StoreError(`session ${sessionId}: the log was written by a newer version (v${event.v})`);
+      }
+      return event;
+    });
+  }
+
+  getSession(id: string): SessionRecord | null {
+    return toRecord(this.stmts.getSession.get(id) as SessionRow | undefined);
+  }
+
+  findByCode(code: string): SessionRecord | null {
+    return toRecord(this.stmts.findByCode.get(code) as SessionRow | undefined);
+  }
+
+  codeExists(code: string): boolean {
+    return this.stmts.codeExists.get(code) !== undefined;
+  }
+
+  liveSessionIds(): string[] {
+    return (this.stmts.liveIds.all() as { id: string }[]).map((r) => r.id);
+  }
+
+  listSessions(ids?: readonly string[]): SessionSummary[] {
+    const where = ids ? `WHERE s.id IN (${ids.map(() => "?").join(",") || "NULL"})` : "";
+    const rows = this.db
+      .prepare(
+        `SELECT s.*,
+           (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id) AS event_count,
+           (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id AND e.type = 'participant:joined') AS participant_count,
+           (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id AND e.type = 'poll:opened') AS poll_count
+         FROM sessions s ${where} ORDER BY s.created_at DESC LIMIT 500`,
+      )
+      .all(...(ids ?? [])) as (SessionRow & { event_count: number; participant_count: number; poll_count: number })[];
+    return rows.map((r) => ({
+      id: r.id,
+      code: r.code,
+      title: r.title,
+      createdAt: r.created_at,
+      endedAt: r.ended_at,
+      status: r.ended_at === null ? "live" : "ended",
+      lastEventAt: r.last_event_at,
+      eventCount: r.event_count,
+      participantCount: r.participant_count,
+      peakParticipants: r.peak_participants,
+      pollCount: r.poll_count,
+    }));
+  }
+
+  notePeakParticipants(sessionId: string, peak: number): void {
+    this.stmts.peak.run(peak, sessionId);
+  }
+
+  saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): void {
+    this.stmts.saveToken.run(sessionId, tokenHash, participantId);
+  }
+
+  findParticipantByToken(sessionId: string, tokenHash: string): string | null {
+    const row = this.stmts.findToken.get(sessionId, tokenHash) as { participant_id: string } | undefined;
+    return row?.participant_id ?? null;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface SessionRow {
+  id: string;
+  code: string;
+  title: string;
+  host_key_hash: string;
+  created_at: number;
+  ended_at: number | null;
+  last_event_at: number;
+  peak_participants: number;
+}
+
+function toRecord(row: SessionRow | undefined): SessionRecord | null {
+  if (!row) return null;
+  return {
+    id: row.id,
+    code: row.code,
+    title: row.title,
+    hostKeyHash: row.host_key_hash,
+    createdAt: row.created_at,
+    endedAt: row.ended_at,
+  };
+}
