@@ -4,4 +4,9 @@
  */
 export * from "./types";
 export * from "./card";
+export * from "./cluster";
+export * from "./events";
 export * from "./scenarios";
+export * from "./world";
+export * from "./yaml";
+export * from "./compare";

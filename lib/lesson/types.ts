@@ -35,6 +35,23 @@ export interface UnderTheHood {
   body: string;
 }
 
+/** The scheduler filters the lesson names as a node's first failing filter. */
+export const SCHEDULER_FILTERS = ["NodeAffinity", "VolumeBinding"] as const;
+export type SchedulerFilter = (typeof SCHEDULER_FILTERS)[number];
+
+/**
+ * How one node fared in PICK NODE. A node reports only its first failing
+ * filter, which is why FailedScheduling counts each node exactly once.
+ */
+export interface NodeVerdict {
+  node: string;
+  fits: boolean;
+  /** The first filter that rejected the node (absent when it fits). */
+  failedFilter?: SchedulerFilter;
+  /** The reason as FailedScheduling prints it, e.g. "node(s) had volume node affinity conflict". */
+  reason?: string;
+}
+
 export interface ScenarioStep {
   /** The card's step number (1..12): the "moment" that a mode switch keeps. */
   label: number;
@@ -55,6 +72,8 @@ export interface ScenarioStep {
   failed?: boolean;
   /** Expanders for what the card simplifies at this step. */
   underTheHood?: UnderTheHood[];
+  /** PICK NODE only: each node's verdict, in node order. */
+  nodeVerdicts?: NodeVerdict[];
 }
 
 export interface Scenario {

@@ -1,0 +1,202 @@
+import { memo } from "react";
+import { LIFELINES } from "@/lib/lesson/card";
+import type { ArrowKind, LifelineId, Scenario, ScenarioStep } from "@/lib/lesson/types";
+import { ARROW_STYLES, CURRENT_STROKE, LIFELINE_COLOURS } from "@/components/theme";
+
+const WIDTH = 1000;
+const HEADER_H = 96;
+const TOP = HEADER_H + 24;
+const ROW_H = 58;
+const NOTE_LINE_H = 18;
+const SELF_LOOP_W = 56;
+const X: Record<LifelineId, number> = { you: 110, control: 300, scheduler: 490, csi: 680, node: 870 };
+
+function wrap(text: string, maxChars: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if ((line + " " + word).trim().length > maxChars && line) {
+      lines.push(line);
+      line = word;
+    } else line = (line + " " + word).trim();
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+interface Row {
+  step: ScenarioStep;
+  y: number;
+  noteLines: string[];
+}
+
+function layout(steps: readonly ScenarioStep[]): { rows: Row[]; height: number } {
+  let y = TOP;
+  const rows = steps.map((step) => {
+    const noteLines = step.note ? wrap(step.note, 44) : [];
+    const row = { step, y: y + 30, noteLines };
+    y += ROW_H + (noteLines.length ? noteLines.length * NOTE_LINE_H + 14 : 0);
+    return row;
+  });
+  return { rows, height: y + 16 };
+}
+
+function markerId(kind: ArrowKind, current: boolean) {
+  return `head-${kind}${current ? "-current" : ""}`;
+}
+
+function Markers() {
+  const defs = [];
+  for (const kind of Object.keys(ARROW_STYLES) as ArrowKind[]) {
+    for (const current of [false, true]) {
+      const style = ARROW_STYLES[kind];
+      const colour = current ? CURRENT_STROKE : style.stroke;
+      defs.push(
+        <marker
+          key={markerId(kind, current)}
+          id={markerId(kind, current)}
+          viewBox="0 0 12 12"
+          refX="11"
+          refY="6"
+          markerWidth="9"
+          markerHeight="9"
+          markerUnits="userSpaceOnUse"
+          orient="auto-start-reverse"
+        >
+          {style.head === "open" ? (
+            <path d="M1,1 L11,6 L1,11" fill="none" stroke={colour} strokeWidth="2" />
+          ) : (
+            <path d="M0,0 L12,6 L0,12 z" fill={colour} />
+          )}
+        </marker>,
+      );
+    }
+  }
+  return <defs>{defs}</defs>;
+}
+
+function arrowPath(step: ScenarioStep, y: number): { d: string; labelX: number; labelY: number; anchor: "middle" | "start" } {
+  const x1 = X[step.from];
+  const x2 = X[step.to];
+  if (step.from === step.to) {
+    const d = `M${x1 + 4},${y - 12} H${x1 + SELF_LOOP_W} V${y + 12} H${x1 + 8}`;
+    return { d, labelX: x1 + SELF_LOOP_W + 12, labelY: y + 5, anchor: "start" };
+  }
+  const dir = x2 > x1 ? 1 : -1;
+  return { d: `M${x1 + dir * 6},${y} H${x2 - dir * 8}`, labelX: (x1 + x2) / 2, labelY: y - 9, anchor: "middle" };
+}
+
+export interface SequenceDiagramProps {
+  scenario: Scenario;
+  stepIndex: number;
+  /** Larger type for the projector. */
+  large?: boolean;
+  className?: string;
+}
+
+/**
+ * The card as an SVG: five lifelines, the steps so far as arrows in the
+ * legend's four kinds, the current one highlighted. Future steps are not
+ * drawn at all: they are what the class is asked to predict.
+ */
+export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepIndex, large, className }: SequenceDiagramProps) {
+  const { rows, height } = layout(scenario.steps);
+  const current = scenario.steps[stepIndex];
+  const labelSize = large ? 19 : 17;
+  return (
+    <svg
+      viewBox={`0 0 ${WIDTH} ${height}`}
+      className={className}
+      role="img"
+      aria-labelledby="diagram-title diagram-desc"
+      data-testid="sequence-diagram"
+    >
+      <title id="diagram-title">
+        {`Sequence diagram, ${scenario.title}: step ${stepIndex + 1} of ${scenario.steps.length}${current ? `, ${current.label} ${current.title}` : ""}`}
+      </title>
+      <desc id="diagram-desc">
+        {scenario.steps
+          .slice(0, stepIndex + 1)
+          .map((s) => `${s.label} ${s.title}: ${s.narration}`)
+          .join(" ")}
+      </desc>
+      <Markers />
+      {LIFELINES.map((l) => (
+        <g key={l.id}>
+          <line x1={X[l.id]} x2={X[l.id]} y1={HEADER_H} y2={height - 8} stroke="#475569" strokeWidth="2" strokeDasharray="3 6" />
+          <rect x={X[l.id] - 84} y={8} width={168} height={HEADER_H - 16} rx={12} fill="#111a2e" stroke={LIFELINE_COLOURS[l.id]} strokeWidth="2" />
+          <text x={X[l.id]} y={32} textAnchor="middle" fill={LIFELINE_COLOURS[l.id]} fontSize="13" fontWeight="700" letterSpacing="2">
+            {l.badge}
+          </text>
+          <text x={X[l.id]} y={55} textAnchor="middle" fill="#f1f5f9" fontSize="19" fontWeight="700">
+            {l.name}
+          </text>
+          <text x={X[l.id]} y={75} textAnchor="middle" fill="#cbd5e1" fontSize="12.5">
+            {l.role}
+          </text>
+        </g>
+      ))}
+      {rows.map(({ step, y, noteLines }, i) => {
+        if (i > stepIndex) return null;
+        const isCurrent = i === stepIndex;
+        const style = ARROW_STYLES[step.kind];
+        const { d, labelX, labelY, anchor } = arrowPath(step, y);
+        const colour = step.failed ? "#fb7185" : isCurrent ? CURRENT_STROKE : style.stroke;
+        const noteX = Math.min(Math.max(X[step.from], X[step.to]) + (step.from === step.to ? SELF_LOOP_W + 30 : 30), WIDTH - 430);
+        return (
+          <g key={`${step.label}-${i}`} className={isCurrent ? "step-enter" : undefined} data-step-label={step.label} opacity={step.noop && !isCurrent ? 0.6 : 1}>
+            {isCurrent && <rect x={4} y={y - 30} width={WIDTH - 8} height={ROW_H - 2} rx={10} fill="#facc15" opacity={0.1} />}
+            <circle cx={34} cy={y} r={16} fill={isCurrent ? CURRENT_STROKE : "#1e293b"} stroke={colour} strokeWidth="2" />
+            <text x={34} y={y + 6} textAnchor="middle" fontSize="16" fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>
+              {step.label}
+            </text>
+            <path
+              d={d}
+              fill="none"
+              stroke={colour}
+              strokeWidth={style.width + (isCurrent ? 1 : 0)}
+              strokeDasharray={step.noop ? "2 6" : style.dash}
+              markerEnd={`url(#${markerId(step.kind, isCurrent)})`}
+            />
+            {isCurrent && !step.noop && (
+              <path d={d} fill="none" stroke="#fff7cc" strokeWidth={style.width} strokeDasharray="3 21" className="arrow-current" opacity={0.9} />
+            )}
+            <text
+              x={labelX}
+              y={labelY}
+              textAnchor={anchor}
+              fontSize={labelSize}
+              fontWeight="700"
+              fill={step.failed ? "#fda4af" : isCurrent ? "#fef08a" : "#e2e8f0"}
+              paintOrder="stroke"
+              stroke="#0b1220"
+              strokeWidth="5"
+            >
+              {step.title}
+              {step.noop ? " (nothing to write)" : ""}
+              {step.failed ? " ✕ fails" : ""}
+            </text>
+            {noteLines.length > 0 && (
+              <g>
+                <rect
+                  x={noteX}
+                  y={y + 16}
+                  width={410}
+                  height={noteLines.length * NOTE_LINE_H + 12}
+                  rx={6}
+                  fill={step.kind === "binding" ? "#14532d" : "#3f3514"}
+                  stroke={step.kind === "binding" ? "#4ade80" : "#facc15"}
+                />
+                {noteLines.map((line, n) => (
+                  <text key={n} x={noteX + 10} y={y + 32 + n * NOTE_LINE_H} fontSize="14.5" fill="#f8fafc">
+                    {line}
+                  </text>
+                ))}
+              </g>
+            )}
+          </g>
+        );
+      })}
+    </svg>
+  );
+});

@@ -1,0 +1,177 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { getScenario } from "@/lib/lesson";
+import type { HostSnapshot } from "@/lib/session/views";
+import { hostKeyKey, LiveSessionProvider, useLive, useSend } from "@/components/live/LiveSession";
+import { SessionGate } from "@/components/session/SessionGate";
+import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
+import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
+import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
+import { FidelityNotes } from "@/components/session/FidelityNotes";
+import { LessonPanels } from "@/components/lesson/LessonPanels";
+import { JoinPanel } from "./JoinPanel";
+import { StepControls } from "./StepControls";
+import { ModeSwitch } from "./ModeSwitch";
+import { PollControls } from "./PollControls";
+import { Participants } from "./Participants";
+import Link from "next/link";
+
+/** Reads the host key from the URL fragment (then forgets it there) or from this browser's storage. */
+function useHostKey(code: string): string | null | undefined {
+  const [key, setKey] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    const fromHash = new URLSearchParams(window.location.hash.slice(1)).get("key");
+    if (fromHash) {
+      try {
+        localStorage.setItem(hostKeyKey(code), fromHash);
+      } catch {
+        // Storage unavailable: the key lives in this tab only.
+      }
+      // Keep the key off the screen (and out of screenshots of the address bar).
+      history.replaceState(null, "", window.location.pathname + window.location.search);
+      setKey(fromHash);
+      return;
+    }
+    let stored: string | null = null;
+    try {
+      stored = localStorage.getItem(hostKeyKey(code));
+    } catch {
+      stored = null;
+    }
+    setKey(stored);
+  }, [code]);
+  return key;
+}
+
+export function HostConsole({ code }: { code: string }) {
+  const hostKey = useHostKey(code);
+  if (hostKey === undefined) return <main className="p-6 text-slate-300">Loading the console…</main>;
+  if (hostKey === null) {
+    return (
+      <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-4 px-5" data-testid="session-error" data-code="NOT_HOST">
+        <h1 className="text-3xl font-bold">This browser is not the host</h1>
+        <p className="text-lg text-slate-300">
+          The console of session <span className="font-mono">{code}</span> opens only in the browser that started it (or with its host link).
+        </p>
+        <div className="flex gap-3">
+          <Link href={`/join/${code}`} className="rounded-lg bg-emerald-400 px-4 py-3 font-semibold text-slate-950">
+            Open the student view
+          </Link>
+          <Link href="/" className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
+            Home
+          </Link>
+        </div>
+      </main>
+    );
+  }
+  return (
+    <LiveSessionProvider role="host" code={code} hostKey={hostKey}>
+      <SessionGate>
+        <Console code={code} />
+      </SessionGate>
+    </LiveSessionProvider>
+  );
+}
+
+function Console({ code }: { code: string }) {
+  const snapshot = useLive((s) => s.snapshot) as HostSnapshot;
+  const connection = useLive((s) => s.connection);
+  const lastError = useLive((s) => s.lastError);
+  const send = useSend();
+  const scenario = getScenario(snapshot.mode, snapshot.variant);
+  const step = scenario.steps[snapshot.stepIndex];
+  const next = scenario.steps[snapshot.stepIndex + 1];
+  const ended = snapshot.status === "ended";
+
+  return (
+    <div className="mx-auto max-w-[1600px] px-4 py-4 lg:px-6">
+      <header className="flex flex-wrap items-center justify-between gap-4 border-b border-slate-800 pb-4">
+        <div>
+          <p className="text-sm uppercase tracking-widest text-slate-400">Teacher console{snapshot.title ? ` · ${snapshot.title}` : ""}</p>
+          <p className="mt-1 flex items-baseline gap-3">
+            <span className="text-slate-300">Room code</span>
+            <span data-testid="room-code" className="font-mono text-5xl font-bold tracking-[0.2em] text-white">
+              {code}
+            </span>
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="rounded-lg bg-slate-800 px-3 py-2 text-lg" aria-live="polite">
+            <span data-testid="participant-count" className="font-bold">
+              {snapshot.participantCount}
+            </span>{" "}
+            {snapshot.participantCount === 1 ? "student" : "students"} connected
+          </p>
+          <span className={`rounded-lg px-3 py-2 ${connection === "connected" ? "bg-emerald-900/60 text-emerald-200" : "bg-amber-900/60 text-amber-100"}`} role="status">
+            {connection === "connected" ? "Live" : "Reconnecting…"}
+          </span>
+          <a
+            href={`/present/${code}`}
+            target="_blank"
+            rel="noopener"
+            data-testid="open-projector"
+            className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
+          >
+            Open projector view
+          </a>
+          {!ended && (
+            <button
+              type="button"
+              data-testid="end-session"
+              onClick={() => {
+                if (window.confirm("End this session for everyone? It becomes read-only and can be replayed.")) void send("session:end", {});
+              }}
+              className="rounded-lg border border-rose-400/60 px-4 py-2 font-semibold text-rose-200 hover:bg-rose-950"
+            >
+              End session
+            </button>
+          )}
+        </div>
+      </header>
+      {ended && (
+        <p role="status" className="mt-4 rounded-lg bg-slate-800 p-3 text-lg">
+          This session has ended. It is saved and can be replayed.
+        </p>
+      )}
+      {lastError && (
+        <p role="alert" className="mt-3 rounded-lg bg-rose-950 px-3 py-2 text-rose-100">
+          {lastError.message}
+        </p>
+      )}
+      <div className="mt-4 grid gap-6 xl:grid-cols-[minmax(0,1fr)_420px]">
+        <div className="min-w-0 space-y-4">
+          <div className="flex flex-wrap items-start justify-between gap-4">
+            <StepHeader scenario={scenario} snapshot={snapshot} />
+            <ModeBadge mode={snapshot.mode} scenario={scenario} />
+          </div>
+          <ModeSwitchNotice snapshot={snapshot} />
+          <StepControls scenario={scenario} stepIndex={snapshot.stepIndex} disabled={ended} />
+          <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+            <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+          </div>
+          <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />
+          <FidelityNotes />
+        </div>
+        <aside className="space-y-4" aria-label="Teacher tools">
+          <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">
+            <h2 id="notes-heading" className="text-lg font-semibold">
+              Speaker notes
+            </h2>
+            <p className="mt-2 text-slate-200" data-testid="speaker-notes">
+              {step?.speakerNotes}
+            </p>
+            <h3 className="mt-4 text-sm font-semibold uppercase tracking-wider text-slate-400">Coming next</h3>
+            <p className="mt-1 text-slate-300" data-testid="next-preview">
+              {next ? `${next.label} ${next.title}: ${next.narration}` : "This is the last step."}
+            </p>
+          </section>
+          <PollControls snapshot={snapshot} disabled={ended} />
+          <ModeSwitch snapshot={snapshot} disabled={ended} />
+          <JoinPanel code={code} />
+          <Participants snapshot={snapshot} />
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,252 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX } from "@/lib/protocol";
+import type { HostSnapshot, PollResults } from "@/lib/session/views";
+import { useLive, useSend } from "@/components/live/LiveSession";
+import { TallyBars } from "@/components/poll/TallyBars";
+import { Countdown } from "@/components/poll/Countdown";
+
+/** The newest counts: the coalesced tally while voting, the snapshot otherwise. */
+function useHostResults(snapshot: HostSnapshot): PollResults | null {
+  const tally = useLive((s) => s.tally);
+  const poll = snapshot.poll;
+  if (!poll) return null;
+  if (tally && tally.pollId === poll.id && tally.round === poll.round && poll.status === "open" && tally.rev >= snapshot.rev) {
+    return { counts: tally.counts, total: tally.total };
+  }
+  return poll.results;
+}
+
+/** Open "what happens next?" or a custom poll, watch the tally, close, reveal, re-open. */
+export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
+  const send = useSend();
+  const poll = snapshot.poll;
+  const results = useHostResults(snapshot);
+  const [durationS, setDurationS] = useState(0);
+  const [customOpen, setCustomOpen] = useState(false);
+  const canOpen = !disabled && (!poll || poll.status !== "open");
+
+  return (
+    <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="poll-heading" data-testid="poll-controls">
+      <h2 id="poll-heading" className="text-lg font-semibold">
+        Poll
+      </h2>
+      {canOpen && (
+        <div className="mt-3 space-y-3">
+          <div className="flex flex-wrap items-center gap-3">
+            <button
+              type="button"
+              data-testid="poll-open"
+              onClick={() => void send("poll:open", { kind: "next-step", durationS })}
+              className="rounded-lg bg-violet-400 px-4 py-3 font-semibold text-slate-950 hover:bg-violet-300"
+            >
+              What happens next?
+            </button>
+            <label className="flex items-center gap-2 text-sm">
+              Timer
+              <select
+                value={durationS}
+                onChange={(e) => setDurationS(Number(e.target.value))}
+                className="rounded border border-slate-600 bg-slate-950 px-2 py-1.5"
+                data-testid="poll-duration"
+              >
+                {POLL_DURATIONS_S.map((d) => (
+                  <option key={d} value={d}>
+                    {d === 0 ? "none" : `${d} s`}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <button type="button" onClick={() => setCustomOpen((v) => !v)} aria-expanded={customOpen} className="text-sm text-sky-300 underline">
+            {customOpen ? "Hide custom poll" : "Ask your own question"}
+          </button>
+          {customOpen && <CustomPollForm durationS={durationS} onDone={() => setCustomOpen(false)} />}
+        </div>
+      )}
+      {poll && results && (
+        <div className="mt-4 space-y-3" data-poll-id={poll.id} data-poll-status={poll.status}>
+          <p className="font-semibold">
+            {poll.question}
+            {poll.round > 1 && <span className="ml-2 text-sm text-slate-400">(round {poll.round})</span>}
+          </p>
+          <p className="text-slate-300" aria-live="polite" data-testid="poll-voted">
+            {poll.status === "open"
+              ? `${results.total} of ${snapshot.participantCount} ${snapshot.participantCount === 1 ? "student has" : "students have"} voted`
+              : poll.status === "closed"
+                ? `Closed with ${results.total} ${results.total === 1 ? "vote" : "votes"}. The class has not seen the results yet${snapshot.resultsVisible ? " (live results were on)" : ""}.`
+                : `Revealed to the class.`}{" "}
+            {poll.status === "open" && <Countdown closesAt={poll.closesAt} />}
+          </p>
+          <TallyBars options={poll.options} results={results} correctOptionId={poll.correctOptionId} />
+          {poll.history.length > 1 && <RoundShift poll={poll} />}
+          <div className="flex flex-wrap gap-2">
+            {poll.status === "open" && (
+              <>
+                <button
+                  type="button"
+                  data-testid="poll-close"
+                  onClick={() => void send("poll:close", { pollId: poll.id })}
+                  className="rounded-lg bg-amber-300 px-4 py-2 font-semibold text-slate-950"
+                >
+                  Close poll
+                </button>
+                <label className="flex items-center gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    checked={snapshot.resultsVisible}
+                    onChange={(e) => void send("results:show", { visible: e.target.checked })}
+                    data-testid="poll-show-live"
+                    className="h-5 w-5"
+                  />
+                  Show live results to the class
+                </label>
+              </>
+            )}
+            {poll.status === "closed" && (
+              <button
+                type="button"
+                data-testid="poll-reveal"
+                onClick={() => void send("poll:reveal", { pollId: poll.id })}
+                className="rounded-lg bg-emerald-400 px-4 py-2 font-semibold text-slate-950"
+              >
+                Reveal answer and results
+              </button>
+            )}
+            {poll.status !== "open" && !disabled && (
+              <button
+                type="button"
+                data-testid="poll-reopen"
+                onClick={() => void send("poll:reopen", { pollId: poll.id, durationS })}
+                className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
+              >
+                Ask again
+              </button>
+            )}
+          </div>
+          {poll.status === "revealed" && poll.kind === "next-step" && (
+            <p className="text-sm text-slate-300">Press Next to play the step they predicted.</p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** First vote versus the latest, per option: did discussion move the class? */
+function RoundShift({ poll }: { poll: NonNullable<HostSnapshot["poll"]> }) {
+  const first = poll.history[0];
+  const last = poll.history[poll.history.length - 1];
+  const pct = (n: number, total: number) => (total ? Math.round((n / total) * 100) : 0);
+  return (
+    <table className="w-full text-sm" data-testid="poll-shift">
+      <caption className="text-left font-semibold text-slate-300">Shift between round 1 and round {last.round}</caption>
+      <thead>
+        <tr className="text-left text-slate-400">
+          <th scope="col">Option</th>
+          <th scope="col">Round 1</th>
+          <th scope="col">Round {last.round}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {poll.options.map((o) => (
+          <tr key={o.id} className={o.id === poll.correctOptionId ? "text-emerald-200" : ""}>
+            <td className="pr-2">{o.text}</td>
+            <td>{pct(first.counts[o.id] ?? 0, first.total)}%</td>
+            <td>{pct(last.counts[o.id] ?? 0, last.total)}%</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function CustomPollForm({ durationS, onDone }: { durationS: number; onDone: () => void }) {
+  const send = useSend();
+  const [question, setQuestion] = useState("");
+  const [options, setOptions] = useState(["", ""]);
+  const [correct, setCorrect] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const filled = options.map((o) => o.trim());
+    if (!question.trim() || filled.some((o) => !o)) {
+      setError("Write the question and every option (or remove empty ones).");
+      return;
+    }
+    const ack = await send("poll:open", { kind: "custom", question, options: filled, correctIndex: correct, durationS });
+    if (ack.ok) onDone();
+    else setError(ack.error.message);
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-2 rounded-lg border border-slate-700 p-3" data-testid="custom-poll-form">
+      <label htmlFor="custom-question" className="block text-sm font-semibold">
+        Question
+      </label>
+      <input
+        id="custom-question"
+        value={question}
+        maxLength={POLL_QUESTION_MAX}
+        onChange={(e) => setQuestion(e.target.value)}
+        placeholder="Why did the Pod stay Pending?"
+        className="w-full rounded border border-slate-600 bg-slate-950 px-2 py-2"
+      />
+      <fieldset>
+        <legend className="text-sm font-semibold">Options (mark the right one, if any)</legend>
+        {options.map((o, i) => (
+          <div key={i} className="mt-2 flex items-center gap-2">
+            <input
+              type="radio"
+              name="correct"
+              checked={correct === i}
+              onChange={() => setCorrect(i)}
+              aria-label={`Option ${i + 1} is correct`}
+              className="h-5 w-5"
+            />
+            <input
+              value={o}
+              maxLength={POLL_OPTION_MAX}
+              onChange={(e) => setOptions(options.map((x, j) => (j === i ? e.target.value : x)))}
+              aria-label={`Option ${i + 1}`}
+              className="min-w-0 flex-1 rounded border border-slate-600 bg-slate-950 px-2 py-1.5"
+            />
+            {options.length > 2 && (
+              <button
+                type="button"
+                onClick={() => {
+                  setOptions(options.filter((_, j) => j !== i));
+                  setCorrect(correct === i ? null : correct !== null && correct > i ? correct - 1 : correct);
+                }}
+                aria-label={`Remove option ${i + 1}`}
+                className="rounded px-2 text-rose-300"
+              >
+                ✕
+              </button>
+            )}
+          </div>
+        ))}
+      </fieldset>
+      <div className="flex flex-wrap gap-2">
+        {options.length < 6 && (
+          <button type="button" onClick={() => setOptions([...options, ""])} className="rounded border border-slate-500 px-3 py-1.5 text-sm">
+            Add option
+          </button>
+        )}
+        <button type="button" onClick={() => setCorrect(null)} className="rounded border border-slate-500 px-3 py-1.5 text-sm">
+          No right answer
+        </button>
+        <button type="submit" className="rounded bg-violet-400 px-3 py-1.5 text-sm font-semibold text-slate-950">
+          Open this poll
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="text-sm text-rose-300">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,146 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { hostKeyKey } from "@/components/live/LiveSession";
+import { TITLE_MAX, isRoomCode, normalizeRoomCode } from "@/lib/protocol";
+
+export function StartOrJoin() {
+  return (
+    <div className="grid gap-6 md:grid-cols-2">
+      <StartForm />
+      <JoinForm />
+    </div>
+  );
+}
+
+function StartForm() {
+  const [title, setTitle] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function start(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch("/api/sessions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ title }),
+      });
+      const body = await res.json();
+      if (!res.ok) throw new Error(body?.error?.message ?? "Could not start a session.");
+      localStorage.setItem(hostKeyKey(body.code), body.hostKey);
+      // A full navigation so the key travels in the fragment, never to the server.
+      window.location.assign(`/host/${body.code}#key=${body.hostKey}`);
+    } catch (err) {
+      setError((err as Error).message || "Could not start a session. Is the server running?");
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={start} className="rounded-2xl border border-slate-700 bg-slate-900/70 p-6" aria-labelledby="start-heading">
+      <h2 id="start-heading" className="text-2xl font-semibold">
+        Start a session
+      </h2>
+      <p className="mt-1 text-slate-300">For the teacher: opens your console with a room code for the class.</p>
+      <label htmlFor="title" className="mt-5 block font-medium">
+        Title <span className="font-normal text-slate-400">(optional)</span>
+      </label>
+      <input
+        id="title"
+        name="title"
+        value={title}
+        maxLength={TITLE_MAX}
+        onChange={(e) => setTitle(e.target.value)}
+        placeholder="Storage 101, Tuesday"
+        className="mt-2 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 text-lg"
+      />
+      <button
+        type="submit"
+        disabled={busy}
+        data-testid="start-session"
+        className="mt-5 w-full rounded-lg bg-sky-400 px-4 py-3 text-lg font-semibold text-slate-950 hover:bg-sky-300 disabled:opacity-60"
+      >
+        {busy ? "Starting…" : "Start a session"}
+      </button>
+      {error && (
+        <p role="alert" className="mt-3 text-rose-300">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+export function JoinForm({ initialCode = "" }: { initialCode?: string }) {
+  const router = useRouter();
+  const [code, setCode] = useState(initialCode);
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  function join(e: FormEvent) {
+    e.preventDefault();
+    const normalized = normalizeRoomCode(code);
+    if (!isRoomCode(normalized)) {
+      setError("A room code has six letters and digits, like K7QX3M.");
+      return;
+    }
+    const query = name.trim() ? `?name=${encodeURIComponent(name.trim())}` : "?name=";
+    router.push(`/join/${normalized}${query}`);
+  }
+
+  return (
+    <form onSubmit={join} className="rounded-2xl border border-slate-700 bg-slate-900/70 p-6" aria-labelledby="join-heading" noValidate>
+      <h2 id="join-heading" className="text-2xl font-semibold">
+        Join a session
+      </h2>
+      <p className="mt-1 text-slate-300">For students: type the code on the projector.</p>
+      <label htmlFor="code" className="mt-5 block font-medium">
+        Room code
+      </label>
+      <input
+        id="code"
+        name="code"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        autoCapitalize="characters"
+        autoComplete="off"
+        spellCheck={false}
+        inputMode="text"
+        maxLength={12}
+        placeholder="K7QX3M"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "join-error" : undefined}
+        data-testid="join-code"
+        className="mt-2 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 font-mono text-2xl uppercase tracking-[0.3em]"
+      />
+      <label htmlFor="nickname" className="mt-4 block font-medium">
+        Nickname <span className="font-normal text-slate-400">(optional)</span>
+      </label>
+      <input
+        id="nickname"
+        name="nickname"
+        value={name}
+        maxLength={32}
+        onChange={(e) => setName(e.target.value)}
+        autoComplete="nickname"
+        className="mt-2 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 text-lg"
+      />
+      <button
+        type="submit"
+        data-testid="join-submit"
+        className="mt-5 w-full rounded-lg bg-emerald-400 px-4 py-3 text-lg font-semibold text-slate-950 hover:bg-emerald-300"
+      >
+        Join
+      </button>
+      {error && (
+        <p id="join-error" role="alert" className="mt-3 text-rose-300">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,192 @@
+"use client";
+
+import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { io, type Socket } from "socket.io-client";
+import { useStore } from "zustand";
+import {
+  ERROR_CODES,
+  PROTOCOL_VERSION,
+  protocolError,
+  type Ack,
+  type ClientToServerEvents,
+  type ErrorCode,
+  type ProtocolError,
+  type Role,
+  type ServerToClientEvents,
+} from "@/lib/protocol";
+import { createLiveStore, type LiveState, type LiveStore } from "./store";
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** Send a command and wait for its acknowledgement; a timeout or disconnect becomes an error ack. */
+export type Send = <E extends keyof ClientToServerEvents>(
+  event: E,
+  payload: Parameters<ClientToServerEvents[E]>[0],
+) => Promise<Ack<unknown>>;
+
+interface LiveContextValue {
+  store: LiveStore;
+  send: Send;
+  role: Role;
+  code: string;
+}
+
+const LiveContext = createContext<LiveContextValue | null>(null);
+
+const COMMAND_TIMEOUT_MS = 8000;
+/** Refusals that a reconnect cannot fix. */
+const FATAL: ReadonlySet<string> = new Set<ErrorCode>([
+  "CLIENT_TOO_OLD",
+  "NO_SUCH_SESSION",
+  "SESSION_ENDED",
+  "NOT_HOST",
+  "ROOM_LOCKED",
+  "REMOVED",
+  "BAD_REQUEST",
+]);
+
+export const studentTokenKey = (code: string) => `classroom:token:${code}`;
+export const hostKeyKey = (code: string) => `classroom:host:${code}`;
+
+function readStorage(key: string): string | undefined {
+  try {
+    return localStorage.getItem(key) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeStorage(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Private mode: identity lasts as long as the tab.
+  }
+}
+
+export interface LiveSessionProps {
+  role: Role;
+  code: string;
+  hostKey?: string;
+  nickname?: string;
+  children: ReactNode;
+}
+
+/**
+ * One socket and one store per live session view. Socket handlers write to
+ * the store outside React; components subscribe with `useLive(selector)`.
+ */
+export function LiveSessionProvider({ role, code, hostKey, nickname, children }: LiveSessionProps) {
+  const [store] = useState(() => createLiveStore());
+  const [socketHolder] = useState<{ socket: ClientSocket | null }>(() => ({ socket: null }));
+
+  useEffect(() => {
+    const { actions } = store.getState();
+    const socket: ClientSocket = io({
+      transports: ["websocket"],
+      // A function, so a reconnect sends the token the server issued on the first join.
+      auth: (cb) =>
+        cb({
+          v: PROTOCOL_VERSION,
+          role,
+          code,
+          hostKey,
+          token: role === "student" ? readStorage(studentTokenKey(code)) : undefined,
+          nickname: role === "student" ? nickname : undefined,
+        }),
+      reconnectionDelay: 500,
+      reconnectionDelayMax: 4000,
+    });
+    socketHolder.socket = socket;
+
+    socket.on("connect", () => actions.setConnection("connected"));
+    socket.on("disconnect", (reason) => {
+      if (reason === "io server disconnect") {
+        // The server closed us on purpose (removed, session ended); the kick message says why.
+        if (!store.getState().fatal) actions.setConnection("reconnecting");
+        if (!store.getState().fatal) socket.connect();
+        return;
+      }
+      actions.setConnection("reconnecting");
+    });
+    socket.on("connect_error", (err: Error & { data?: ProtocolError }) => {
+      const data = err.data;
+      if (data && FATAL.has(data.code)) {
+        actions.setFatal(data);
+        socket.disconnect();
+        return;
+      }
+      // Network trouble or a server restart: socket.io keeps retrying; if the
+      // middleware refused us for a passing reason, retry by hand.
+      actions.setConnection("reconnecting");
+      if (data) setTimeout(() => socket.connect(), 1000);
+    });
+    socket.on("session:welcome", (welcome) => {
+      if (welcome.token) writeStorage(studentTokenKey(code), welcome.token);
+      actions.welcome(welcome);
+    });
+    socket.on("session:snapshot", (snapshot) => actions.snapshot(snapshot));
+    socket.on("poll:myVote", (vote) => actions.myVote(vote));
+    socket.on("poll:tally", (tally) => actions.tally(tally));
+    socket.on("session:kicked", (error) => actions.setFatal(error));
+    socket.on("server:restarting", () => actions.setConnection("reconnecting"));
+
+    return () => {
+      socket.removeAllListeners();
+      socket.disconnect();
+      socketHolder.socket = null;
+    };
+  }, [store, socketHolder, role, code, hostKey, nickname]);
+
+  const [send] = useState<Send>(() => {
+    const sendCommand: Send = (event, payload) =>
+      new Promise<Ack<unknown>>((resolve) => {
+        const socket = socketHolder.socket;
+        if (!socket || !socket.connected) {
+          resolve({ ok: false, error: { code: "INTERNAL", message: "Not connected. Wait for the connection to come back." } });
+          return;
+        }
+        (socket.timeout(COMMAND_TIMEOUT_MS).emit as (e: string, p: unknown, cb: (err: Error | null, r: Ack<unknown>) => void) => void)(
+          event,
+          payload,
+          (err, response) => {
+            const result: Ack<unknown> = err
+              ? { ok: false, error: protocolError("INTERNAL", "The server did not answer in time. Try again.") }
+              : response;
+            store.getState().actions.error(result.ok ? null : result.error);
+            resolve(result);
+          },
+        );
+      });
+    return sendCommand;
+  });
+
+  return <LiveContext.Provider value={{ store, send, role, code }}>{children}</LiveContext.Provider>;
+}
+
+function useLiveContext(): LiveContextValue {
+  const ctx = useContext(LiveContext);
+  if (!ctx) throw new Error("useLive must be used inside <LiveSessionProvider>");
+  return ctx;
+}
+
+export function useLive<T>(selector: (state: LiveState) => T): T {
+  return useStore(useLiveContext().store, selector);
+}
+
+export function useLiveActions() {
+  return useLiveContext().store.getState().actions;
+}
+
+export function useSend(): Send {
+  return useLiveContext().send;
+}
+
+export function useLiveMeta(): { role: Role; code: string } {
+  const { role, code } = useLiveContext();
+  return { role, code };
+}
+
+export function errorText(error: ProtocolError): string {
+  return error.message || ERROR_CODES[error.code as ErrorCode] || "Something went wrong.";
+}

@@ -1,0 +1,67 @@
+import { createStore } from "zustand/vanilla";
+import type { AnySnapshot, MyVote, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol";
+
+/** The browser's copy of one live session. Socket handlers write it; components read it. */
+export type ConnectionState = "connecting" | "connected" | "reconnecting" | "failed";
+
+export interface LiveState {
+  connection: ConnectionState;
+  /** A refusal that reconnecting will not fix (no such session, out of date, removed, not host). */
+  fatal: ProtocolError | null;
+  welcome: Welcome | null;
+  snapshot: AnySnapshot | null;
+  myVote: MyVote | null;
+  tally: TallyUpdate | null;
+  /** serverNow - Date.now() at welcome, for countdowns. */
+  clockOffsetMs: number;
+  /** The last command error, shown briefly in the UI. */
+  lastError: ProtocolError | null;
+}
+
+export interface LiveActions {
+  setConnection(state: ConnectionState): void;
+  setFatal(error: ProtocolError): void;
+  welcome(welcome: Welcome): void;
+  /** Keeps the newest: a snapshot older than what we hold is dropped. */
+  snapshot(snapshot: AnySnapshot): void;
+  myVote(vote: MyVote | null): void;
+  tally(tally: TallyUpdate): void;
+  error(error: ProtocolError | null): void;
+}
+
+export type LiveStore = ReturnType<typeof createLiveStore>;
+
+export function createLiveStore() {
+  return createStore<LiveState & { actions: LiveActions }>()((set, get) => ({
+    connection: "connecting",
+    fatal: null,
+    welcome: null,
+    snapshot: null,
+    myVote: null,
+    tally: null,
+    clockOffsetMs: 0,
+    lastError: null,
+    actions: {
+      setConnection: (connection) => set({ connection }),
+      setFatal: (fatal) => set({ fatal, connection: "failed" }),
+      welcome: (welcome) => set({ welcome, clockOffsetMs: welcome.serverNow - Date.now() }),
+      snapshot: (snapshot) => {
+        const current = get().snapshot;
+        if (current && snapshot.rev < current.rev) return;
+        const tally = get().tally;
+        // A tally older than the snapshot's poll state is stale.
+        const keepTally = tally && snapshot.poll && tally.pollId === snapshot.poll.id && tally.round === snapshot.poll.round && tally.rev > snapshot.rev;
+        set({ snapshot, tally: keepTally ? tally : null });
+      },
+      myVote: (myVote) => set({ myVote }),
+      tally: (tally) => {
+        const snap = get().snapshot;
+        if (!snap?.poll || snap.poll.id !== tally.pollId || snap.poll.round !== tally.round) return;
+        const current = get().tally;
+        if (current && current.pollId === tally.pollId && current.round === tally.round && current.rev > tally.rev) return;
+        set({ tally });
+      },
+      error: (lastError) => set({ lastError }),
+    },
+  }));
+}

@@ -1,0 +1,102 @@
+"use client";
+
+import { useState } from "react";
+import type { PublicPoll } from "@/lib/session/views";
+import { useLive, useLiveActions, useSend } from "@/components/live/LiveSession";
+import { TallyBars } from "./TallyBars";
+import { Countdown } from "./Countdown";
+
+/**
+ * A student's poll: big tap targets, a receipt for every vote, and after the
+ * reveal whether they were right with the note on the option they chose.
+ */
+export function PollCard({ poll }: { poll: PublicPoll }) {
+  const send = useSend();
+  const actions = useLiveActions();
+  const myVote = useLive((s) => s.myVote);
+  const tally = useLive((s) => s.tally);
+  const [pending, setPending] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const mine = myVote && myVote.pollId === poll.id && myVote.round === poll.round ? myVote.optionId : null;
+  const open = poll.status === "open";
+  const liveResults =
+    open && tally && tally.pollId === poll.id && tally.round === poll.round ? { counts: tally.counts, total: tally.total } : poll.results;
+
+  async function vote(optionId: string) {
+    setPending(optionId);
+    const ack = await send("poll:vote", { pollId: poll.id, optionId });
+    setPending(null);
+    if (ack.ok) actions.myVote(ack.data as typeof myVote);
+    if (ack.ok) setMessage({ kind: "ok", text: "Vote counted. You can change it until the poll closes." });
+    else setMessage({ kind: "error", text: ack.error.code === "POLL_CLOSED" ? "This poll is closed." : ack.error.message });
+  }
+
+  const chosen = poll.options.find((o) => o.id === mine);
+  return (
+    <section
+      className="rounded-2xl border-2 border-violet-400/70 bg-slate-900 p-4 shadow-xl"
+      aria-labelledby="poll-question"
+      data-testid="poll-card"
+      data-poll-status={poll.status}
+    >
+      <p className="text-sm font-semibold uppercase tracking-widest text-violet-300">
+        {open ? "Poll open" : poll.revealed ? "Answer revealed" : "Poll closed"} {open && <Countdown closesAt={poll.closesAt} />}
+      </p>
+      <h2 id="poll-question" className="mt-1 text-xl font-bold sm:text-2xl">
+        {poll.question}
+      </h2>
+      {!poll.revealed && (
+        <ul className="mt-4 space-y-3">
+          {poll.options.map((o) => {
+            const selected = mine === o.id;
+            return (
+              <li key={o.id}>
+                <button
+                  type="button"
+                  data-testid="poll-option"
+                  data-option-id={o.id}
+                  aria-pressed={selected}
+                  disabled={pending !== null}
+                  onClick={() => void vote(o.id)}
+                  className={`min-h-14 w-full rounded-xl border-2 px-4 py-3 text-left text-lg font-semibold ${
+                    selected ? "border-sky-300 bg-sky-400 text-slate-950" : "border-slate-600 bg-slate-800 hover:border-sky-300"
+                  } ${!open ? "opacity-70" : ""}`}
+                >
+                  {selected && <span aria-hidden="true">✓ </span>}
+                  {o.text}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <div aria-live="polite" className="mt-3">
+        {message && (
+          <p data-testid="vote-receipt" data-kind={message.kind} className={message.kind === "ok" ? "text-emerald-300" : "text-rose-300"} role={message.kind === "error" ? "alert" : "status"}>
+            {message.text}
+          </p>
+        )}
+        {!open && !poll.revealed && <p className="text-slate-300">This poll is closed. Wait for the teacher to reveal the answer.</p>}
+        {poll.revealed && (
+          <div data-testid="poll-feedback" data-correct={poll.correctOptionId ? String(mine === poll.correctOptionId) : "none"}>
+            {poll.correctOptionId === null ? (
+              <p className="text-lg">This question has no single right answer.</p>
+            ) : mine === null ? (
+              <p className="text-lg">You did not vote. The answer: {poll.options.find((o) => o.id === poll.correctOptionId)?.text}</p>
+            ) : mine === poll.correctOptionId ? (
+              <p className="text-xl font-bold text-emerald-300">You were right!</p>
+            ) : (
+              <p className="text-xl font-bold text-amber-300">Not quite.</p>
+            )}
+            {chosen?.note && <p className="mt-2 text-slate-200">{chosen.note}</p>}
+          </div>
+        )}
+      </div>
+      {liveResults && (
+        <div className="mt-4">
+          <TallyBars options={poll.options} results={liveResults} correctOptionId={poll.correctOptionId} highlightId={mine} testId="poll-results" />
+        </div>
+      )}
+    </section>
+  );
+}

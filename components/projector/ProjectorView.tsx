@@ -1,0 +1,90 @@
+"use client";
+
+import { getScenario } from "@/lib/lesson";
+import type { PublicSnapshot } from "@/lib/session/views";
+import { LiveSessionProvider, useLive } from "@/components/live/LiveSession";
+import { SessionGate } from "@/components/session/SessionGate";
+import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
+import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
+import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
+import { TallyBars } from "@/components/poll/TallyBars";
+import { Countdown } from "@/components/poll/Countdown";
+import { LessonPanels } from "@/components/lesson/LessonPanels";
+
+export function ProjectorView({ code }: { code: string }) {
+  return (
+    <LiveSessionProvider role="projector" code={code}>
+      <SessionGate>
+        <Projector code={code} />
+      </SessionGate>
+    </LiveSessionProvider>
+  );
+}
+
+/** The projector: the diagram large, no controls; poll results only when the teacher shows them. */
+function Projector({ code }: { code: string }) {
+  const snapshot = useLive((s) => s.snapshot) as PublicSnapshot;
+  const tally = useLive((s) => s.tally);
+  const scenario = getScenario(snapshot.mode, snapshot.variant);
+  const poll = snapshot.poll;
+  const results =
+    poll && poll.status === "open" && tally && tally.pollId === poll.id && tally.round === poll.round
+      ? { counts: tally.counts, total: tally.total }
+      : poll?.results ?? null;
+  const joinHost = typeof window === "undefined" ? "" : window.location.host;
+  return (
+    <div className="flex min-h-screen flex-col gap-4 p-6">
+      <header className="flex items-start justify-between gap-6">
+        <div className="min-w-0 flex-1">
+          <StepHeader scenario={scenario} snapshot={snapshot} large />
+        </div>
+        <div className="shrink-0 rounded-2xl border border-slate-600 bg-slate-900 px-5 py-3 text-right">
+          <p className="text-lg text-slate-300">Join at {joinHost}/join</p>
+          <p data-testid="room-code" className="font-mono text-6xl font-bold tracking-[0.2em]">
+            {code}
+          </p>
+          <p className="text-lg text-slate-300">
+            {snapshot.participantCount} {snapshot.participantCount === 1 ? "student" : "students"}
+          </p>
+        </div>
+      </header>
+      <div className="flex flex-wrap items-center gap-4 text-lg">
+        <ModeBadge mode={snapshot.mode} scenario={scenario} />
+        <ModeSwitchNotice snapshot={snapshot} />
+      </div>
+      <div className="grid flex-1 gap-6" style={{ gridTemplateColumns: poll ? "minmax(0,1fr) 560px" : "minmax(0,1fr)" }}>
+        <div className="min-w-0">
+          <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} large className="h-auto max-h-[78vh] w-full" />
+        </div>
+        {poll && (
+          <section className="rounded-2xl border-2 border-violet-400/70 bg-slate-900 p-6" aria-labelledby="projector-poll" data-testid="projector-poll">
+            <p className="text-xl font-semibold uppercase tracking-widest text-violet-300">
+              {poll.status === "open" ? "Vote on your phone" : poll.revealed ? "The answer" : "Poll closed"}{" "}
+              {poll.status === "open" && <Countdown closesAt={poll.closesAt} />}
+            </p>
+            <h2 id="projector-poll" className="mt-2 text-3xl font-bold">
+              {poll.question}
+            </h2>
+            {results ? (
+              <div className="mt-5" aria-live="polite">
+                <TallyBars options={poll.options} results={results} correctOptionId={poll.correctOptionId} large />
+                {poll.revealed && poll.correctOptionId && (
+                  <p className="mt-4 text-2xl text-emerald-200">{poll.options.find((o) => o.id === poll.correctOptionId)?.note}</p>
+                )}
+              </div>
+            ) : (
+              <ol className="mt-5 space-y-3 text-2xl">
+                {poll.options.map((o) => (
+                  <li key={o.id} className="rounded-xl bg-slate-800 px-4 py-3">
+                    {o.text}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        )}
+      </div>
+      <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="projector" />
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { ARROW_LEGEND, FIDELITY_NOTES } from "@/lib/lesson/card";
+import type { ArrowKind } from "@/lib/lesson/types";
+import { ARROW_STYLES } from "@/components/theme";
+
+/** The card's legend and fidelity notes: reachable from every view. */
+export function FidelityNotes() {
+  return (
+    <details className="rounded-xl border border-slate-700 bg-slate-900/60 p-3">
+      <summary className="cursor-pointer font-semibold">Legend and fidelity notes</summary>
+      <ul className="mt-3 grid gap-2 sm:grid-cols-2" aria-label="Arrow legend">
+        {(Object.keys(ARROW_LEGEND) as ArrowKind[]).map((kind) => (
+          <li key={kind} className="flex items-center gap-3">
+            <svg width="56" height="14" aria-hidden="true">
+              <line
+                x1="2"
+                y1="7"
+                x2="48"
+                y2="7"
+                stroke={ARROW_STYLES[kind].stroke}
+                strokeWidth={ARROW_STYLES[kind].width}
+                strokeDasharray={ARROW_STYLES[kind].dash}
+              />
+              <path d={ARROW_STYLES[kind].head === "open" ? "M44,2 L54,7 L44,12" : "M44,1 L55,7 L44,13 z"} fill={ARROW_STYLES[kind].head === "open" ? "none" : ARROW_STYLES[kind].stroke} stroke={ARROW_STYLES[kind].stroke} strokeWidth="2" />
+            </svg>
+            <span>{ARROW_LEGEND[kind]}</span>
+          </li>
+        ))}
+      </ul>
+      <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-300">
+        {FIDELITY_NOTES.map((n) => (
+          <li key={n}>{n}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,74 @@
+"use client";
+
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { errorText, useLive, useLiveMeta } from "@/components/live/LiveSession";
+
+/**
+ * What a view shows before it has a snapshot, and when the server refused it
+ * for good: never a spinner forever, never a half-working screen.
+ */
+export function SessionGate({ children }: { children: ReactNode }) {
+  const fatal = useLive((s) => s.fatal);
+  const hasSnapshot = useLive((s) => s.snapshot !== null);
+  const connection = useLive((s) => s.connection);
+  const { code } = useLiveMeta();
+
+  if (fatal) {
+    const outOfDate = fatal.code === "CLIENT_TOO_OLD";
+    return (
+      <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-4 px-5" data-testid="session-error" data-code={fatal.code}>
+        <h1 className="text-3xl font-bold">{outOfDate ? "This page is out of date" : headline(fatal.code)}</h1>
+        <p className="text-lg text-slate-300" role="alert">
+          {errorText(fatal)}
+        </p>
+        <div className="flex flex-wrap gap-3">
+          {outOfDate ? (
+            <button type="button" onClick={() => window.location.reload()} className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
+              Reload
+            </button>
+          ) : (
+            <Link href="/join" className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
+              Enter another code
+            </Link>
+          )}
+          {fatal.code === "NOT_HOST" && (
+            <Link href={`/join/${code}`} className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
+              Open the student view
+            </Link>
+          )}
+          <Link href="/" className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
+            Home
+          </Link>
+        </div>
+      </main>
+    );
+  }
+  if (!hasSnapshot) {
+    return (
+      <main className="flex min-h-screen items-center justify-center px-5" aria-busy="true">
+        <p className="text-xl text-slate-300" role="status" data-testid="connection-status" data-state={connection === "connected" ? "connected" : "reconnecting"}>
+          {connection === "reconnecting" ? "Can't reach the server. Retrying…" : `Joining ${code}…`}
+        </p>
+      </main>
+    );
+  }
+  return <>{children}</>;
+}
+
+function headline(code: string): string {
+  switch (code) {
+    case "NO_SUCH_SESSION":
+      return "No such session";
+    case "SESSION_ENDED":
+      return "This session has ended";
+    case "NOT_HOST":
+      return "This browser is not the host";
+    case "ROOM_LOCKED":
+      return "The room is locked";
+    case "REMOVED":
+      return "You were removed";
+    default:
+      return "Can't join this session";
+  }
+}

@@ -1,0 +1,47 @@
+import type { Scenario } from "@/lib/lesson/types";
+import type { PublicSnapshot } from "@/lib/session/views";
+import { MODE_LABELS } from "@/components/theme";
+
+/** The current step, its narration and the mode, announced politely to screen readers when they change. */
+export function StepHeader({ scenario, snapshot, large }: { scenario: Scenario; snapshot: Pick<PublicSnapshot, "stepIndex">; large?: boolean }) {
+  const step = scenario.steps[snapshot.stepIndex];
+  const total = scenario.steps.length;
+  return (
+    <section aria-label="Current step" className="min-w-0">
+      <div
+        data-testid="step-indicator"
+        data-step={snapshot.stepIndex + 1}
+        data-total={total}
+        data-label={step?.label}
+        aria-live="polite"
+        aria-atomic="true"
+      >
+        <p className={`font-semibold uppercase tracking-widest text-sky-300 ${large ? "text-xl" : "text-sm"}`}>
+          Step {snapshot.stepIndex + 1} of {total}
+          {step && step.label !== snapshot.stepIndex + 1 ? ` · card step ${step.label}` : ""}
+        </p>
+        <h2 className={`mt-1 font-bold ${large ? "text-5xl" : "text-2xl sm:text-3xl"} ${step?.failed ? "text-rose-300" : ""}`}>
+          {step ? `${step.label} ${step.title}` : "—"}
+        </h2>
+        <p className={`mt-2 text-slate-200 ${large ? "text-3xl leading-snug" : "text-lg leading-relaxed"}`}>{step?.narration}</p>
+      </div>
+    </section>
+  );
+}
+
+export function ModeBadge({ mode, scenario }: { mode: keyof typeof MODE_LABELS; scenario: Scenario }) {
+  return (
+    <p className="inline-flex flex-wrap items-center gap-2 text-sm">
+      <span className="text-slate-400">volumeBindingMode</span>
+      <span
+        data-testid="binding-mode"
+        data-mode={mode}
+        data-variant={scenario.variant}
+        className="rounded-md border border-sky-400/60 bg-sky-400/10 px-2 py-0.5 font-mono font-semibold text-sky-200"
+      >
+        {MODE_LABELS[mode]}
+      </span>
+      {scenario.variant !== "standard" && <span className="rounded-md bg-rose-400/15 px-2 py-0.5 text-rose-200">{scenario.title}</span>}
+    </p>
+  );
+}

@@ -1,0 +1,128 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { getScenario } from "@/lib/lesson";
+import type { PublicSnapshot } from "@/lib/session/views";
+import { LiveSessionProvider, studentTokenKey, useLive } from "@/components/live/LiveSession";
+import { SessionGate } from "@/components/session/SessionGate";
+import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
+import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
+import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
+import { FidelityNotes } from "@/components/session/FidelityNotes";
+import { LessonPanels } from "@/components/lesson/LessonPanels";
+import { PollCard } from "@/components/poll/PollCard";
+import { NICKNAME_MAX } from "@/lib/protocol";
+
+/**
+ * The student's phone: asks for an optional nickname unless the link carries
+ * one (`?name=`) or this browser already joined (a reload keeps its identity).
+ */
+export function StudentView({ code, initialName }: { code: string; initialName: string | null }) {
+  const [nickname, setNickname] = useState<string | null>(initialName);
+  const [checked, setChecked] = useState(initialName !== null);
+
+  useEffect(() => {
+    if (initialName !== null) return;
+    let known = false;
+    try {
+      known = localStorage.getItem(studentTokenKey(code)) !== null;
+    } catch {
+      known = false;
+    }
+    if (known) setNickname("");
+    setChecked(true);
+  }, [code, initialName]);
+
+  if (!checked) return null;
+  if (nickname === null) return <NicknameForm code={code} onJoin={setNickname} />;
+  return (
+    <LiveSessionProvider role="student" code={code} nickname={nickname || undefined}>
+      <SessionGate>
+        <StudentScreen code={code} />
+      </SessionGate>
+    </LiveSessionProvider>
+  );
+}
+
+function NicknameForm({ code, onJoin }: { code: string; onJoin: (name: string) => void }) {
+  const [name, setName] = useState("");
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-5">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          onJoin(name.trim());
+        }}
+        className="space-y-4"
+      >
+        <h1 className="text-3xl font-bold">
+          Join <span className="font-mono tracking-widest">{code}</span>
+        </h1>
+        <label htmlFor="nickname" className="block text-lg font-medium">
+          Nickname <span className="font-normal text-slate-400">(optional)</span>
+        </label>
+        <input
+          id="nickname"
+          value={name}
+          maxLength={NICKNAME_MAX}
+          onChange={(e) => setName(e.target.value)}
+          autoComplete="nickname"
+          className="w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 text-lg"
+          data-testid="nickname"
+        />
+        <button type="submit" data-testid="join-submit" className="w-full rounded-lg bg-emerald-400 px-4 py-3 text-lg font-semibold text-slate-950">
+          Join the class
+        </button>
+      </form>
+    </main>
+  );
+}
+
+function ConnectionStatus() {
+  const connection = useLive((s) => s.connection);
+  const connected = connection === "connected";
+  return (
+    <p
+      data-testid="connection-status"
+      data-state={connected ? "connected" : "reconnecting"}
+      role="status"
+      className={`rounded-full px-3 py-1 text-sm font-semibold ${connected ? "bg-emerald-900/70 text-emerald-200" : "bg-amber-800 text-amber-50"}`}
+    >
+      {connected ? "● connected" : "◌ reconnecting…"}
+    </p>
+  );
+}
+
+function StudentScreen({ code }: { code: string }) {
+  const snapshot = useLive((s) => s.snapshot) as PublicSnapshot;
+  const nickname = useLive((s) => s.welcome?.nickname);
+  const scenario = getScenario(snapshot.mode, snapshot.variant);
+  return (
+    <div className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
+      <header className="flex items-center justify-between gap-3">
+        <p className="text-sm text-slate-300">
+          <span className="font-mono font-semibold tracking-widest text-white">{code}</span>
+          {nickname ? ` · ${nickname}` : ""}
+        </p>
+        <ConnectionStatus />
+      </header>
+      {snapshot.status === "ended" && (
+        <p role="status" className="rounded-lg bg-slate-800 p-3">
+          The teacher has ended this session. Thanks for taking part!
+        </p>
+      )}
+      <ModeBadge mode={snapshot.mode} scenario={scenario} />
+      <ModeSwitchNotice snapshot={snapshot} />
+      {snapshot.poll && snapshot.poll.status !== "revealed" ? (
+        <PollCard poll={snapshot.poll} />
+      ) : null}
+      <StepHeader scenario={scenario} snapshot={snapshot} />
+      {snapshot.poll && snapshot.poll.status === "revealed" && <PollCard poll={snapshot.poll} />}
+      <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-1">
+        <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+      </div>
+      <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="student" />
+      <FidelityNotes />
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { expect, test } from "@playwright/test";
+import { ConsolePage, ProjectorPage, StudentPage, createSession } from "./fixtures";
+
+test("a teacher drives, the projector and every student follow", async ({ browser, baseURL }) => {
+  const session = await createSession(baseURL!);
+  const teacher = await ConsolePage.open(browser, session);
+  const projector = await ProjectorPage.open(browser, session.code);
+  const students = [
+    await StudentPage.join(browser, session.code, "Ana"),
+    await StudentPage.join(browser, session.code, "Bo"),
+    await StudentPage.join(browser, session.code.toLowerCase(), "Cy"),
+  ];
+  await teacher.expectParticipants(3);
+
+  await teacher.next();
+  await teacher.next();
+  for (const view of [teacher, projector, ...students]) await view.expectStep(3);
+  await expect(students[0].step()).toContainText("NEW POD");
+  await expect(students[0].step()).toHaveAttribute("data-total", "12");
+
+  await teacher.prev();
+  for (const view of [teacher, projector, ...students]) await view.expectStep(2);
+
+  // Keyboard: Right and End on the console.
+  await teacher.page.locator("body").press("ArrowRight");
+  await projector.expectStep(3);
+  await teacher.page.locator("body").press("End");
+  for (const view of [projector, ...students]) await view.expectStep(12);
+  await teacher.page.locator("body").press("Home");
+  await students[1].expectStep(1);
+
+  // A late joiner lands on the current step at once.
+  await teacher.page.getByTestId("step-jump").nth(6).click();
+  const late = await StudentPage.join(browser, session.code, "Late");
+  await late.expectStep(7);
+  await teacher.expectParticipants(4);
+
+  // A reload keeps the student's identity: still four participants.
+  await students[0].page.reload();
+  await students[0].expectConnected();
+  await students[0].expectStep(7);
+  await expect(teacher.page.getByTestId("participant-list").locator("li")).toHaveCount(4);
+  await teacher.expectParticipants(4);
+
+  // Offline: "reconnecting", then back on the current step by itself.
+  await students[1].context.setOffline(true);
+  await expect(students[1].page.getByTestId("connection-status")).toHaveAttribute("data-state", "reconnecting", { timeout: 30_000 });
+  await teacher.next();
+  await projector.expectStep(8);
+  await students[1].context.setOffline(false);
+  await students[1].expectConnected();
+  await students[1].expectStep(8);
+});
+
+test("a bad room code says so plainly", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  await page.goto("/join/ZZZZZZ?name=Sam");
+  await expect(page.getByTestId("session-error")).toHaveAttribute("data-code", "NO_SUCH_SESSION");
+  await expect(page.getByRole("heading", { name: "No such session" })).toBeVisible();
+
+  await page.goto("/join");
+  await page.getByTestId("join-code").fill("0O1");
+  await page.getByTestId("join-submit").click();
+  await expect(page.locator("#join-error")).toContainText("six letters");
+});
+
+test("the console without the host key offers the student view", async ({ browser, baseURL }) => {
+  const session = await createSession(baseURL!);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/host/${session.code}`);
+  await expect(page.getByRole("heading", { name: "This browser is not the host" })).toBeVisible();
+  await expect(page.getByTestId("next-step")).toHaveCount(0);
+  await page.getByRole("link", { name: "Open the student view" }).click();
+  await expect(page).toHaveURL(new RegExp(`/join/${session.code}$`));
+});
+
+test("starting a session from the landing page opens a console that survives a reload", async ({ page }) => {
+  await page.goto("/");
+  await page.getByLabel("Title").fill("Tuesday storage");
+  await page.getByTestId("start-session").click();
+  await expect(page).toHaveURL(/\/host\/[A-Z2-9]{6}$/);
+  const code = (await page.getByTestId("room-code").textContent())!.trim();
+  await expect(page.getByTestId("join-link")).toContainText(`/join/${code}`);
+  await page.getByTestId("next-step").click();
+  await expect(page.getByTestId("step-indicator")).toHaveAttribute("data-step", "2");
+  await page.reload();
+  await expect(page.getByTestId("step-indicator")).toHaveAttribute("data-step", "2");
+  await page.getByTestId("next-step").click();
+  await expect(page.getByTestId("step-indicator")).toHaveAttribute("data-step", "3");
+});

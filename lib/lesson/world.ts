@@ -1,0 +1,441 @@
+import {
+  ANNOTATIONS,
+  DRIVER,
+  CSI_PROVISIONER_IDENTITY,
+  DYNAMIC_PV_NAME,
+  FINALIZERS,
+  HOSTNAME_KEY,
+  LOCAL_PATH,
+  LOCAL_PV_CAPACITY,
+  LOCAL_PV_NAME,
+  NAMESPACE,
+  NODES,
+  POD_NAME,
+  PVC_NAME,
+  PVC_UID,
+  REQUESTED_STORAGE,
+  SCENARIO_CASTS,
+  VOLUME_ATTACHMENT_NAMES,
+  VOLUME_HANDLE,
+  ZONE_KEY,
+  scenarioId,
+  zoneOf,
+  type ScenarioCast,
+} from "./cluster";
+import {
+  externalProvisioningEvent,
+  failedSchedulingEvent,
+  failedSchedulingMessage,
+  provisioningEvent,
+  provisioningSucceededEvent,
+  scheduledEvent,
+  successfulAttachVolumeEvent,
+  waitForFirstConsumerEvent,
+  waitForPodScheduledEvent,
+} from "./events";
+import type { BindingMode, Disk, KubeEvent, KubeObject, Scenario, ScenarioStep, World } from "./types";
+
+/**
+ * The cluster after each step: every object as `kubectl get -o yaml` would
+ * print it (LESSON.md section 8 shapes) and the Events `kubectl describe`
+ * would list. Worlds are computed once per scenario, deep-frozen, and objects
+ * that did not change keep their identity, so renderers can compare by reference.
+ */
+
+/** What has happened so far; the objects are rendered from these facts. */
+interface Facts {
+  pvc: boolean;
+  selectedNode: string | null;
+  storageProvisionerAnnotations: boolean;
+  diskCreated: boolean;
+  dynamicPv: boolean;
+  /** Local only: the scheduler's PreBind wrote claimRef + bound-by-controller on the PV. */
+  localPvClaimed: boolean;
+  bound: boolean;
+  pod: boolean;
+  schedulingFailure: string | null;
+  podNode: string | null;
+  kubeletPickedUp: boolean;
+  attached: boolean;
+  containersRunning: boolean;
+  events: KubeEvent[];
+}
+
+const NO_FACTS: Facts = {
+  pvc: false,
+  selectedNode: null,
+  storageProvisionerAnnotations: false,
+  diskCreated: false,
+  dynamicPv: false,
+  localPvClaimed: false,
+  bound: false,
+  pod: false,
+  schedulingFailure: null,
+  podNode: null,
+  kubeletPickedUp: false,
+  attached: false,
+  containersRunning: false,
+  events: [],
+};
+
+function impossible(mode: BindingMode, label: number): never {
+  throw new Error(`${mode} has no step ${label}`);
+}
+
+function chosenNode(cast: ScenarioCast, label: number): string {
+  if (!cast.chosenNode) throw new Error(`step ${label} needs a chosen node, but this scenario has none`);
+  return cast.chosenNode;
+}
+
+/** One step's effect on the cluster (LESSON.md sections 1, 2 and 4). */
+function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: ScenarioCast): Facts {
+  const f: Facts = { ...prev, events: [...prev.events] };
+  const dynamic = mode !== "Local";
+  switch (step.label) {
+    case 1: // CREATE PVC
+      f.pvc = true;
+      if (mode === "Immediate") {
+        // Not delay-binding: provisionClaim runs on the first sync (the 5½ hop, moved to step 1).
+        f.storageProvisionerAnnotations = true;
+        f.events.push(externalProvisioningEvent());
+      } else {
+        f.events.push(waitForFirstConsumerEvent());
+      }
+      break;
+    case 2: // CREATE POD
+      f.pod = true;
+      break;
+    case 3: // NEW POD: a watch notification, nothing written
+      break;
+    case 4: // PICK NODE: in memory, unless every node is rejected
+      if (step.failed) {
+        const verdicts = step.nodeVerdicts ?? cast.nodeVerdicts;
+        f.schedulingFailure = failedSchedulingMessage(verdicts);
+        f.events.push(failedSchedulingEvent(verdicts));
+        // The claim is still unbound and delay-binding, so the PV controller's re-sync
+        // now finds a Pod waiting for it (Local only: an Immediate claim is already bound).
+        if (mode !== "Immediate") f.events.push(waitForPodScheduledEvent());
+      }
+      break;
+    case 5: // NODE CHOSEN
+      if (step.noop) break; // Immediate: all volumes bound, PreBind writes nothing
+      if (mode === "WaitForFirstConsumer") f.selectedNode = chosenNode(cast, 5);
+      else if (mode === "Local") f.localPvClaimed = true;
+      else impossible(mode, 5);
+      break;
+    case 6: // PROVISION (WaitForFirstConsumer: preceded by the hidden 5½ hop)
+      if (!dynamic) impossible(mode, 6);
+      if (mode === "WaitForFirstConsumer") {
+        f.storageProvisionerAnnotations = true;
+        f.events.push(externalProvisioningEvent());
+      }
+      f.events.push(provisioningEvent());
+      break;
+    case 7: // CREATE DISK
+      if (!dynamic) impossible(mode, 7);
+      f.diskCreated = true;
+      break;
+    case 8: // CREATE PV
+      if (!dynamic) impossible(mode, 8);
+      f.dynamicPv = true;
+      f.events.push(provisioningSucceededEvent(DYNAMIC_PV_NAME));
+      break;
+    case 9: // BIND PVC+PV: no event
+      f.bound = true;
+      break;
+    case 10: // BIND POD
+      f.podNode = chosenNode(cast, 10);
+      f.events.push(scheduledEvent(f.podNode));
+      break;
+    case 11: // RUN POD: the kubelet picked it up; containers wait for the mount
+      f.kubeletPickedUp = true;
+      break;
+    case 12: // MOUNT
+      if (dynamic) {
+        f.attached = true;
+        f.events.push(successfulAttachVolumeEvent(DYNAMIC_PV_NAME));
+      }
+      f.containersRunning = true;
+      break;
+    default:
+      throw new Error(`no step ${step.label} on the card`);
+  }
+  return f;
+}
+
+function storageClassName(cast: ScenarioCast): string {
+  return (cast.storageClass.metadata as { name: string }).name;
+}
+
+function pvName(cast: ScenarioCast): string {
+  return cast.localPv ? LOCAL_PV_NAME : DYNAMIC_PV_NAME;
+}
+
+function pvCapacity(cast: ScenarioCast): string {
+  return cast.localPv ? LOCAL_PV_CAPACITY : REQUESTED_STORAGE;
+}
+
+const claimRef = () => ({ apiVersion: "v1", kind: "PersistentVolumeClaim", namespace: NAMESPACE, name: PVC_NAME, uid: PVC_UID });
+
+function renderPvc(f: Facts, cast: ScenarioCast): KubeObject | null {
+  if (!f.pvc) return null;
+  // Order as in LESSON.md section 8's "PVC after step 9".
+  const annotations: Record<string, string> = {};
+  if (f.bound) {
+    annotations[ANNOTATIONS.bindCompleted] = "yes";
+    annotations[ANNOTATIONS.boundByController] = "yes";
+  }
+  if (f.selectedNode) annotations[ANNOTATIONS.selectedNode] = f.selectedNode;
+  if (f.storageProvisionerAnnotations) {
+    annotations[ANNOTATIONS.storageProvisioner] = DRIVER;
+    annotations[ANNOTATIONS.storageProvisionerBeta] = DRIVER;
+  }
+  return {
+    apiVersion: "v1",
+    kind: "PersistentVolumeClaim",
+    metadata: {
+      name: PVC_NAME,
+      namespace: NAMESPACE,
+      // Shown because the PV's name is "pvc-" + this UID and its claimRef carries it.
+      uid: PVC_UID,
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+      finalizers: [FINALIZERS.pvcProtection],
+    },
+    spec: {
+      accessModes: ["ReadWriteOnce"],
+      storageClassName: storageClassName(cast),
+      volumeMode: "Filesystem",
+      resources: { requests: { storage: REQUESTED_STORAGE } },
+      ...(f.bound ? { volumeName: pvName(cast) } : {}),
+    },
+    // bind() copies the PV's capacity into the claim's status (100Gi for the local PV).
+    status: f.bound
+      ? { phase: "Bound", accessModes: ["ReadWriteOnce"], capacity: { storage: pvCapacity(cast) } }
+      : { phase: "Pending" },
+  };
+}
+
+function renderDynamicPv(f: Facts, cast: ScenarioCast): KubeObject | null {
+  if (!f.dynamicPv) return null;
+  const finalizers: string[] = [FINALIZERS.pvProtection, FINALIZERS.provisioner];
+  if (f.attached) finalizers.push(FINALIZERS.attacher);
+  return {
+    apiVersion: "v1",
+    kind: "PersistentVolume",
+    metadata: {
+      name: DYNAMIC_PV_NAME,
+      // No bound-by-controller, ever: the provisioner's claimRef is already complete.
+      annotations: {
+        [ANNOTATIONS.provisionedBy]: DRIVER,
+        [ANNOTATIONS.deletionSecretName]: "",
+        [ANNOTATIONS.deletionSecretNamespace]: "",
+      },
+      finalizers,
+    },
+    spec: {
+      accessModes: ["ReadWriteOnce"],
+      capacity: { storage: REQUESTED_STORAGE },
+      claimRef: claimRef(),
+      csi: {
+        driver: DRIVER,
+        volumeHandle: VOLUME_HANDLE,
+        fsType: "ext4",
+        volumeAttributes: { "storage.kubernetes.io/csiProvisionerIdentity": CSI_PROVISIONER_IDENTITY },
+      },
+      nodeAffinity: {
+        required: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: ZONE_KEY, operator: "In", values: [cast.diskZone] }] }],
+        },
+      },
+      persistentVolumeReclaimPolicy: "Delete",
+      storageClassName: storageClassName(cast),
+      volumeMode: "Filesystem",
+    },
+    // LESSON.md only says the phase "becomes Bound in step 9". Before that: Pending,
+    // because the provisioner sends no status (API defaulting sets Pending) and the
+    // PV controller leaves the phase of a PV whose claimRef has a UID untouched
+    // (syncVolume). "Available" is what a PV *without* claimRef, or pre-bound
+    // without a UID, would show.
+    status: { phase: f.bound ? "Bound" : "Pending" },
+  };
+}
+
+function renderLocalPv(f: Facts): KubeObject {
+  return {
+    apiVersion: "v1",
+    kind: "PersistentVolume",
+    metadata: {
+      name: LOCAL_PV_NAME,
+      ...(f.localPvClaimed ? { annotations: { [ANNOTATIONS.boundByController]: "yes" } } : {}),
+      finalizers: [FINALIZERS.pvProtection], // added at admission
+    },
+    spec: {
+      capacity: { storage: LOCAL_PV_CAPACITY },
+      volumeMode: "Filesystem",
+      accessModes: ["ReadWriteOnce"],
+      ...(f.localPvClaimed ? { claimRef: claimRef() } : {}),
+      // No in-tree deleter for local volumes: cleanup is manual or by the local static provisioner.
+      persistentVolumeReclaimPolicy: "Retain",
+      storageClassName: "local-storage",
+      local: { path: LOCAL_PATH },
+      nodeAffinity: {
+        required: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: HOSTNAME_KEY, operator: "In", values: ["node-b1"] }] }],
+        },
+      },
+    },
+    // Available from the start (claimRef nil); the scheduler's claimRef does not change it, bind() does.
+    status: { phase: f.bound ? "Bound" : "Available" },
+  };
+}
+
+function renderPod(f: Facts, cast: ScenarioCast): KubeObject | null {
+  if (!f.pod) return null;
+  // Only the conditions and container states the lesson talks about; the kubelet's
+  // other conditions (Initialized, Ready, ...) are left out to keep the inspector short.
+  let status: Record<string, unknown>;
+  if (f.schedulingFailure) {
+    status = {
+      phase: "Pending",
+      conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable", message: f.schedulingFailure }],
+    };
+  } else if (f.containersRunning) {
+    status = {
+      phase: "Running",
+      conditions: [{ type: "PodScheduled", status: "True" }],
+      containerStatuses: [{ name: "app", ready: true, started: true, state: { running: {} } }],
+    };
+  } else if (f.kubeletPickedUp) {
+    status = {
+      phase: "Pending",
+      conditions: [{ type: "PodScheduled", status: "True" }],
+      containerStatuses: [{ name: "app", ready: false, started: false, state: { waiting: { reason: "ContainerCreating" } } }],
+    };
+  } else if (f.podNode) {
+    // pods/binding sets PodScheduled=True along with spec.nodeName.
+    status = { phase: "Pending", conditions: [{ type: "PodScheduled", status: "True" }] };
+  } else {
+    status = { phase: "Pending" };
+  }
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: POD_NAME, namespace: NAMESPACE },
+    spec: {
+      ...(f.podNode ? { nodeName: f.podNode } : {}),
+      ...(cast.podNodeSelector ? { nodeSelector: { ...cast.podNodeSelector } } : {}),
+      containers: [{ name: "app", image: "nginx", volumeMounts: [{ name: "data", mountPath: "/data" }] }],
+      volumes: [{ name: "data", persistentVolumeClaim: { claimName: PVC_NAME } }],
+    },
+    status,
+  };
+}
+
+function renderVolumeAttachment(f: Facts): KubeObject | null {
+  if (!f.attached || !f.podNode) return null;
+  const name = VOLUME_ATTACHMENT_NAMES[f.podNode];
+  if (!name) throw new Error(`no VolumeAttachment name precomputed for ${f.podNode}`);
+  return {
+    apiVersion: "storage.k8s.io/v1",
+    kind: "VolumeAttachment",
+    metadata: {
+      name,
+      // CSINode.spec.drivers[].nodeID: driver-specific; this illustrative driver uses the node name.
+      annotations: { [ANNOTATIONS.csiNodeId]: f.podNode },
+      finalizers: [FINALIZERS.attacher],
+    },
+    spec: { attacher: DRIVER, nodeName: f.podNode, source: { persistentVolumeName: DYNAMIC_PV_NAME } },
+    status: { attached: true, attachmentMetadata: {} },
+  };
+}
+
+function renderDisk(f: Facts, cast: ScenarioCast): Disk | null {
+  if (cast.localPv) return { id: LOCAL_PATH, zone: zoneOf("node-b1"), node: "node-b1", kind: "local" };
+  if (!f.diskCreated || !cast.diskZone) return null;
+  return { id: VOLUME_HANDLE, zone: cast.diskZone, kind: "cloud" };
+}
+
+function render(f: Facts, cast: ScenarioCast): World {
+  return {
+    storageClass: cast.storageClass,
+    pvc: renderPvc(f, cast),
+    pv: cast.localPv ? renderLocalPv(f) : renderDynamicPv(f, cast),
+    pod: renderPod(f, cast),
+    volumeAttachment: renderVolumeAttachment(f),
+    disk: renderDisk(f, cast),
+    nodes: NODES.map((n) => ({ ...n })),
+    podNode: f.podNode,
+    events: f.events,
+  };
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Keep the previous world's object when nothing in it changed. */
+function share(prev: World | undefined, next: World): World {
+  if (!prev) return next;
+  const out = { ...next };
+  for (const key of Object.keys(next) as (keyof World)[]) {
+    if (same(prev[key], next[key])) (out as Record<string, unknown>)[key] = prev[key];
+  }
+  return out;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}
+
+function castOf(scenario: Scenario): ScenarioCast {
+  const id = scenarioId(scenario.mode, scenario.variant);
+  if (!id) throw new Error(`no scenario ${scenario.mode}/${scenario.variant}`);
+  return SCENARIO_CASTS[id];
+}
+
+/** worlds[0] is before step 1; worlds[i + 1] is after scenario.steps[i]. */
+function computeWorlds(scenario: Scenario): readonly World[] {
+  const cast = castOf(scenario);
+  let facts = NO_FACTS;
+  const worlds: World[] = [share(undefined, render(facts, cast))];
+  for (const step of scenario.steps) {
+    facts = apply(facts, step, scenario.mode, cast);
+    worlds.push(share(worlds[worlds.length - 1], render(facts, cast)));
+  }
+  return deepFreeze(worlds);
+}
+
+// Scenarios are module constants (getScenario returns the same object), so this
+// cache is hit on every render after the first.
+const cache = new WeakMap<Scenario, readonly World[]>();
+
+function worldsOf(scenario: Scenario): readonly World[] {
+  let worlds = cache.get(scenario);
+  if (!worlds) {
+    worlds = computeWorlds(scenario);
+    cache.set(scenario, worlds);
+  }
+  return worlds;
+}
+
+/**
+ * The cluster after the step at 0-based `index` of `scenario.steps`; index -1
+ * is the cluster before step 1 (just the StorageClass, and the local PV if
+ * any). The result is deep-frozen and shared: do not mutate it.
+ */
+export function worldAt(scenario: Scenario, index: number): World {
+  const worlds = worldsOf(scenario);
+  if (!Number.isInteger(index) || index < -1 || index >= scenario.steps.length) {
+    throw new RangeError(`step index ${index} is outside 0..${scenario.steps.length - 1}`);
+  }
+  return worlds[index + 1];
+}
+
+/** The cluster before the first step. */
+export function initialWorld(scenario: Scenario): World {
+  return worldAt(scenario, -1);
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole suite: types, unit + socket integration tests (vitest), a production
+# build, then Playwright end-to-end tests in Debian's Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "== installing Debian's chromium for the end-to-end tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "The end-to-end tests need Chromium at $CHROMIUM. Install it (Debian: sudo apt-get install -y chromium)"
+    echo "or point CHROMIUM_PATH at a Chromium binary." >&2
+    exit 1
+  fi
+fi
+
+echo "== typecheck"
+npx tsc --noEmit
+
+echo "== unit and socket integration tests"
+npx vitest run
+
+echo "== production build"
+npx next build
+
+echo "== end-to-end tests (Playwright, $CHROMIUM)"
+npx playwright test
