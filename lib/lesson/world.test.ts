@@ -243,10 +243,10 @@ const ZONE_CONFLICT: Snap[] = [
   },
 ];
 
-const localPv = (phase: string, claimed: boolean) => ({
+const localPv = (phase: string, claimed: boolean): Snap["pv"] => ({
   name: LOCAL_PV,
   phase,
-  annotations: claimed ? { "pv.kubernetes.io/bound-by-controller": "yes" } : {},
+  annotations: claimed ? { "pv.kubernetes.io/bound-by-controller": "yes" } : ({} as Record<string, string>),
   claimRef: claimed,
   affinity: HOST_B1,
   finalizers: ["kubernetes.io/pv-protection"],

@@ -101,7 +101,8 @@ describe("changedLines", () => {
     expect(changedLines("a\nb", "a\nb").size).toBe(0);
   });
   it("marks inserted and changed lines of the new text only", () => {
-    expect([...changedLines("a\nb\nc\nd", "a\nx\nb\nd\ne")].sort()).toEqual([1, 3, 4]);
+    expect([...changedLines("a\nb\nc\nd", "a\nx\nb\nd\ne")].sort((x, y) => x - y)).toEqual([1, 4]);
+    expect([...changedLines("a\nb\nc", "a\nB\nc")]).toEqual([1]); // changed in place
     expect([...changedLines("a\nb\nc", "a\nc")]).toEqual([]); // pure deletion
   });
   it("highlights step 5's selected-node on the PVC", () => {
