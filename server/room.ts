@@ -281,6 +281,12 @@ export class Room {
     return ok;
   }
 
+  setProjectorPanel(panel: SessionState["projectorPanel"]): Ack {
+    if (this.isEnded) return fail("SESSION_ENDED");
+    if (panel !== this.state.projectorPanel) this.commitAndPublish({ type: "projector:panelChanged", panel });
+    return ok;
+  }
+
   setLocked(locked: boolean): Ack {
     if (this.isEnded) return fail("SESSION_ENDED");
     if (locked !== this.state.locked) this.commitAndPublish({ type: "room:locked", locked });

@@ -11,6 +11,7 @@ import {
   participantRefSchema,
   participantRenameSchema,
   pollOpenSchema,
+  projectorPanelSchema,
   pollRefSchema,
   pollReopenSchema,
   pollVoteSchema,
@@ -224,6 +225,7 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
     handle("poll:reveal", pollRefSchema, HOST, (p, r) => r.revealPoll(p.pollId));
     handle("poll:reopen", pollReopenSchema, HOST, (p, r) => r.reopenPoll(p.pollId, p.durationS));
     handle("results:show", resultsVisibilitySchema, HOST, (p, r) => r.setResultsVisible(p.visible));
+    handle("projector:show", projectorPanelSchema, HOST, (p, r) => r.setProjectorPanel(p.panel));
     handle("room:lock", roomLockSchema, HOST, (p, r) => r.setLocked(p.locked));
     handle("participant:remove", participantRefSchema, HOST, (p, r) => r.removeParticipant(p.participantId));
     handle("participant:rename", participantRenameSchema, HOST, (p, r) => r.renameParticipant(p.participantId, p.nickname));

@@ -15,6 +15,7 @@ import { StepControls } from "./StepControls";
 import { ModeSwitch } from "./ModeSwitch";
 import { PollControls } from "./PollControls";
 import { Participants } from "./Participants";
+import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
 import Link from "next/link";
 
 /** Reads the host key from the URL fragment (then forgets it there) or from this browser's storage. */
@@ -168,6 +169,7 @@ function Console({ code }: { code: string }) {
           </section>
           <PollControls snapshot={snapshot} disabled={ended} />
           <ModeSwitch snapshot={snapshot} disabled={ended} />
+          <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} />
           <JoinPanel code={code} />
           <Participants snapshot={snapshot} />
         </aside>

@@ -1,22 +1,107 @@
 "use client";
 
-import type { Scenario } from "@/lib/lesson/types";
+import { useState } from "react";
+import { NOT_SHOWN, type Scenario } from "@/lib/lesson";
+import { PROJECTOR_PANELS, type ProjectorPanel } from "@/lib/session/types";
+import { ObjectInspector } from "./ObjectInspector";
+import { TopologyPanel } from "./TopologyPanel";
+import { CompareView } from "./CompareView";
 
-/** Per-step "under the hood" expanders: what the card simplifies at this step. */
-export function LessonPanels({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number; audience: "host" | "projector" | "student" }) {
+export const PANEL_LABELS: Record<Exclude<ProjectorPanel, "none">, string> = {
+  objects: "Objects & events",
+  topology: "Topology",
+  compare: "Compare modes",
+  hood: "Under the hood",
+};
+
+export function PanelBody({ panel, scenario, stepIndex }: { panel: Exclude<ProjectorPanel, "none">; scenario: Scenario; stepIndex: number }) {
+  switch (panel) {
+    case "objects":
+      return <ObjectInspector scenario={scenario} stepIndex={stepIndex} />;
+    case "topology":
+      return <TopologyPanel scenario={scenario} stepIndex={stepIndex} />;
+    case "compare":
+      return <CompareView scenario={scenario} stepIndex={stepIndex} />;
+    case "hood":
+      return <UnderTheHood scenario={scenario} stepIndex={stepIndex} />;
+  }
+}
+
+/** Per-step expanders for what the card simplifies, and the card's "not shown" list. */
+export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
   const step = scenario.steps[stepIndex];
-  if (!step?.underTheHood?.length) return null;
   return (
-    <section aria-labelledby="hood-heading" className="rounded-xl border border-slate-700 bg-slate-900/60 p-3">
+    <section aria-labelledby="hood-heading" data-testid="under-the-hood" className="space-y-2">
       <h3 id="hood-heading" className="font-semibold">
-        Under the hood: {step.title}
+        Under the hood: {step?.label} {step?.title}
       </h3>
-      {step.underTheHood.map((u) => (
-        <details key={u.title} className="mt-2">
-          <summary className="cursor-pointer text-sky-200">{u.title}</summary>
-          <p className="mt-1 whitespace-pre-line text-slate-300">{u.body}</p>
+      {step?.underTheHood?.length ? (
+        step.underTheHood.map((u) => (
+          <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2">
+            <summary className="cursor-pointer font-medium text-sky-200">{u.title}</summary>
+            <p className="mt-1 whitespace-pre-line text-slate-200">{u.body}</p>
+          </details>
+        ))
+      ) : (
+        <p className="text-slate-400">The card tells the whole story of this step.</p>
+      )}
+      <h4 className="pt-2 font-semibold">Not shown on the card</h4>
+      {NOT_SHOWN.map((u) => (
+        <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2">
+          <summary className="cursor-pointer font-medium text-sky-200">{u.title}</summary>
+          <p className="mt-1 whitespace-pre-line text-slate-200">{u.body}</p>
         </details>
       ))}
+    </section>
+  );
+}
+
+/**
+ * The lesson's side panels: objects, topology, compare, under the hood.
+ * Console and students pick their own tab; on a phone the whole thing folds
+ * away so the step stays readable.
+ */
+export function LessonPanels({
+  scenario,
+  stepIndex,
+  audience,
+}: {
+  scenario: Scenario;
+  stepIndex: number;
+  audience: "host" | "student";
+}) {
+  const [panel, setPanel] = useState<Exclude<ProjectorPanel, "none">>("objects");
+  const tabs = PROJECTOR_PANELS.filter((p): p is Exclude<ProjectorPanel, "none"> => p !== "none");
+  const body = (
+    <div className="space-y-3">
+      <div className="flex flex-wrap gap-2" role="group" aria-label="Lesson panels">
+        {tabs.map((p) => (
+          <button
+            key={p}
+            type="button"
+            aria-pressed={p === panel}
+            onClick={() => setPanel(p)}
+            data-testid={`panel-${p}`}
+            className={`rounded-lg px-3 py-2 text-sm font-semibold ${p === panel ? "bg-slate-100 text-slate-950" : "border border-slate-600 text-slate-100"}`}
+          >
+            {PANEL_LABELS[p]}
+          </button>
+        ))}
+      </div>
+      <PanelBody panel={panel} scenario={scenario} stepIndex={stepIndex} />
+    </div>
+  );
+  if (audience === "student") {
+    return (
+      <details className="rounded-xl border border-slate-700 bg-slate-900/60 p-3" data-testid="lesson-panels">
+        <summary className="cursor-pointer text-lg font-semibold">Inspect objects, topology and more</summary>
+        <div className="mt-3">{body}</div>
+      </details>
+    );
+  }
+  return (
+    <section className="rounded-xl border border-slate-700 bg-slate-900/60 p-3" data-testid="lesson-panels" aria-label="Lesson panels">
+      {body}
     </section>
   );
 }

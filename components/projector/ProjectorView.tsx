@@ -9,7 +9,8 @@ import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { Countdown } from "@/components/poll/Countdown";
-import { LessonPanels } from "@/components/lesson/LessonPanels";
+import { PANEL_LABELS, PanelBody } from "@/components/lesson/LessonPanels";
+import { pollIsCurrent } from "@/lib/session/views";
 
 export function ProjectorView({ code }: { code: string }) {
   return (
@@ -26,7 +27,8 @@ function Projector({ code }: { code: string }) {
   const snapshot = useLive((s) => s.snapshot) as PublicSnapshot;
   const tally = useLive((s) => s.tally);
   const scenario = getScenario(snapshot.mode, snapshot.variant);
-  const poll = snapshot.poll;
+  const poll = snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) ? snapshot.poll : null;
+  const panel = snapshot.projectorPanel;
   const results =
     poll && poll.status === "open" && tally && tally.pollId === poll.id && tally.round === poll.round
       ? { counts: tally.counts, total: tally.total }
@@ -52,7 +54,7 @@ function Projector({ code }: { code: string }) {
         <ModeBadge mode={snapshot.mode} scenario={scenario} />
         <ModeSwitchNotice snapshot={snapshot} />
       </div>
-      <div className="grid flex-1 gap-6" style={{ gridTemplateColumns: poll ? "minmax(0,1fr) 560px" : "minmax(0,1fr)" }}>
+      <div className="grid flex-1 gap-6" style={{ gridTemplateColumns: poll || panel !== "none" ? "minmax(0,1fr) 640px" : "minmax(0,1fr)" }}>
         <div className="min-w-0">
           <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} large className="h-auto max-h-[78vh] w-full" />
         </div>
@@ -83,8 +85,12 @@ function Projector({ code }: { code: string }) {
             )}
           </section>
         )}
+        {!poll && panel !== "none" && (
+          <section className="min-w-0 rounded-2xl border border-slate-700 bg-slate-900 p-5 text-lg" aria-label={PANEL_LABELS[panel]} data-testid="projector-panel" data-panel={panel}>
+            <PanelBody panel={panel} scenario={scenario} stepIndex={snapshot.stepIndex} />
+          </section>
+        )}
       </div>
-      <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="projector" />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { getScenario } from "@/lib/lesson";
-import type { PublicSnapshot } from "@/lib/session/views";
+import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, studentTokenKey, useLive } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
@@ -113,11 +113,9 @@ function StudentScreen({ code }: { code: string }) {
       )}
       <ModeBadge mode={snapshot.mode} scenario={scenario} />
       <ModeSwitchNotice snapshot={snapshot} />
-      {snapshot.poll && snapshot.poll.status !== "revealed" ? (
-        <PollCard poll={snapshot.poll} />
-      ) : null}
+      {snapshot.poll && snapshot.poll.status !== "revealed" ? <PollCard poll={snapshot.poll} /> : null}
       <StepHeader scenario={scenario} snapshot={snapshot} />
-      {snapshot.poll && snapshot.poll.status === "revealed" && <PollCard poll={snapshot.poll} />}
+      {snapshot.poll && snapshot.poll.status === "revealed" && pollIsCurrent(snapshot.poll, snapshot) && <PollCard poll={snapshot.poll} />}
       <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-1">
         <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
       </div>

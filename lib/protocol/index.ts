@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BINDING_MODES, VARIANTS } from "../lesson/types";
 import type { HostSnapshot, PublicSnapshot } from "../session/views";
+import { PROJECTOR_PANELS, type ProjectorPanel } from "../session/types";
 
 /**
  * The wire contract between browsers and the server: socket.io event maps,
@@ -135,6 +136,7 @@ export const pollRefSchema = z.object({ pollId: z.string().min(1).max(64) });
 export const pollReopenSchema = pollRefSchema.extend({ durationS: duration });
 export const pollVoteSchema = z.object({ pollId: z.string().min(1).max(64), optionId: z.string().min(1).max(64) });
 export const resultsVisibilitySchema = z.object({ visible: z.boolean() });
+export const projectorPanelSchema = z.object({ panel: z.enum(PROJECTOR_PANELS) });
 export const roomLockSchema = z.object({ locked: z.boolean() });
 export const participantRefSchema = z.object({ participantId: z.string().min(1).max(64) });
 export const participantRenameSchema = participantRefSchema.extend({
@@ -215,6 +217,8 @@ export interface ClientToServerEvents {
   "poll:reopen": (payload: PollReopen, ack: AckCallback) => void;
   /** teacher -> server: let the class see live results before the reveal */
   "results:show": (payload: { visible: boolean }, ack: AckCallback) => void;
+  /** teacher -> server: choose what the projector shows beside the diagram */
+  "projector:show": (payload: { panel: ProjectorPanel }, ack: AckCallback) => void;
   /** teacher -> server: lock or unlock the room to new joins */
   "room:lock": (payload: { locked: boolean }, ack: AckCallback) => void;
   /** teacher -> server: remove a participant */

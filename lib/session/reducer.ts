@@ -1,5 +1,5 @@
 import { getScenario, isVariantOf } from "../lesson";
-import type { Poll, SessionEvent, SessionState } from "./types";
+import { PROJECTOR_PANELS, type Poll, type SessionEvent, type SessionState } from "./types";
 
 /**
  * The one set of rules. The live server and replay both fold events through
@@ -28,6 +28,7 @@ export function initialState(): SessionState {
     pollOrder: [],
     activePollId: null,
     resultsVisible: false,
+    projectorPanel: "none",
   };
 }
 
@@ -177,6 +178,10 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
 
     case "results:visibility":
       return { ...state, resultsVisible: event.visible };
+
+    case "projector:panelChanged":
+      if (!(PROJECTOR_PANELS as readonly string[]).includes(event.panel)) return state;
+      return { ...state, projectorPanel: event.panel };
 
     case "session:ended": {
       // Close whatever is open so the saved session reads as finished.

@@ -52,6 +52,10 @@ export interface Poll {
 
 export type SessionStatus = "live" | "ended";
 
+/** What the projector shows beside the diagram; the teacher chooses. */
+export const PROJECTOR_PANELS = ["none", "objects", "topology", "compare", "hood"] as const;
+export type ProjectorPanel = (typeof PROJECTOR_PANELS)[number];
+
 /** Where the class landed after the last mode switch, so every view can say so. */
 export interface ModeSwitchNote {
   fromMode: BindingMode;
@@ -84,6 +88,7 @@ export interface SessionState {
   activePollId: string | null;
   /** Whether the class (projector, students) may see live results before the reveal. */
   resultsVisible: boolean;
+  projectorPanel: ProjectorPanel;
 }
 
 /** The body of each durable event; the server stamps `seq` and `at`. */
@@ -111,6 +116,7 @@ export type SessionEventBody =
   | { type: "poll:revealed"; pollId: string }
   | { type: "poll:reopened"; pollId: string; closesAt: number | null }
   | { type: "results:visibility"; visible: boolean }
+  | { type: "projector:panelChanged"; panel: ProjectorPanel }
   | { type: "session:ended" };
 
 export type SessionEventType = SessionEventBody["type"];

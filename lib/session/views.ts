@@ -1,5 +1,5 @@
 import { activePoll, countVotes } from "./reducer";
-import type { ModeSwitchNote, Poll, PollOption, PollRound, PollStatus, SessionState, SessionStatus } from "./types";
+import type { ProjectorPanel, ModeSwitchNote, Poll, PollOption, PollRound, PollStatus, SessionState, SessionStatus } from "./types";
 import type { BindingMode, VariantId } from "../lesson/types";
 
 /**
@@ -22,6 +22,9 @@ export interface PublicPoll {
   options: PollOption[];
   status: PollStatus;
   round: number;
+  /** Where the class was when the poll opened. */
+  mode: BindingMode;
+  stepIndex: number;
   closesAt: number | null;
   /** Present once the teacher reveals, or shows live results. */
   results: PollResults | null;
@@ -42,6 +45,7 @@ export interface PublicSnapshot {
   stepIndex: number;
   modeSwitch: ModeSwitchNote | null;
   locked: boolean;
+  projectorPanel: ProjectorPanel;
   /** Students connected now (presence, not logged). */
   participantCount: number;
   poll: PublicPoll | null;
@@ -86,6 +90,8 @@ export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
     options: revealed ? poll.options : poll.options.map(({ id, text }) => ({ id, text })),
     status: poll.status,
     round: poll.round,
+    mode: poll.mode,
+    stepIndex: poll.stepIndex,
     closesAt: poll.closesAt,
     results: showResults ? resultsOf(poll) : null,
     correctOptionId: revealed ? poll.correctOptionId : null,
@@ -95,6 +101,15 @@ export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
 }
 
 /** Counts of the current round while open; the last closed round's once closed. */
+/**
+ * Whether a poll still belongs on screen: while open or closed, and once
+ * revealed until the class has moved past the step it predicted.
+ */
+export function pollIsCurrent(poll: Pick<PublicPoll, "status" | "mode" | "stepIndex">, snapshot: Pick<PublicSnapshot, "mode" | "stepIndex">): boolean {
+  if (poll.status !== "revealed") return true;
+  return poll.mode === snapshot.mode && snapshot.stepIndex <= poll.stepIndex + 1;
+}
+
 export function resultsOf(poll: Poll): PollResults {
   if (poll.status !== "open" && poll.history.length > 0) {
     const last = poll.history[poll.history.length - 1];
@@ -115,6 +130,7 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
     stepIndex: state.stepIndex,
     modeSwitch: state.modeSwitch,
     locked: state.locked,
+    projectorPanel: state.projectorPanel,
     participantCount: connectedCount,
     poll: poll ? toPublicPoll(poll, state.resultsVisible) : null,
   };

@@ -1,0 +1,67 @@
+import { compareTimeline, getScenario, type BindingMode, type Scenario } from "@/lib/lesson";
+import { MODE_LABELS } from "@/components/theme";
+
+const PARTNER: Record<BindingMode, BindingMode> = {
+  WaitForFirstConsumer: "Immediate",
+  Immediate: "WaitForFirstConsumer",
+  Local: "WaitForFirstConsumer",
+};
+
+/**
+ * Two modes on one time axis: row i is the i-th thing that happens in each.
+ * The first row where they part is marked and explained.
+ */
+export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
+  const partnerMode = PARTNER[scenario.mode];
+  const [left, right] =
+    scenario.mode === "Immediate" ? [getScenario(partnerMode), scenario] : [scenario, getScenario(partnerMode)];
+  const comparison = compareTimeline(left, right);
+  const currentSide = left === scenario ? "a" : "b";
+  return (
+    <section aria-labelledby="compare-heading" data-testid="compare-view" className="space-y-2">
+      <h3 id="compare-heading" className="font-semibold">
+        {left.title} vs {right.title}
+      </h3>
+      <table className="w-full text-left text-sm">
+        <thead className="text-slate-400">
+          <tr>
+            <th scope="col" className="w-10">#</th>
+            <th scope="col">{MODE_LABELS[left.mode]}{left.variant !== "standard" ? ` (${left.title})` : ""}</th>
+            <th scope="col">{MODE_LABELS[right.mode]}{right.variant !== "standard" ? ` (${right.title})` : ""}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {comparison.rows.map((row) => {
+            const diverges = row.moment === comparison.firstDivergence;
+            const here = row.moment === stepIndex;
+            return (
+              <tr
+                key={row.moment}
+                data-moment={row.moment}
+                data-diverges={diverges || undefined}
+                className={`${row.same ? "text-slate-300" : "text-slate-100"} ${diverges ? "outline-2 outline-rose-400" : ""}`}
+              >
+                <td className="py-1 tabular-nums text-slate-400">{row.moment + 1}</td>
+                {(["a", "b"] as const).map((side) => {
+                  const step = row[side];
+                  const mine = here && side === currentSide;
+                  return (
+                    <td key={side} className={`py-1 pr-2 ${mine ? "font-bold text-yellow-200" : ""} ${!row.same ? "bg-slate-800/60" : ""}`}>
+                      {step ? `${step.label} ${step.title}${step.noop ? " (nothing)" : ""}${step.failed ? " ✕" : ""}` : "—"}
+                      {mine && <span className="sr-only"> (the class is here)</span>}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {comparison.firstDivergence !== null && (
+        <p className="rounded-lg border border-rose-400/60 bg-rose-950/40 px-3 py-2" data-testid="compare-divergence">
+          <strong>They part at moment {comparison.firstDivergence + 1}.</strong> {comparison.divergenceExplanation}
+        </p>
+      )}
+    </section>
+  );
+}

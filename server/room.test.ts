@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
+import type { TallyUpdate } from "../lib/protocol";
+import { replay, type SessionEvent } from "../lib/session";
+import { Room, type RoomOutbox } from "./room";
+import { SqliteSessionStore } from "./store/sqlite";
+
+/** A room with a real (in-memory) SQLite store, a recording outbox and fake timers. */
+function setup() {
+  const store = new SqliteSessionStore(":memory:");
+  const sent = { public: 0, host: 0, tallies: [] as { audience: string; tally: TallyUpdate }[], kicked: [] as string[] };
+  const outbox: RoomOutbox = {
+    publicSnapshot: () => void sent.public++,
+    hostSnapshot: () => void sent.host++,
+    tally: (audience, tally) => void sent.tallies.push({ audience, tally }),
+    myVote: () => undefined,
+    kick: (id) => void sent.kicked.push(id),
+  };
+  const created: SessionEvent = { type: "session:created", id: "s1", code: "ABCDEF", title: "t", seq: 1, at: Date.now() };
+  store.createSession({ id: "s1", code: "ABCDEF", title: "t", hostKeyHash: "00", createdAt: created.at, endedAt: null }, created);
+  let n = 0;
+  const room = new Room(replay([created]), {
+    store,
+    outbox,
+    now: () => Date.now(),
+    newId: () => `id${++n}`,
+    shuffle: (xs) => xs,
+  });
+  return { room, store, sent };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe("Room", () => {
+  it("coalesces a vote storm into a few tally messages and sends the final one on close", () => {
+    const { room, sent } = setup();
+    for (let i = 0; i < 1000; i++) room.addParticipant(`p${i}`, `s${i}`);
+    const { data } = room.openPoll({ kind: "next-step" }) as { ok: true; data: { pollId: string } };
+    const poll = room.snapshotState.polls[data.pollId];
+    // 1000 votes spread over one second.
+    for (let i = 0; i < 1000; i++) {
+      expect(room.vote(`p${i}`, data.pollId, poll.options[i % 4].id).ok).toBe(true);
+      vi.advanceTimersByTime(1);
+    }
+    vi.advanceTimersByTime(TALLY_BROADCAST_INTERVAL_MS);
+    const perSecond = 1000 / TALLY_BROADCAST_INTERVAL_MS;
+    expect(sent.tallies.length).toBeLessThanOrEqual(perSecond + 2);
+    expect(sent.tallies.at(-1)!.tally.total).toBe(1000);
+    expect(sent.tallies.every((t) => t.audience === "host")).toBe(true);
+    const publicBefore = sent.public;
+    room.closePoll(data.pollId);
+    expect(sent.public).toBe(publicBefore + 1);
+    expect(room.publicSnapshot().poll!.status).toBe("closed");
+    expect(room.hostSnapshot().poll!.results.total).toBe(1000);
+    room.dispose();
+  });
+
+  it("closes a timed poll by itself, and re-arms the countdown from the log after a restart", () => {
+    const { room, store } = setup();
+    room.addParticipant("p1", "Sam");
+    const { data } = room.openPoll({ kind: "next-step", durationS: 15 }) as { ok: true; data: { pollId: string } };
+    vi.advanceTimersByTime(5_000);
+    // The process dies here; a new room is rebuilt from the same store.
+    room.dispose();
+    const revived = new Room(replay(store.loadEvents("s1")), {
+      store,
+      outbox: { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, kick() {} },
+      now: () => Date.now(),
+      newId: () => "x",
+      shuffle: (xs) => xs,
+    });
+    expect(revived.publicSnapshot().poll!.status).toBe("open");
+    vi.advanceTimersByTime(9_000);
+    expect(revived.publicSnapshot().poll!.status).toBe("open");
+    vi.advanceTimersByTime(1_100);
+    expect(revived.publicSnapshot().poll!.status).toBe("closed");
+    expect(store.loadEvents("s1").at(-1)).toMatchObject({ type: "poll:closed", pollId: data.pollId });
+    revived.dispose();
+  });
+
+  it("writes every teaching event to the log before publishing it", () => {
+    const { room, store } = setup();
+    room.stepMove(1);
+    room.setMode({ mode: "Immediate", variant: "standard" });
+    const types = store.loadEvents("s1").map((e) => e.type);
+    expect(types).toEqual(["session:created", "step:changed", "mode:changed"]);
+    expect(replay(store.loadEvents("s1"))).toEqual(room.snapshotState);
+    room.dispose();
+  });
+
+  it("removes a participant: their vote stops counting and they are kicked", () => {
+    const { room, sent } = setup();
+    room.addParticipant("p1", "Sam");
+    const { data } = room.openPoll({ kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 }) as {
+      ok: true;
+      data: { pollId: string };
+    };
+    room.vote("p1", data.pollId, "o1");
+    expect(room.removeParticipant("p1").ok).toBe(true);
+    expect(sent.kicked).toEqual(["p1"]);
+    expect(room.hostSnapshot().poll!.results.total).toBe(0);
+    expect(room.vote("p1", data.pollId, "o1")).toMatchObject({ ok: false, error: { code: "REMOVED" } });
+    room.dispose();
+  });
+});

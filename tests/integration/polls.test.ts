@@ -1,0 +1,153 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
+import type { HostSnapshot, PublicSnapshot } from "../../lib/session";
+import { connectClient, startServer, waitUntil, type TestClient, type TestServer } from "./harness";
+
+let srv: TestServer;
+const clients: TestClient[] = [];
+const track = (c: TestClient) => (clients.push(c), c);
+
+beforeEach(async () => {
+  srv = await startServer();
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await srv.close();
+});
+
+async function classroom(students: number) {
+  const { code, hostKey } = await srv.createSession();
+  const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
+  const projector = track(await connectClient(srv.url, { role: "projector", code }));
+  const kids: TestClient[] = [];
+  for (let i = 0; i < students; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, students - i) }, (_, j) =>
+        connectClient(srv.url, { role: "student", code, nickname: `s${i + j}` }),
+      ),
+    );
+    kids.push(...batch.map(track));
+  }
+  return { code, hostKey, host, projector, kids };
+}
+
+const pollOf = (c: TestClient) => (c.latest() as PublicSnapshot).poll;
+
+describe("live polls", () => {
+  it("counts 200 simultaneous votes exactly, with receipts and coalesced tallies", async () => {
+    const { host, projector, kids } = await classroom(200);
+    const open = await host.emit("poll:open", { kind: "next-step" });
+    expect(open.ok).toBe(true);
+    const pollId = (open as { data: { pollId: string } }).data.pollId;
+    for (const k of kids) await k.waitFor((c) => pollOf(c)?.id === pollId);
+    const options = pollOf(kids[0])!.options;
+    expect(options).toHaveLength(4);
+    // Before the reveal, students see neither the answer nor the notes.
+    expect(pollOf(kids[0])!.correctOptionId).toBeNull();
+    expect(options.every((o) => o.note === undefined)).toBe(true);
+
+    const start = Date.now();
+    const acks = await Promise.all(kids.map((k, i) => k.emit("poll:vote", { pollId, optionId: options[i % 4].id })));
+    const votingMs = Date.now() - start;
+    expect(acks.every((a) => a.ok)).toBe(true);
+    expect(acks.map((a) => (a as { data: { optionId: string } }).data.optionId)).toEqual(kids.map((_, i) => options[i % 4].id));
+
+    await host.waitFor((c) => c.tallies.at(-1)?.total === 200);
+    expect(host.tallies.at(-1)!.counts).toEqual(Object.fromEntries(options.map((o) => [o.id, 50])));
+    // Coalesced: a leading update plus at most one per interval while votes arrive (+1 for timer edges).
+    expect(host.tallies.length).toBeLessThanOrEqual(Math.ceil(votingMs / TALLY_BROADCAST_INTERVAL_MS) + 2);
+    // Results are hidden from the class until the teacher says so.
+    expect(projector.tallies).toHaveLength(0);
+    expect(kids.every((k) => k.tallies.length === 0)).toBe(true);
+
+    expect((await host.emit("poll:close", { pollId })).ok).toBe(true);
+    await host.waitFor((c) => (c.latest() as HostSnapshot).poll?.status === "closed");
+    const closed = (host.latest() as HostSnapshot).poll!;
+    expect(closed.results.total).toBe(200);
+    expect(pollOf(projector)!.results).toBeNull();
+
+    // A vote after close gets a clear error.
+    expect(await kids[0].emit("poll:vote", { pollId, optionId: options[1].id })).toMatchObject({ ok: false, error: { code: "POLL_CLOSED" } });
+
+    expect((await host.emit("poll:reveal", { pollId })).ok).toBe(true);
+    await projector.waitFor((c) => pollOf(c)?.revealed === true);
+    const revealed = pollOf(projector)!;
+    expect(revealed.results!.total).toBe(200);
+    expect(revealed.correctOptionId).toBe(closed.correctOptionId);
+    expect(revealed.options.every((o) => typeof o.note === "string" && o.note.length > 10)).toBe(true);
+  });
+
+  it("lets a student change a vote and never counts a reconnecting student twice", async () => {
+    const { code, host, kids } = await classroom(3);
+    const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
+    const pollId = data.pollId;
+    await kids[0].waitFor((c) => pollOf(c)?.id === pollId);
+    const [a, b] = pollOf(kids[0])!.options;
+    await kids[0].emit("poll:vote", { pollId, optionId: a.id });
+    await kids[0].emit("poll:vote", { pollId, optionId: b.id });
+    const token = kids[0].welcome!.token!;
+    kids[0].close();
+    // Same browser, new socket (a reload), and a second tab at the same time.
+    const again = track(await connectClient(srv.url, { role: "student", code, token }));
+    const tab2 = track(await connectClient(srv.url, { role: "student", code, token }));
+    expect(again.myVotes.at(-1)).toMatchObject({ pollId, optionId: b.id });
+    await tab2.emit("poll:vote", { pollId, optionId: a.id });
+    await again.waitFor((c) => c.myVotes.at(-1)?.optionId === a.id);
+    await kids[1].emit("poll:vote", { pollId, optionId: a.id });
+    await host.emit("poll:close", { pollId });
+    await host.waitFor((c) => (c.latest() as HostSnapshot).poll?.status === "closed");
+    const results = (host.latest() as HostSnapshot).poll!.results;
+    expect(results.total).toBe(2);
+    expect(results.counts[a.id]).toBe(2);
+  });
+
+  it("refuses votes from teachers, for unknown polls and options", async () => {
+    const { host, projector, kids } = await classroom(1);
+    const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
+    await kids[0].waitFor((c) => pollOf(c)?.id === data.pollId);
+    const optionId = pollOf(kids[0])!.options[0].id;
+    expect(await host.emit("poll:vote", { pollId: data.pollId, optionId })).toMatchObject({ ok: false, error: { code: "NOT_STUDENT" } });
+    expect(await projector.emit("poll:vote", { pollId: data.pollId, optionId })).toMatchObject({ ok: false, error: { code: "NOT_STUDENT" } });
+    expect(await kids[0].emit("poll:vote", { pollId: "nope", optionId })).toMatchObject({ ok: false, error: { code: "NO_SUCH_POLL" } });
+    expect(await kids[0].emit("poll:vote", { pollId: data.pollId, optionId: "o9" })).toMatchObject({ ok: false, error: { code: "NO_SUCH_OPTION" } });
+    expect(await host.emit("poll:open", { kind: "next-step" })).toMatchObject({ ok: false, error: { code: "POLL_ALREADY_OPEN" } });
+    expect(await host.emit("poll:reveal", { pollId: data.pollId })).toMatchObject({ ok: false, error: { code: "POLL_NOT_CLOSED" } });
+  });
+
+  it("runs custom polls, re-opens them and keeps each round's counts", async () => {
+    const { host, kids } = await classroom(2);
+    const ack = await host.emit("poll:open", {
+      kind: "custom",
+      question: "Why did the Pod stay Pending?",
+      options: ["Zone conflict", "No CPU"],
+      correctIndex: 0,
+    });
+    const pollId = (ack as { data: { pollId: string } }).data.pollId;
+    await kids[0].waitFor((c) => pollOf(c)?.id === pollId);
+    await kids[0].emit("poll:vote", { pollId, optionId: "o2" });
+    await kids[1].emit("poll:vote", { pollId, optionId: "o2" });
+    await host.emit("poll:close", { pollId });
+    expect((await host.emit("poll:reopen", { pollId })).ok).toBe(true);
+    await kids[0].waitFor((c) => pollOf(c)?.round === 2 && pollOf(c)?.status === "open");
+    await kids[0].emit("poll:vote", { pollId, optionId: "o1" });
+    await kids[1].emit("poll:vote", { pollId, optionId: "o1" });
+    await host.emit("poll:close", { pollId });
+    await host.emit("poll:reveal", { pollId });
+    await host.waitFor((c) => (c.latest() as HostSnapshot).poll?.status === "revealed");
+    const poll = (host.latest() as HostSnapshot).poll!;
+    expect(poll.history.map((h) => h.counts)).toEqual([
+      { o1: 0, o2: 2 },
+      { o1: 2, o2: 0 },
+    ]);
+    expect(poll.correctOptionId).toBe("o1");
+    for (const bad of [
+      { kind: "custom", question: "", options: ["a", "b"] },
+      { kind: "custom", question: "q", options: ["a"] },
+      { kind: "custom", question: "q", options: ["a", "b", "c", "d", "e", "f", "g"] },
+      { kind: "custom", question: "q", options: ["a", "b"], correctIndex: 5 },
+      { kind: "quiz" },
+    ]) {
+      expect(await host.emit("poll:open", bad as never)).toMatchObject({ ok: false, error: { code: "BAD_REQUEST" } });
+    }
+  });
+});
