@@ -12,7 +12,7 @@ import type { SessionStore } from "./store/types";
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface ClassroomServerOptions {
-  config: Pick<Config, "publicUrl" | "port" | "host" | "idleTimeoutMs" | "dev">;
+  config: Pick<Config, "publicUrl" | "port" | "host" | "idleTimeoutMs" | "dev" | "adminToken">;
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
   pages?: PageHandler;
@@ -33,7 +33,7 @@ export interface ClassroomServer {
 export function createClassroomServer({ config, store, pages }: ClassroomServerOptions): ClassroomServer {
   let io: IoServer;
   const rooms = new RoomRegistry({ store, outboxFor: (id) => socketOutbox(io, id), idleTimeoutMs: config.idleTimeoutMs });
-  const api = createApiHandler({ config, rooms });
+  const api = createApiHandler({ config, rooms, store });
 
   const httpServer = createServer(async (req, res) => {
     setSecurityHeaders(res, config.dev);

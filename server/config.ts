@@ -14,6 +14,8 @@ const envSchema = z.object({
   ADMIN_TOKEN: z.string().min(16).optional(),
   IDLE_SESSION_TIMEOUT_MINUTES: z.coerce.number().min(0).optional(),
   NODE_ENV: z.string().default("development"),
+  /** "0" serves the API and sockets only (benchmarks, socket-level tests): no Next.js build needed. */
+  SERVE_PAGES: z.enum(["0", "1"]).default("1"),
 });
 
 export interface Config {
@@ -25,6 +27,7 @@ export interface Config {
   adminToken: string | null;
   idleTimeoutMs: number;
   dev: boolean;
+  servePages: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -45,5 +48,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idleTimeoutMs:
       e.IDLE_SESSION_TIMEOUT_MINUTES !== undefined ? e.IDLE_SESSION_TIMEOUT_MINUTES * 60_000 : DEFAULT_IDLE_SESSION_TIMEOUT_MS,
     dev: e.NODE_ENV !== "production",
+    servePages: e.SERVE_PAGES === "1",
   };
 }

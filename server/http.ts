@@ -8,14 +8,17 @@ import type { Config } from "./config";
 import { log } from "./logger";
 import { KeyedLimiter } from "./rateLimit";
 import type { RoomRegistry } from "./rooms";
+import { ApiError, createSessionsReader } from "./sessionsApi";
+import type { SessionStore } from "./store/types";
 
 export const createSessionBodySchema = z
   .object({ title: z.string().max(TITLE_MAX * 4).optional() })
   .strip();
 
 export interface ApiDeps {
-  config: Pick<Config, "publicUrl" | "port">;
+  config: Pick<Config, "publicUrl" | "port" | "adminToken">;
   rooms: RoomRegistry;
+  store: SessionStore;
 }
 
 class HttpError extends Error {
@@ -59,6 +62,8 @@ export function setSecurityHeaders(res: ServerResponse, dev: boolean): void {
  */
 export function createApiHandler(deps: ApiDeps) {
   const creations = new KeyedLimiter({ capacity: 10, refillPerSecond: 10 / 60 });
+  const reads = new KeyedLimiter({ capacity: 60, refillPerSecond: 20 });
+  const sessions = createSessionsReader(deps.store, deps.config.adminToken);
 
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -66,7 +71,7 @@ export function createApiHandler(deps: ApiDeps) {
     try {
       await route(req, res, url);
     } catch (err) {
-      if (err instanceof HttpError) {
+      if (err instanceof HttpError || err instanceof ApiError) {
         sendJson(res, err.status, { error: { code: err.code, message: err.message } });
       } else {
         log.error("api request failed", { path: url.pathname, error: (err as Error).stack });
@@ -81,8 +86,27 @@ export function createApiHandler(deps: ApiDeps) {
     if (path === "/api/health") {
       return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
     }
+    if (path === "/api/sessions" && req.method === "GET") {
+      if (!reads.take(clientAddress(req))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      return sendJson(res, 200, sessions.list(req));
+    }
+    const sessionPath = /^\/api\/sessions\/([^/]+)(?:\/(events|export))?$/.exec(path);
+    if (sessionPath) {
+      if (req.method !== "GET") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET.");
+      if (!reads.take(clientAddress(req))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      const [, id, sub] = sessionPath;
+      if (!sub) return sendJson(res, 200, sessions.get(req, id));
+      if (sub === "events") return sendJson(res, 200, sessions.events(req, id));
+      const file = sessions.export(req, id, url.searchParams.get("format"), url.searchParams.get("sheet"));
+      res.statusCode = 200;
+      res.setHeader("Content-Type", file.contentType);
+      res.setHeader("Content-Disposition", `attachment; filename="${file.filename}"`);
+      res.setHeader("Cache-Control", "no-store");
+      res.end(file.body);
+      return;
+    }
     if (path === "/api/sessions") {
-      if (req.method !== "POST") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use POST to create a session.");
+      if (req.method !== "POST") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET to list sessions or POST to create one.");
       if (!creations.take(clientAddress(req))) {
         throw new HttpError(429, "RATE_LIMITED", "Too many sessions created from this address. Wait a minute.");
       }

@@ -1,5 +1,5 @@
 import next from "next";
-import { createClassroomServer } from "./app";
+import { createClassroomServer, type PageHandler } from "./app";
 import { loadConfig } from "./config";
 import { log } from "./logger";
 import { SqliteSessionStore } from "./store/sqlite";
@@ -8,11 +8,15 @@ import { SqliteSessionStore } from "./store/sqlite";
 async function main(): Promise<void> {
   const config = loadConfig();
   const store = new SqliteSessionStore(config.dbFile);
-  const app = next({ dev: config.dev, hostname: config.host, port: config.port });
-  const handle = app.getRequestHandler();
-  await app.prepare();
+  let pages: PageHandler | undefined;
+  if (config.servePages) {
+    const app = next({ dev: config.dev, hostname: config.host, port: config.port });
+    const handle = app.getRequestHandler();
+    await app.prepare();
+    pages = (req, res) => handle(req, res);
+  }
 
-  const server = createClassroomServer({ config, store, pages: (req, res) => handle(req, res) });
+  const server = createClassroomServer({ config, store, pages });
   const port = await server.listen();
   log.info("classroom server listening", { url: `http://${config.host}:${port}`, dataDir: config.dataDir, dev: config.dev });
 

@@ -1,3 +1,4 @@
 export * from "./types";
 export * from "./reducer";
 export * from "./views";
+export * from "./export";

@@ -108,6 +108,9 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
 
     case "poll:opened": {
       if (state.polls[event.poll.id]) return state;
+      // One poll at a time: a second opening while one is open is not a valid log.
+      const current = activePoll(state);
+      if (current && current.status === "open") return state;
       const poll: Poll = {
         ...event.poll,
         mode: state.mode,
@@ -132,7 +135,7 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
     case "poll:voted": {
       const poll = state.polls[event.pollId];
       const voter = state.participants[event.participantId];
-      if (!poll || poll.status !== "open" || !voter || voter.removed) return state;
+      if (!poll || poll.id !== state.activePollId || poll.status !== "open" || !voter || voter.removed) return state;
       if (!poll.options.some((o) => o.id === event.optionId)) return state;
       const votes = { ...poll.votes, [event.participantId]: event.optionId };
       return { ...state, polls: { ...state.polls, [poll.id]: { ...poll, votes } } };
@@ -210,7 +213,7 @@ export function countVotes(poll: Pick<Poll, "options" | "votes">): { counts: Rec
   for (const option of poll.options) counts[option.id] = 0;
   let total = 0;
   for (const optionId of Object.values(poll.votes)) {
-    if (optionId in counts) {
+    if (Object.hasOwn(counts, optionId)) {
       counts[optionId] += 1;
       total += 1;
     }

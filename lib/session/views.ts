@@ -100,7 +100,6 @@ export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
   };
 }
 
-/** Counts of the current round while open; the last closed round's once closed. */
 /**
  * Whether a poll still belongs on screen: while open or closed, and once
  * revealed until the class has moved past the step it predicted.
@@ -110,6 +109,7 @@ export function pollIsCurrent(poll: Pick<PublicPoll, "status" | "mode" | "stepIn
   return poll.mode === snapshot.mode && snapshot.stepIndex <= poll.stepIndex + 1;
 }
 
+/** Counts of the current round while open; the last closed round's once closed. */
 export function resultsOf(poll: Poll): PollResults {
   if (poll.status !== "open" && poll.history.length > 0) {
     const last = poll.history[poll.history.length - 1];

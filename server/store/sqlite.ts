@@ -82,6 +82,7 @@ export class SqliteSessionStore implements SessionStore {
         peak_participants INTEGER NOT NULL DEFAULT 0
       );
       CREATE INDEX IF NOT EXISTS sessions_code ON sessions (code);
+      CREATE INDEX IF NOT EXISTS sessions_host_key ON sessions (host_key_hash);
       CREATE TABLE IF NOT EXISTS events (
         session_id TEXT NOT NULL REFERENCES sessions (id),
         seq INTEGER NOT NULL,
@@ -171,6 +172,14 @@ export class SqliteSessionStore implements SessionStore {
       peakParticipants: r.peak_participants,
       pollCount: r.poll_count,
     }));
+  }
+
+  sessionIdsByHostKeyHash(hashes: readonly string[]): string[] {
+    if (hashes.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT id FROM sessions WHERE host_key_hash IN (${hashes.map(() => "?").join(",")})`)
+      .all(...hashes) as { id: string }[];
+    return rows.map((r) => r.id);
   }
 
   notePeakParticipants(sessionId: string, peak: number): void {

@@ -42,6 +42,8 @@ export interface SessionStore {
   /** Ids of sessions that have not ended, for recovery after a restart. */
   liveSessionIds(): string[];
   listSessions(ids?: readonly string[]): SessionSummary[];
+  /** Ids of the sessions whose host key hashes to one of these. */
+  sessionIdsByHostKeyHash(hashes: readonly string[]): string[];
   /** Peak concurrent participants is presence, not an event; the room reports it. */
   notePeakParticipants(sessionId: string, peak: number): void;
   saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): void;

@@ -30,11 +30,11 @@ export interface TestServer {
 }
 
 /** A real server on a free port with a real SQLite file in a temp folder. */
-export async function startServer(options: { dataDir?: string; idleTimeoutMs?: number } = {}): Promise<TestServer> {
+export async function startServer(options: { dataDir?: string; idleTimeoutMs?: number; adminToken?: string } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "classroom-test-"));
   const store = new SqliteSessionStore(path.join(dataDir, "sessions.sqlite"));
   const server = createClassroomServer({
-    config: { port: 0, host: "127.0.0.1", publicUrl: null, idleTimeoutMs: options.idleTimeoutMs ?? 0, dev: false },
+    config: { port: 0, host: "127.0.0.1", publicUrl: null, idleTimeoutMs: options.idleTimeoutMs ?? 0, dev: false, adminToken: options.adminToken ?? null },
     store,
   });
   const port = await server.listen();

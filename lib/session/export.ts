@@ -1,0 +1,131 @@
+import { countVotes, reduce, initialState } from "./reducer";
+import { EVENT_LOG_VERSION, type SessionEvent, type SessionState } from "./types";
+
+/**
+ * Read models over a saved log: what a shared replay may see, and the
+ * exports. All pure; the server only adds the HTTP around them.
+ */
+
+/**
+ * A shared replay shows aggregates only: nicknames become "Student N" in
+ * join order. Participant ids are opaque and stay, so votes still add up.
+ */
+export function anonymizeLog(events: readonly SessionEvent[]): SessionEvent[] {
+  const numbers = new Map<string, number>();
+  return events.map((e) => {
+    if (e.type === "participant:joined") {
+      numbers.set(e.participantId, numbers.size + 1);
+      return { ...e, nickname: `Student ${numbers.get(e.participantId)}` };
+    }
+    if (e.type === "participant:renamed") {
+      return { ...e, nickname: `Student ${numbers.get(e.participantId) ?? "?"}` };
+    }
+    return e;
+  });
+}
+
+export interface ExportedLog {
+  format: "classroom-session-log";
+  version: number;
+  session: { id: string; code: string; title: string; createdAt: number; endedAt: number | null };
+  events: SessionEvent[];
+}
+
+export function exportLog(events: readonly SessionEvent[]): ExportedLog {
+  const state = events.reduce(reduce, initialState());
+  return {
+    format: "classroom-session-log",
+    version: EVENT_LOG_VERSION,
+    session: { id: state.id, code: state.code, title: state.title, createdAt: state.createdAt, endedAt: state.endedAt },
+    events: [...events],
+  };
+}
+
+/** One closed round of one poll, with who voted what (for the teacher's sheet). */
+export interface ClosedRound {
+  pollNumber: number;
+  pollId: string;
+  question: string;
+  round: number;
+  options: { id: string; text: string }[];
+  correctOptionId: string | null;
+  counts: Record<string, number>;
+  total: number;
+  votes: Record<string, string>;
+}
+
+/** Every closed round, in order, by folding the log and looking just before each close. */
+export function closedRounds(events: readonly SessionEvent[]): { rounds: ClosedRound[]; final: SessionState } {
+  let state = initialState();
+  const rounds: ClosedRound[] = [];
+  const capture = (s: SessionState, pollId: string) => {
+    const poll = s.polls[pollId];
+    if (!poll || poll.status !== "open") return;
+    const { counts, total } = countVotes(poll);
+    rounds.push({
+      pollNumber: s.pollOrder.indexOf(pollId) + 1,
+      pollId,
+      question: poll.question,
+      round: poll.round,
+      options: poll.options.map(({ id, text }) => ({ id, text })),
+      correctOptionId: poll.correctOptionId,
+      counts,
+      total,
+      votes: { ...poll.votes },
+    });
+  };
+  for (const event of events) {
+    if (event.type === "poll:closed") capture(state, event.pollId);
+    if (event.type === "session:ended" && state.activePollId) capture(state, state.activePollId);
+    state = reduce(state, event);
+  }
+  return { rounds, final: state };
+}
+
+/** Spreadsheet-safe CSV: quotes where needed, and cells that a spreadsheet would run as formulas are defused. */
+export function toCsv(rows: readonly (readonly (string | number | null)[])[]): string {
+  const cell = (value: string | number | null) => {
+    if (value === null) return "";
+    let text = String(value);
+    if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  return rows.map((r) => r.map(cell).join(",")).join("\r\n") + "\r\n";
+}
+
+/** One row per poll round and option: counts, share, and whether it was the right answer. */
+export function pollCsv(events: readonly SessionEvent[]): string {
+  const rows: (string | number | null)[][] = [["poll", "question", "round", "option", "votes", "percent", "correct"]];
+  for (const r of closedRounds(events).rounds) {
+    for (const o of r.options) {
+      const n = r.counts[o.id] ?? 0;
+      rows.push([
+        r.pollNumber,
+        r.question,
+        r.round,
+        o.text,
+        n,
+        r.total ? Math.round((n / r.total) * 100) : 0,
+        r.correctOptionId === null ? "n/a" : r.correctOptionId === o.id ? "yes" : "no",
+      ]);
+    }
+  }
+  return toCsv(rows);
+}
+
+/** The teacher's sheet: one row per student, one column per poll round (their answer, and whether it was right). */
+export function studentCsv(events: readonly SessionEvent[]): string {
+  const { rounds, final } = closedRounds(events);
+  const header = ["student", ...rounds.flatMap((r) => [`poll ${r.pollNumber} round ${r.round}`, `poll ${r.pollNumber} round ${r.round} correct`])];
+  const rows: (string | number | null)[][] = [header];
+  for (const p of Object.values(final.participants)) {
+    const row: (string | number | null)[] = [p.nickname + (p.removed ? " (removed)" : "")];
+    for (const r of rounds) {
+      const choice = r.votes[p.id];
+      row.push(choice ? (r.options.find((o) => o.id === choice)?.text ?? choice) : "");
+      row.push(!choice || r.correctOptionId === null ? "" : choice === r.correctOptionId ? "yes" : "no");
+    }
+    rows.push(row);
+  }
+  return toCsv(rows);
+}

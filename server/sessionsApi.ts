@@ -1,0 +1,115 @@
+import type { IncomingMessage } from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { anonymizeLog, exportLog, pollCsv, studentCsv, type SessionEvent } from "../lib/session";
+import { hashSecret, secretMatches } from "./secrets";
+import type { SessionStore, SessionSummary } from "./store/types";
+
+/**
+ * Reading saved sessions. Who may see what:
+ * - the admin (ADMIN_TOKEN as a bearer token): every session, nicknames included;
+ * - the host (the session's key in X-Host-Key): their session, nicknames included;
+ * - anyone with the session id (the unguessable replay link): aggregates only,
+ *   nicknames replaced by "Student N".
+ * Keys travel in headers, never in URLs, so they stay out of access logs.
+ */
+export type Access = "admin" | "host" | "viewer";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const sessionIdSchema = z.uuid();
+const MAX_HOST_KEYS = 200;
+
+export interface SessionDetail extends SessionSummary {
+  durationMs: number;
+  access: Access;
+}
+
+export function isAdmin(req: IncomingMessage, adminToken: string | null): boolean {
+  if (!adminToken) return false;
+  const header = req.headers.authorization ?? "";
+  const presented = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+  const a = Buffer.from(hashSecret(presented), "hex");
+  const b = Buffer.from(hashSecret(adminToken), "hex");
+  return presented.length > 0 && timingSafeEqual(a, b);
+}
+
+function hostKeysOf(req: IncomingMessage): string[] {
+  const raw = req.headers["x-host-keys"] ?? req.headers["x-host-key"] ?? "";
+  const keys = (Array.isArray(raw) ? raw.join(",") : raw)
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0 && k.length <= 128);
+  if (keys.length > MAX_HOST_KEYS) throw new ApiError(400, "BAD_REQUEST", `Send at most ${MAX_HOST_KEYS} host keys.`);
+  return keys;
+}
+
+export function createSessionsReader(store: SessionStore, adminToken: string | null) {
+  function record(id: string) {
+    if (!sessionIdSchema.safeParse(id).success) throw new ApiError(404, "NO_SUCH_SESSION", "There is no session with that id.");
+    const rec = store.getSession(id);
+    if (!rec) throw new ApiError(404, "NO_SUCH_SESSION", "There is no session with that id.");
+    return rec;
+  }
+
+  function accessFor(req: IncomingMessage, id: string): Access {
+    if (isAdmin(req, adminToken)) return "admin";
+    const rec = record(id);
+    return hostKeysOf(req).some((k) => secretMatches(k, rec.hostKeyHash)) ? "host" : "viewer";
+  }
+
+  function detail(summary: SessionSummary, access: Access): SessionDetail {
+    return { ...summary, durationMs: (summary.endedAt ?? summary.lastEventAt) - summary.createdAt, access };
+  }
+
+  function eventsFor(id: string, access: Access): SessionEvent[] {
+    const events = store.loadEvents(id);
+    return access === "viewer" ? anonymizeLog(events) : events;
+  }
+
+  return {
+    /** Sessions this browser hosted (by the keys it sends), or all of them for the admin. */
+    list(req: IncomingMessage): { scope: "admin" | "host"; sessions: SessionDetail[] } {
+      if (isAdmin(req, adminToken)) return { scope: "admin", sessions: store.listSessions().map((s) => detail(s, "admin")) };
+      const ids = store.sessionIdsByHostKeyHash(hostKeysOf(req).map(hashSecret));
+      return { scope: "host", sessions: store.listSessions(ids).map((s) => detail(s, "host")) };
+    },
+
+    get(req: IncomingMessage, id: string): SessionDetail {
+      const access = accessFor(req, id);
+      const [summary] = store.listSessions([id]);
+      return detail(summary, access);
+    },
+
+    events(req: IncomingMessage, id: string): { access: Access; events: SessionEvent[] } {
+      const access = accessFor(req, id);
+      return { access, events: eventsFor(id, access) };
+    },
+
+    export(req: IncomingMessage, id: string, format: string | null, sheet: string | null): { contentType: string; filename: string; body: string } {
+      const access = accessFor(req, id);
+      const rec = record(id);
+      const base = `session-${rec.code}-${new Date(rec.createdAt).toISOString().slice(0, 10)}`;
+      if (format === "json") {
+        return { contentType: "application/json; charset=utf-8", filename: `${base}.json`, body: JSON.stringify(exportLog(eventsFor(id, access)), null, 2) };
+      }
+      if (format === "csv") {
+        if (sheet === "students") {
+          if (access === "viewer") throw new ApiError(403, "NOT_HOST", "The per-student sheet is for the teacher: send the host key.");
+          return { contentType: "text/csv; charset=utf-8", filename: `${base}-students.csv`, body: studentCsv(eventsFor(id, access)) };
+        }
+        if (sheet !== null && sheet !== "polls") throw new ApiError(400, "BAD_REQUEST", "sheet must be polls or students.");
+        return { contentType: "text/csv; charset=utf-8", filename: `${base}-polls.csv`, body: pollCsv(eventsFor(id, access)) };
+      }
+      throw new ApiError(400, "BAD_REQUEST", "format must be json or csv.");
+    },
+  };
+}
