@@ -1,0 +1,200 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { io as connect } from "socket.io-client";
+import { afterEach, describe, expect, it } from "vitest";
+import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type Welcome } from "../../lib/protocol";
+import type { HostSnapshot } from "../../lib/session";
+import { replay } from "../../lib/session";
+import { SqliteSessionStore, StoreError } from "../../server/store/sqlite";
+import type { ClientSocket } from "./harness";
+import { waitUntil } from "./harness";
+import { freePort, spawnServer, type ServerProcess } from "./process";
+
+const procs: ServerProcess[] = [];
+const sockets: ClientSocket[] = [];
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.disconnect();
+  for (const p of procs.splice(0)) p.proc.kill("SIGKILL");
+});
+
+/** A client that reconnects by itself, like the browser: it resends the token the server issued. */
+function liveClient(url: string, auth: Record<string, unknown>) {
+  const state = { snapshot: null as AnySnapshot | null, welcome: null as Welcome | null, myVote: null as MyVote | null, connects: 0 };
+  const socket: ClientSocket = connect(url, {
+    transports: ["websocket"],
+    reconnectionDelay: 100,
+    reconnectionDelayMax: 300,
+    auth: (cb) => cb({ v: PROTOCOL_VERSION, ...auth, token: state.welcome?.token ?? auth.token }),
+  });
+  sockets.push(socket);
+  socket.on("connect", () => state.connects++);
+  socket.on("session:welcome", (w) => (state.welcome = { ...w, token: w.token ?? state.welcome?.token }));
+  socket.on("session:snapshot", (s) => (state.snapshot = s));
+  socket.on("poll:myVote", (v) => (state.myVote = v));
+  const emit = (event: string, payload: unknown) =>
+    new Promise<Ack<unknown>>((resolve) => (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, resolve));
+  return { socket, state, emit };
+}
+
+describe("durability", () => {
+  it("loses nothing acknowledged when the server is killed with SIGKILL mid-poll", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-kill-"));
+    const port = await freePort();
+    const first = await spawnServer({ dataDir, port });
+    procs.push(first);
+    const created = (await (
+      await fetch(`${first.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    ).json()) as { code: string; hostKey: string; id: string };
+
+    const host = liveClient(first.url, { role: "host", code: created.code, hostKey: created.hostKey });
+    const projector = liveClient(first.url, { role: "projector", code: created.code });
+    const students = ["Ana", "Bo", "Cy"].map((nickname) => liveClient(first.url, { role: "student", code: created.code, nickname }));
+    const everyone = [host, projector, ...students];
+    await waitUntil(() => everyone.every((c) => c.state.snapshot !== null), 10_000);
+
+    await host.emit("step:go", { stepIndex: 4 });
+    expect((await host.emit("mode:set", { mode: "Immediate", variant: "standard" })).ok).toBe(true);
+    const open = (await host.emit("poll:open", { kind: "next-step" })) as { ok: true; data: { pollId: string } };
+    await waitUntil(() => students.every((s) => s.state.snapshot?.poll?.id === open.data.pollId));
+    const options = students[0].state.snapshot!.poll!.options;
+    const choices = [options[0].id, options[1].id, options[1].id];
+    for (const [i, s] of students.entries()) {
+      expect((await s.emit("poll:vote", { pollId: open.data.pollId, optionId: choices[i] })).ok).toBe(true);
+    }
+    const before = host.state.snapshot!;
+
+    first.proc.kill("SIGKILL");
+    await first.exited;
+    await waitUntil(() => everyone.every((c) => !c.socket.connected), 5000);
+
+    const second = await spawnServer({ dataDir, port });
+    procs.push(second);
+    await waitUntil(() => everyone.every((c) => c.socket.connected && c.state.connects >= 2), 15_000);
+    await waitUntil(() => (host.state.snapshot as HostSnapshot).poll?.results.total === 3, 5000);
+
+    for (const c of everyone) {
+      expect(c.state.snapshot).toMatchObject({ mode: "Immediate", stepIndex: before.stepIndex, status: "live" });
+      expect(c.state.snapshot!.poll).toMatchObject({ id: open.data.pollId, status: "open" });
+    }
+    const hostPoll = (host.state.snapshot as HostSnapshot).poll!;
+    expect(hostPoll.results.counts).toEqual({ ...Object.fromEntries(options.map((o) => [o.id, 0])), [options[0].id]: 1, [options[1].id]: 2 });
+    // Same identities: no new participants, and each student sees their own vote.
+    expect((host.state.snapshot as HostSnapshot).participants).toHaveLength(3);
+    students.forEach((s, i) => expect(s.state.myVote).toMatchObject({ pollId: open.data.pollId, optionId: choices[i] }));
+    await waitUntil(() => host.state.snapshot!.participantCount === 3, 5000);
+
+    // The class carries on.
+    expect((await host.emit("poll:close", { pollId: open.data.pollId })).ok).toBe(true);
+    expect((await host.emit("step:move", { delta: 1 })).ok).toBe(true);
+    await waitUntil(() => students.every((s) => s.state.snapshot!.stepIndex === before.stepIndex + 1));
+  }, 60_000);
+
+  it("drains on SIGTERM: exits cleanly and keeps every acknowledged event", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-term-"));
+    const port = await freePort();
+    const server = await spawnServer({ dataDir, port });
+    procs.push(server);
+    const created = (await (
+      await fetch(`${server.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    ).json()) as { code: string; hostKey: string; id: string };
+    const host = liveClient(server.url, { role: "host", code: created.code, hostKey: created.hostKey });
+    await waitUntil(() => host.state.snapshot !== null);
+    for (let i = 0; i < 5; i++) expect((await host.emit("step:move", { delta: 1 })).ok).toBe(true);
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    const store = new SqliteSessionStore(path.join(dataDir, "sessions.sqlite"));
+    const state = replay(store.loadEvents(created.id));
+    store.close();
+    expect(state.stepIndex).toBe(5);
+  }, 30_000);
+
+  it("records concurrent sessions without mixing them", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-mix-"));
+    const port = await freePort();
+    const server = await spawnServer({ dataDir, port });
+    procs.push(server);
+    const make = async () =>
+      (await (await fetch(`${server.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as {
+        code: string;
+        hostKey: string;
+        id: string;
+      };
+    const [a, b] = await Promise.all([make(), make()]);
+    const hostA = liveClient(server.url, { role: "host", code: a.code, hostKey: a.hostKey });
+    const hostB = liveClient(server.url, { role: "host", code: b.code, hostKey: b.hostKey });
+    await waitUntil(() => hostA.state.snapshot !== null && hostB.state.snapshot !== null);
+    await Promise.all([
+      (async () => {
+        for (let i = 0; i < 7; i++) await hostA.emit("step:move", { delta: 1 });
+      })(),
+      (async () => {
+        await hostB.emit("mode:set", { mode: "Local", variant: "standard" });
+        for (let i = 0; i < 3; i++) await hostB.emit("step:move", { delta: 1 });
+      })(),
+    ]);
+    const store = new SqliteSessionStore(path.join(dataDir, "sessions.sqlite"));
+    const logA = store.loadEvents(a.id);
+    const logB = store.loadEvents(b.id);
+    store.close();
+    expect(logA.map((e) => e.seq)).toEqual(logA.map((_, i) => i + 1));
+    expect(logB.map((e) => e.seq)).toEqual(logB.map((_, i) => i + 1));
+    expect(replay(logA)).toMatchObject({ id: a.id, mode: "WaitForFirstConsumer", stepIndex: 7 });
+    expect(replay(logB)).toMatchObject({ id: b.id, mode: "Local", stepIndex: 3 });
+  }, 30_000);
+});
+
+describe("a damaged or newer database", () => {
+  function dbWithOneSession(): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-db-"));
+    const file = path.join(dir, "sessions.sqlite");
+    const store = new SqliteSessionStore(file);
+    for (let i = 0; i < 200; i++) {
+      store.createSession(
+        { id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, code: `C${i}`, title: "x".repeat(100), hostKeyHash: "00", createdAt: i, endedAt: null },
+        { type: "session:created", id: `s${i}`, code: `C${i}`, title: "t", seq: 1, at: i },
+      );
+    }
+    store.close();
+    return file;
+  }
+
+  it("refuses a file that is not a database, with a clear message", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-db-"));
+    const file = path.join(dir, "sessions.sqlite");
+    fs.writeFileSync(file, "this is not a database, it is a shopping list".repeat(100));
+    expect(() => new SqliteSessionStore(file)).toThrow(StoreError);
+    expect(() => new SqliteSessionStore(file)).toThrow(/cannot open the session database .*sessions\.sqlite/);
+  });
+
+  it("refuses a truncated database rather than showing an empty list", () => {
+    const file = dbWithOneSession();
+    const size = fs.statSync(file).size;
+    fs.truncateSync(file, Math.floor(size / 2));
+    expect(() => {
+      const store = new SqliteSessionStore(file);
+      // If opening happened to succeed, reading must not quietly return nothing.
+      const n = store.listSessions().length;
+      store.close();
+      if (n !== 200) throw new StoreError(`read ${n} sessions`);
+    }).toThrow(StoreError);
+  });
+
+  it("refuses a database written by a newer version", () => {
+    const file = dbWithOneSession();
+    const Database = require("better-sqlite3") as typeof import("better-sqlite3");
+    const db = new Database(file);
+    db.pragma("user_version = 99");
+    db.close();
+    expect(() => new SqliteSessionStore(file)).toThrow(/newer version/);
+  });
+
+  it("the server exits on start with the reason instead of serving an empty list", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-bad-"));
+    fs.writeFileSync(path.join(dataDir, "sessions.sqlite"), "garbage".repeat(500));
+    const server = await spawnServer({ dataDir, port: await freePort(), waitReady: false });
+    procs.push(server);
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toMatch(/cannot open the session database/);
+  }, 30_000);
+});

@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  proc: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** The real server process (`node --import tsx server/index.ts`), API and sockets only. */
+export async function spawnServer(options: { dataDir: string; port: number; env?: Record<string, string>; waitReady?: boolean }): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      SERVE_PAGES: "0",
+      HOST: "127.0.0.1",
+      PORT: String(options.port),
+      DATA_DIR: options.dataDir,
+      LOG_LEVEL: "warn",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  proc.stdout!.on("data", (d) => (out += d));
+  proc.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${options.port}`;
+  if (options.waitReady !== false) {
+    const start = Date.now();
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
+      try {
+        const res = await fetch(`${url}/api/health`);
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() - start > 20_000) throw new Error(`server did not start: ${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { proc, url, output: () => out, exited };
+}
