@@ -12,6 +12,9 @@ export default function HomePage() {
         </p>
       </header>
       <StartOrJoin />
+      <p className="text-slate-300">
+        Looking for an earlier class? <a href="/sessions" className="font-semibold text-sky-300 underline">Saved sessions and replays</a>
+      </p>
     </main>
   );
 }

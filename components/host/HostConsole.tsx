@@ -132,7 +132,11 @@ function Console({ code }: { code: string }) {
       </header>
       {ended && (
         <p role="status" className="mt-4 rounded-lg bg-slate-800 p-3 text-lg">
-          This session has ended. It is saved and can be replayed.
+          This session has ended. It is saved:{" "}
+          <a href={`/replay/${snapshot.sessionId}`} className="font-semibold text-sky-300 underline" data-testid="replay-link">
+            replay it
+          </a>{" "}
+          or see <a href="/sessions" className="text-sky-300 underline">all your sessions</a>.
         </p>
       )}
       {lastError && (

@@ -2,3 +2,4 @@ export * from "./types";
 export * from "./reducer";
 export * from "./views";
 export * from "./export";
+export * from "./timeline";

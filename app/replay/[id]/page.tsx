@@ -1,0 +1,8 @@
+import { ReplayView } from "@/components/replay/ReplayView";
+
+export const metadata = { title: "Replay · Dynamic provisioning, live" };
+
+export default async function ReplayPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return <ReplayView id={decodeURIComponent(id)} />;
+}

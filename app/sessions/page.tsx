@@ -1,0 +1,12 @@
+import { SessionsList } from "@/components/sessions/SessionsList";
+
+export const metadata = { title: "Saved sessions · Dynamic provisioning, live" };
+
+export default function SessionsPage() {
+  return (
+    <main className="mx-auto max-w-6xl px-5 py-8">
+      <h1 className="text-3xl font-bold">Saved sessions</h1>
+      <SessionsList />
+    </main>
+  );
+}

@@ -1,0 +1,175 @@
+"use client";
+
+import { useEffect } from "react";
+import type { ReplayTimeline, TimelineMark } from "@/lib/session";
+
+const SPEEDS = [1, 2, 4, 8] as const;
+type Speed = (typeof SPEEDS)[number];
+
+const MARK_STYLE: Record<TimelineMark["kind"], string> = {
+  step: "h-3 w-0.5 bg-slate-300",
+  mode: "h-5 w-1 bg-sky-400",
+  poll: "h-5 w-1.5 bg-violet-400",
+  reveal: "h-5 w-1 bg-emerald-400",
+  end: "h-5 w-1 bg-rose-400",
+};
+
+function clock(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/**
+ * Play / pause, speed, a scrubbable timeline with ticks for steps and marks
+ * for mode switches and polls, poll jumps, and the keyboard:
+ * Space play/pause, ←/→ 5 s, [ / ] previous / next poll, Home / End.
+ */
+export function ReplayControls({
+  timeline,
+  t,
+  playing,
+  speed,
+  onSeek,
+  onPlaying,
+  onSpeed,
+}: {
+  timeline: ReplayTimeline;
+  t: number;
+  playing: boolean;
+  speed: Speed;
+  onSeek: (t: number) => void;
+  onPlaying: (playing: boolean) => void;
+  onSpeed: (speed: Speed) => void;
+}) {
+  const duration = Math.max(1, timeline.duration);
+  const nextPoll = timeline.pollMark(t, 1);
+  const prevPoll = timeline.pollMark(t, -1);
+
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const target = e.target as HTMLElement | null;
+      if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+      const onButton = target?.tagName === "BUTTON" || target?.tagName === "SUMMARY" || target?.tagName === "A";
+      switch (e.key) {
+        case " ":
+          if (onButton) return;
+          e.preventDefault();
+          onPlaying(!playing);
+          break;
+        case "ArrowRight":
+          e.preventDefault();
+          onSeek(t + 5000);
+          break;
+        case "ArrowLeft":
+          e.preventDefault();
+          onSeek(t - 5000);
+          break;
+        case "]":
+          if (nextPoll) onSeek(nextPoll.t);
+          break;
+        case "[":
+          if (prevPoll) onSeek(prevPoll.t);
+          break;
+        case "Home":
+          e.preventDefault();
+          onSeek(0);
+          break;
+        case "End":
+          e.preventDefault();
+          onSeek(timeline.duration);
+          break;
+      }
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [t, playing, nextPoll, prevPoll, onSeek, onPlaying, timeline.duration]);
+
+  return (
+    <section className="space-y-3 rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-label="Replay controls">
+      <div className="flex flex-wrap items-center gap-3">
+        <button
+          type="button"
+          data-testid="replay-play"
+          onClick={() => onPlaying(!playing)}
+          aria-keyshortcuts="Space"
+          className="min-w-28 rounded-lg bg-sky-400 px-4 py-2 text-lg font-semibold text-slate-950"
+        >
+          {playing ? "❚❚ Pause" : "▶ Play"}
+        </button>
+        <label className="flex items-center gap-2">
+          Speed
+          <select
+            data-testid="replay-speed"
+            value={speed}
+            onChange={(e) => onSpeed(Number(e.target.value) as Speed)}
+            className="rounded border border-slate-600 bg-slate-950 px-2 py-1.5"
+          >
+            {SPEEDS.map((s) => (
+              <option key={s} value={s}>
+                {s}x
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          data-testid="replay-prev-poll"
+          disabled={!prevPoll}
+          onClick={() => prevPoll && onSeek(prevPoll.t)}
+          aria-keyshortcuts="["
+          className="rounded-lg border border-slate-500 px-3 py-2 disabled:opacity-40"
+        >
+          ← Previous poll
+        </button>
+        <button
+          type="button"
+          data-testid="replay-next-poll"
+          disabled={!nextPoll}
+          onClick={() => nextPoll && onSeek(nextPoll.t)}
+          aria-keyshortcuts="]"
+          className="rounded-lg border border-slate-500 px-3 py-2 disabled:opacity-40"
+        >
+          Next poll →
+        </button>
+        <p className="tabular-nums text-slate-300" aria-live="off" data-testid="replay-clock">
+          {clock(t)} / {clock(timeline.duration)}
+        </p>
+        <p className="text-sm text-slate-400">Space play/pause · ←/→ 5 s · [ ] polls · pauses longer than 5 s are shortened</p>
+      </div>
+      <div className="relative pt-6">
+        <div className="pointer-events-none absolute inset-x-0 top-0 h-6" aria-hidden="true">
+          {timeline.marks.map((m) => (
+            <span
+              key={m.seq}
+              title={m.label}
+              className={`absolute bottom-0 -translate-x-1/2 rounded-sm ${MARK_STYLE[m.kind]}`}
+              style={{ left: `${(m.t / duration) * 100}%` }}
+            />
+          ))}
+        </div>
+        <label htmlFor="replay-timeline" className="sr-only">
+          Position in the recording
+        </label>
+        <input
+          id="replay-timeline"
+          data-testid="replay-timeline"
+          type="range"
+          min={0}
+          max={Math.round(timeline.duration)}
+          step={100}
+          value={Math.round(t)}
+          onChange={(e) => onSeek(Number(e.target.value))}
+          aria-valuetext={`${clock(t)} of ${clock(timeline.duration)}`}
+          className="w-full accent-sky-400"
+        />
+      </div>
+      <ul className="flex flex-wrap gap-4 text-sm text-slate-300" aria-label="Timeline legend">
+        <li><span className="mr-1 inline-block h-3 w-0.5 bg-slate-300 align-middle" aria-hidden="true" />step</li>
+        <li><span className="mr-1 inline-block h-3 w-1 bg-sky-400 align-middle" aria-hidden="true" />mode switch</li>
+        <li><span className="mr-1 inline-block h-3 w-1.5 bg-violet-400 align-middle" aria-hidden="true" />poll</li>
+        <li><span className="mr-1 inline-block h-3 w-1 bg-emerald-400 align-middle" aria-hidden="true" />answer revealed</li>
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,181 @@
+"use client";
+
+import { useEffect, useMemo, useRef, useState } from "react";
+import { getScenario } from "@/lib/lesson";
+import { ReplayTimeline, toHostSnapshot, type SessionEvent } from "@/lib/session";
+import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
+import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
+import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
+import { LessonPanels } from "@/components/lesson/LessonPanels";
+import { TallyBars } from "@/components/poll/TallyBars";
+import { hostKeyHeaders } from "@/components/sessions/hostKeys";
+import { ReplayControls } from "./ReplayControls";
+
+export const SPEEDS = [1, 2, 4, 8] as const;
+
+interface Loaded {
+  events: SessionEvent[];
+  access: "admin" | "host" | "viewer";
+}
+
+/** Loads the saved log and plays it back through the same reducer as the live room. */
+export function ReplayView({ id }: { id: string }) {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    fetch(`/api/sessions/${encodeURIComponent(id)}/events`, { headers: hostKeyHeaders() })
+      .then(async (res) => {
+        const body = await res.json();
+        if (!res.ok) throw new Error(body?.error?.message ?? "Could not load this session.");
+        if (!cancelled) setLoaded(body);
+      })
+      .catch((err: Error) => !cancelled && setError(err.message));
+    return () => {
+      cancelled = true;
+    };
+  }, [id]);
+
+  if (error) {
+    return (
+      <main className="mx-auto max-w-xl px-5 py-16" data-testid="session-error">
+        <h1 className="text-3xl font-bold">Can&apos;t replay this session</h1>
+        <p className="mt-3 text-lg text-slate-300" role="alert">
+          {error}
+        </p>
+        <a href="/sessions" className="mt-6 inline-block rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
+          Saved sessions
+        </a>
+      </main>
+    );
+  }
+  if (!loaded) return <main className="p-6 text-slate-300" role="status">Loading the recording…</main>;
+  return <Player events={loaded.events} access={loaded.access} />;
+}
+
+function Player({ events, access }: Loaded) {
+  const timeline = useMemo(() => new ReplayTimeline(events), [events]);
+  const [t, setT] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(1);
+  const last = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (!playing) {
+      last.current = null;
+      return;
+    }
+    let frame = 0;
+    const tick = (now: number) => {
+      const dt = last.current === null ? 0 : now - last.current;
+      last.current = now;
+      setT((prev) => {
+        const next = Math.min(timeline.duration, prev + dt * speed);
+        if (next >= timeline.duration) setPlaying(false);
+        return next;
+      });
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [playing, speed, timeline]);
+
+  const index = timeline.indexAt(t);
+  const state = useMemo(() => timeline.stateAtIndex(index), [timeline, index]);
+  const snapshot = toHostSnapshot(state, { connectedCount: 0, isConnected: () => false });
+  const scenario = getScenario(state.mode, state.variant);
+  const poll = snapshot.poll;
+  const joined = Object.keys(state.participants).length;
+
+  return (
+    <div className="mx-auto max-w-[1500px] space-y-4 px-4 py-4">
+      <header className="flex flex-wrap items-end justify-between gap-3 border-b border-slate-800 pb-3">
+        <div>
+          <p className="text-sm uppercase tracking-widest text-slate-400">
+            Replay{access === "viewer" ? " · shared link: class results only" : ""}
+          </p>
+          <h1 className="text-3xl font-bold">{state.title || `Session ${state.code}`}</h1>
+          <p className="text-slate-300">
+            Room {state.code} · {new Date(state.createdAt).toLocaleString()} · {joined} {joined === 1 ? "student" : "students"} joined so far
+          </p>
+        </div>
+        <a href="/sessions" className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800">
+          Saved sessions
+        </a>
+      </header>
+      <ReplayControls
+        timeline={timeline}
+        t={t}
+        playing={playing}
+        speed={speed}
+        onSeek={(next) => setT(Math.max(0, Math.min(timeline.duration, next)))}
+        onPlaying={(p) => {
+          if (p && t >= timeline.duration) setT(0);
+          setPlaying(p);
+        }}
+        onSpeed={setSpeed}
+      />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_480px]">
+        <div className="min-w-0 space-y-4">
+          <div className="flex flex-wrap items-start justify-between gap-4">
+            <StepHeader scenario={scenario} snapshot={snapshot} />
+            <ModeBadge mode={state.mode} scenario={scenario} />
+          </div>
+          <ModeSwitchNotice snapshot={snapshot} />
+          <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+            <SequenceDiagram scenario={scenario} stepIndex={state.stepIndex} className="h-auto w-full" />
+          </div>
+          <LessonPanels scenario={scenario} stepIndex={state.stepIndex} audience="host" />
+        </div>
+        <aside className="space-y-4">
+          <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="replay-poll" aria-live="polite">
+            <h2 id="replay-poll" className="text-lg font-semibold">
+              Poll
+            </h2>
+            {poll ? (
+              <div className="mt-2 space-y-3" data-poll-status={poll.status}>
+                <p className="font-semibold">
+                  {poll.question}
+                  {poll.round > 1 ? ` (round ${poll.round})` : ""}
+                </p>
+                <p className="text-sm text-slate-300">
+                  {poll.status === "open" ? "Voting" : poll.status === "closed" ? "Closed, not yet revealed" : "Revealed"} ·{" "}
+                  {poll.results.total} {poll.results.total === 1 ? "vote" : "votes"}
+                </p>
+                <TallyBars options={poll.options} results={poll.results} correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null} />
+                {access !== "viewer" && poll.status !== "open" && <WhoVoted snapshotPoll={poll} participants={state.participants} />}
+              </div>
+            ) : (
+              <p className="mt-2 text-slate-400">No poll at this point.</p>
+            )}
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/** The teacher's own replay may show who voted what; a shared link never does. */
+function WhoVoted({
+  snapshotPoll,
+  participants,
+}: {
+  snapshotPoll: NonNullable<ReturnType<typeof toHostSnapshot>["poll"]>;
+  participants: Record<string, { nickname: string }>;
+}) {
+  const entries = Object.entries(snapshotPoll.votes);
+  if (entries.length === 0) return null;
+  return (
+    <details>
+      <summary className="cursor-pointer text-sm text-sky-200">Who voted what (only you see this)</summary>
+      <ul className="mt-2 space-y-1 text-sm">
+        {entries.map(([pid, optionId]) => (
+          <li key={pid}>
+            {participants[pid]?.nickname ?? "?"}: {snapshotPoll.options.find((o) => o.id === optionId)?.text}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

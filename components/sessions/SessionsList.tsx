@@ -1,0 +1,155 @@
+"use client";
+
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { ADMIN_TOKEN_KEY, hostKeyHeaders } from "./hostKeys";
+
+interface SessionRow {
+  id: string;
+  code: string;
+  title: string;
+  createdAt: number;
+  endedAt: number | null;
+  status: "live" | "ended";
+  durationMs: number;
+  peakParticipants: number;
+  participantCount: number;
+  pollCount: number;
+}
+
+function duration(ms: number): string {
+  const m = Math.round(ms / 60000);
+  return m < 1 ? "under a minute" : m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** Downloads an export with this browser's keys in headers (a plain link could not carry them). */
+async function download(id: string, query: string) {
+  const res = await fetch(`/api/sessions/${id}/export?${query}`, { headers: hostKeyHeaders() });
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw new Error(body?.error?.message ?? "Export failed.");
+  }
+  const blob = await res.blob();
+  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "export";
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/** The sessions this browser hosted, or every session for an admin. */
+export function SessionsList() {
+  const [rows, setRows] = useState<SessionRow[] | null>(null);
+  const [scope, setScope] = useState<"host" | "admin">("host");
+  const [error, setError] = useState<string | null>(null);
+  const [token, setToken] = useState("");
+
+  const load = useCallback(() => {
+    setError(null);
+    fetch("/api/sessions", { headers: hostKeyHeaders() })
+      .then(async (res) => {
+        const body = await res.json();
+        if (!res.ok) throw new Error(body?.error?.message ?? "Could not load sessions.");
+        setRows(body.sessions);
+        setScope(body.scope);
+      })
+      .catch((err: Error) => setError(err.message));
+  }, []);
+
+  useEffect(load, [load]);
+
+  function useAdmin(e: FormEvent) {
+    e.preventDefault();
+    try {
+      if (token.trim()) sessionStorage.setItem(ADMIN_TOKEN_KEY, token.trim());
+      else sessionStorage.removeItem(ADMIN_TOKEN_KEY);
+    } catch {
+      // no session storage
+    }
+    load();
+  }
+
+  return (
+    <div className="mt-4 space-y-6">
+      <p className="text-slate-300">
+        {scope === "admin"
+          ? "Every session on this server (admin)."
+          : "Sessions started in this browser. Replay links are private but shareable: whoever has one sees the class's results, never student names."}
+      </p>
+      {error && (
+        <p role="alert" className="rounded-lg bg-rose-950 px-3 py-2 text-rose-100">
+          {error}
+        </p>
+      )}
+      {rows === null && !error && <p role="status">Loading…</p>}
+      {rows && rows.length === 0 && <p data-testid="sessions-empty">No saved sessions {scope === "admin" ? "yet" : "from this browser yet"}.</p>}
+      {rows && rows.length > 0 && (
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[760px] text-left" data-testid="sessions-table">
+            <thead className="text-sm text-slate-400">
+              <tr>
+                <th scope="col" className="py-2">Title</th>
+                <th scope="col">Date</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Peak students</th>
+                <th scope="col">Polls</th>
+                <th scope="col">Status</th>
+                <th scope="col">Open</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((s) => (
+                <tr key={s.id} className="border-t border-slate-800 align-top" data-testid="session-row" data-code={s.code}>
+                  <td className="py-2 pr-3">
+                    <span className="font-semibold">{s.title || "Untitled"}</span>
+                    <span className="block font-mono text-sm text-slate-400">{s.code}</span>
+                  </td>
+                  <td className="pr-3">{new Date(s.createdAt).toLocaleString()}</td>
+                  <td className="pr-3">{duration(s.durationMs)}</td>
+                  <td className="pr-3">{s.peakParticipants}</td>
+                  <td className="pr-3">{s.pollCount}</td>
+                  <td className="pr-3">{s.status === "live" ? <a className="text-emerald-300 underline" href={`/host/${s.code}`}>live: open console</a> : "ended"}</td>
+                  <td className="space-x-3 whitespace-nowrap">
+                    <a href={`/replay/${s.id}`} className="font-semibold text-sky-300 underline" data-testid="replay-link">
+                      Replay
+                    </a>
+                    <button type="button" className="text-sky-300 underline" onClick={() => download(s.id, "format=json").catch((e: Error) => setError(e.message))}>
+                      JSON
+                    </button>
+                    <button type="button" className="text-sky-300 underline" onClick={() => download(s.id, "format=csv").catch((e: Error) => setError(e.message))}>
+                      Poll CSV
+                    </button>
+                    <button
+                      type="button"
+                      className="text-sky-300 underline"
+                      onClick={() => download(s.id, "format=csv&sheet=students").catch((e: Error) => setError(e.message))}
+                    >
+                      Student CSV
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form onSubmit={useAdmin} className="max-w-md space-y-2 rounded-xl border border-slate-700 p-4">
+        <label htmlFor="admin-token" className="block font-semibold">
+          Admin token <span className="font-normal text-slate-400">(shows every session; kept for this tab only)</span>
+        </label>
+        <input
+          id="admin-token"
+          type="password"
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+          autoComplete="off"
+          className="w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2"
+        />
+        <button type="submit" className="rounded-lg border border-slate-500 px-4 py-2 font-semibold">
+          Show sessions
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { initialState, reduce } from "./reducer";
+import type { SessionEvent, SessionState } from "./types";
+
+/**
+ * A saved log laid out for playback. Replay folds the same events through the
+ * same `reduce` as the live room; this only adds a clock and a cursor.
+ *
+ * Idle stretches (the class discussing for ten minutes) are shortened to
+ * MAX_IDLE_GAP_MS on the playback axis so a replay does not sit still; the
+ * order and the states are untouched.
+ */
+export const MAX_IDLE_GAP_MS = 5_000;
+const CHECKPOINT_EVERY = 64;
+
+export type MarkKind = "step" | "mode" | "poll" | "reveal" | "end";
+
+export interface TimelineMark {
+  kind: MarkKind;
+  /** Position on the playback axis, ms from the start. */
+  t: number;
+  seq: number;
+  label: string;
+}
+
+export class ReplayTimeline {
+  /** Playback position of each event (same order as events). */
+  readonly positions: number[];
+  readonly duration: number;
+  readonly marks: TimelineMark[];
+  private readonly checkpoints: SessionState[] = [];
+
+  constructor(readonly events: readonly SessionEvent[]) {
+    const positions: number[] = [];
+    let t = 0;
+    events.forEach((e, i) => {
+      if (i > 0) t += Math.min(Math.max(0, e.at - events[i - 1].at), MAX_IDLE_GAP_MS);
+      positions.push(t);
+    });
+    this.positions = positions;
+    this.duration = t;
+
+    // Checkpoints every N events keep seeking cheap on long logs (vote storms).
+    let state = initialState();
+    const marks: TimelineMark[] = [];
+    events.forEach((e, i) => {
+      if (i % CHECKPOINT_EVERY === 0) this.checkpoints.push(state);
+      const before = state;
+      state = reduce(state, e);
+      const mark = markFor(e, before, state, positions[i]);
+      if (mark) marks.push(mark);
+    });
+    this.marks = marks;
+  }
+
+  /** Index of the last event at or before playback time t (-1 before the first). */
+  indexAt(t: number): number {
+    let lo = 0;
+    let hi = this.positions.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.positions[mid] <= t) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /** The state after the first `index + 1` events. */
+  stateAtIndex(index: number): SessionState {
+    if (index < 0) return initialState();
+    const clamped = Math.min(index, this.events.length - 1);
+    const base = Math.floor(clamped / CHECKPOINT_EVERY);
+    let state = this.checkpoints[base];
+    for (let i = base * CHECKPOINT_EVERY; i <= clamped; i++) state = reduce(state, this.events[i]);
+    return state;
+  }
+
+  stateAt(t: number): SessionState {
+    return this.stateAtIndex(this.indexAt(t));
+  }
+
+  /** The next (or previous) poll mark strictly after (before) t. */
+  pollMark(t: number, direction: 1 | -1): TimelineMark | null {
+    const polls = this.marks.filter((m) => m.kind === "poll");
+    if (direction === 1) return polls.find((m) => m.t > t) ?? null;
+    return [...polls].reverse().find((m) => m.t < t - 1) ?? null;
+  }
+}
+
+function markFor(e: SessionEvent, before: SessionState, after: SessionState, t: number): TimelineMark | null {
+  switch (e.type) {
+    case "step:changed":
+      return { kind: "step", t, seq: e.seq, label: `Step ${after.stepIndex + 1}` };
+    case "mode:changed":
+      return { kind: "mode", t, seq: e.seq, label: `Mode: ${after.mode}${after.variant !== "standard" ? ` (${after.variant})` : ""}` };
+    case "poll:opened":
+      return { kind: "poll", t, seq: e.seq, label: `Poll: ${e.poll.question}` };
+    case "poll:reopened":
+      return { kind: "poll", t, seq: e.seq, label: `Poll again: ${after.polls[e.pollId]?.question ?? ""}` };
+    case "poll:revealed":
+      return { kind: "reveal", t, seq: e.seq, label: `Answer revealed` };
+    case "session:ended":
+      return before.status === "ended" ? null : { kind: "end", t, seq: e.seq, label: "Session ended" };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { connectClient, startServer, type TestClient, type TestServer } from "./harness";
+
+const ADMIN = "admin-token-0123456789abcdef";
+let srv: TestServer;
+const clients: TestClient[] = [];
+
+beforeEach(async () => {
+  srv = await startServer({ adminToken: ADMIN });
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await srv.close();
+});
+
+async function runClass() {
+  const s = await srv.createSession("Week 3");
+  const host = await connectClient(srv.url, { role: "host", code: s.code, hostKey: s.hostKey });
+  const ana = await connectClient(srv.url, { role: "student", code: s.code, nickname: "Ana" });
+  clients.push(host, ana);
+  await host.emit("step:move", { delta: 1 });
+  const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
+  await ana.waitFor((c) => c.latest().poll?.id === data.pollId);
+  await ana.emit("poll:vote", { pollId: data.pollId, optionId: ana.latest().poll!.options[0].id });
+  await host.emit("poll:close", { pollId: data.pollId });
+  await host.emit("session:end", {});
+  return s;
+}
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${srv.url}${path}`, { headers });
+
+describe("saved sessions over HTTP", () => {
+  it("lists only the sessions whose host keys the browser holds, or all for the admin", async () => {
+    const mine = await runClass();
+    const other = await srv.createSession("Someone else's");
+    const byKey = await (await get("/api/sessions", { "X-Host-Keys": `${mine.hostKey},not-a-key` })).json();
+    expect(byKey.scope).toBe("host");
+    expect(byKey.sessions.map((s: { id: string }) => s.id)).toEqual([mine.id]);
+    expect(byKey.sessions[0]).toMatchObject({ title: "Week 3", status: "ended", pollCount: 1, participantCount: 1, peakParticipants: 1 });
+    expect((await (await get("/api/sessions")).json()).sessions).toEqual([]);
+    const all = await (await get("/api/sessions", { Authorization: `Bearer ${ADMIN}` })).json();
+    expect(all.scope).toBe("admin");
+    expect(all.sessions.map((s: { id: string }) => s.id).sort()).toEqual([mine.id, other.id].sort());
+    expect((await (await get("/api/sessions", { Authorization: "Bearer wrong" })).json()).scope).toBe("host");
+  });
+
+  it("shows a shared replay aggregates only, and the host everything", async () => {
+    const s = await runClass();
+    const shared = await (await get(`/api/sessions/${s.id}/events`)).json();
+    expect(shared.access).toBe("viewer");
+    expect(JSON.stringify(shared.events)).not.toContain("Ana");
+    expect(JSON.stringify(shared.events)).toContain("Student 1");
+    const host = await (await get(`/api/sessions/${s.id}/events`, { "X-Host-Key": s.hostKey })).json();
+    expect(host.access).toBe("host");
+    expect(JSON.stringify(host.events)).toContain("Ana");
+    expect(JSON.stringify(host.events)).not.toContain(s.hostKey);
+  });
+
+  it("exports JSON and CSV, and keeps the per-student sheet for the teacher", async () => {
+    const s = await runClass();
+    const json = await get(`/api/sessions/${s.id}/export?format=json`);
+    expect(json.headers.get("content-disposition")).toMatch(/attachment; filename="session-.*\.json"/);
+    const body = await json.json();
+    expect(body).toMatchObject({ format: "classroom-session-log", version: 1, session: { id: s.id } });
+    expect(body.events.at(-1).type).toBe("session:ended");
+    const csv = await (await get(`/api/sessions/${s.id}/export?format=csv`)).text();
+    expect(csv.split("\r\n")[0]).toBe("poll,question,round,option,votes,percent,correct");
+    expect(csv.split("\r\n").filter(Boolean)).toHaveLength(5);
+    const denied = await get(`/api/sessions/${s.id}/export?format=csv&sheet=students`);
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toMatchObject({ error: { code: "NOT_HOST" } });
+    const sheet = await (await get(`/api/sessions/${s.id}/export?format=csv&sheet=students`, { "X-Host-Key": s.hostKey })).text();
+    expect(sheet).toContain("Ana");
+    expect((await get(`/api/sessions/${s.id}/export?format=xml`)).status).toBe(400);
+  });
+
+  it("answers unknown ids and methods with clear errors", async () => {
+    expect((await get("/api/sessions/not-a-uuid")).status).toBe(404);
+    expect((await get("/api/sessions/00000000-0000-4000-8000-000000000000/events")).status).toBe(404);
+    const s = await srv.createSession();
+    const del = await fetch(`${srv.url}/api/sessions/${s.id}`, { method: "DELETE" });
+    expect(del.status).toBe(405);
+    expect((await get(`/api/sessions/${s.id}`)).status).toBe(200);
+    expect((await get("/api/nope")).status).toBe(404);
+  });
+});
