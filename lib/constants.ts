@@ -9,8 +9,15 @@ export const TALLY_BROADCAST_INTERVAL_MS = 250;
 /** Presence changes (joins, leaves) reach the teacher's console at most this often. */
 export const PRESENCE_BROADCAST_INTERVAL_MS = 500;
 
-/** A socket.io message larger than this is refused before it is parsed. */
-export const MAX_SOCKET_PAYLOAD_BYTES = 16 * 1024;
+/**
+ * A command payload larger than this gets PAYLOAD_TOO_LARGE. Engine.io closes
+ * the connection on anything over MAX_SOCKET_MESSAGE_BYTES before parsing it.
+ */
+export const MAX_COMMAND_PAYLOAD_BYTES = 16 * 1024;
+export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
+
+/** A session stops admitting new participants past this (a script cannot fill the disk through one code). */
+export const MAX_PARTICIPANTS_PER_SESSION = 10_000;
 
 /** Request bodies on the HTTP API larger than this get 413. */
 export const MAX_HTTP_BODY_BYTES = 16 * 1024;

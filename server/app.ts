@@ -1,13 +1,25 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
-import { IDLE_SWEEP_INTERVAL_MS, MAX_SOCKET_PAYLOAD_BYTES } from "../lib/constants";
+import { IDLE_SWEEP_INTERVAL_MS, MAX_SOCKET_MESSAGE_BYTES } from "../lib/constants";
 import type { Config } from "./config";
 import { createApiHandler, sendJson, setSecurityHeaders } from "./http";
 import { log } from "./logger";
 import { RoomRegistry } from "./rooms";
 import { attachSocketLayer, socketOutbox, type IoServer } from "./socket";
 import type { SessionStore } from "./store/types";
+
+/** Same origin as the page (or PUBLIC_URL); requests without an Origin header come from non-browser clients. */
+export function originAllowed(origin: string | undefined, host: string | undefined, publicUrl: string | null): boolean {
+  if (!origin) return true;
+  try {
+    const url = new URL(origin);
+    if (host && url.host === host) return true;
+    return publicUrl !== null && new URL(publicUrl).origin === url.origin;
+  } catch {
+    return false;
+  }
+}
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -49,9 +61,11 @@ export function createClassroomServer({ config, store, pages }: ClassroomServerO
   });
 
   io = new Server(httpServer, {
-    maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
-    // Same origin only: the pages are served by this server.
-    cors: undefined,
+    maxHttpBufferSize: MAX_SOCKET_MESSAGE_BYTES,
+    // WebSocket only: no long-polling, so several nodes need no sticky sessions.
+    transports: ["websocket"],
+    // Browsers may connect only from pages this server served (non-browser clients send no Origin).
+    allowRequest: (req, callback) => callback(null, originAllowed(req.headers.origin, req.headers.host, config.publicUrl)),
     serveClient: false,
     pingInterval: 10_000,
     pingTimeout: 10_000,

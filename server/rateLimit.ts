@@ -15,6 +15,17 @@ export class TokenBucket {
     this.last = now();
   }
 
+  available(): boolean {
+    this.refill();
+    return this.tokens >= 1;
+  }
+
+  private refill(): void {
+    const t = this.now();
+    this.tokens = Math.min(this.options.capacity, this.tokens + ((t - this.last) / 1000) * this.options.refillPerSecond);
+    this.last = t;
+  }
+
   take(): boolean {
     const t = this.now();
     this.tokens = Math.min(this.options.capacity, this.tokens + ((t - this.last) / 1000) * this.options.refillPerSecond);
@@ -33,6 +44,11 @@ export class KeyedLimiter {
     private readonly options: { capacity: number; refillPerSecond: number },
     private readonly maxKeys = 10_000,
   ) {}
+
+  /** Whether `key` has a token left, without taking it. */
+  peek(key: string): boolean {
+    return this.buckets.get(key)?.available() ?? true;
+  }
 
   take(key: string): boolean {
     let bucket = this.buckets.get(key);

@@ -14,6 +14,8 @@ function setup() {
     hostSnapshot: () => void sent.host++,
     tally: (audience, tally) => void sent.tallies.push({ audience, tally }),
     myVote: () => undefined,
+    presence: () => undefined,
+    renamed: () => undefined,
     kick: (id) => void sent.kicked.push(id),
   };
   const created: SessionEvent = { type: "session:created", id: "s1", code: "ABCDEF", title: "t", seq: 1, at: Date.now() };
@@ -65,7 +67,7 @@ describe("Room", () => {
     room.dispose();
     const revived = new Room(replay(store.loadEvents("s1")), {
       store,
-      outbox: { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, kick() {} },
+      outbox: { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {} },
       now: () => Date.now(),
       newId: () => "x",
       shuffle: (xs) => xs,

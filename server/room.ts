@@ -33,6 +33,10 @@ export interface RoomOutbox {
   tally(audience: "host" | "everyone", tally: TallyUpdate): void;
   /** One participant's sockets (every tab of that browser). */
   myVote(participantId: string, vote: MyVote | null): void;
+  /** Projectors: the connected-student count, coalesced. */
+  presence(participantCount: number): void;
+  /** One participant's sockets: their nickname changed. */
+  renamed(participantId: string, nickname: string): void;
   /** Disconnect a participant's sockets with a reason. */
   kick(participantId: string, error: ProtocolError): void;
 }
@@ -239,7 +243,7 @@ export class Room {
       closesAt,
     });
     this.armAutoClose();
-    // A new poll: every student's own vote is now empty.
+    // No poll:myVote here: clients match their vote to the poll's id and round, so a new poll reads as "not voted".
     return { ok: true, data: { pollId: id } };
   }
 
@@ -307,6 +311,7 @@ export class Room {
     if (p.nickname !== nickname) {
       this.commit({ type: "participant:renamed", participantId, nickname });
       this.deps.outbox.hostSnapshot(this.hostSnapshot());
+      this.deps.outbox.renamed(participantId, nickname);
     }
     return ok;
   }
@@ -394,6 +399,7 @@ export class Room {
     this.presenceTimer = setTimeout(() => {
       this.presenceTimer = null;
       this.deps.outbox.hostSnapshot(this.hostSnapshot());
+      this.deps.outbox.presence(this.connectedCount);
     }, PRESENCE_BROADCAST_INTERVAL_MS);
   }
 

@@ -28,11 +28,31 @@ import {
   type SocketData,
 } from "../lib/protocol";
 import { log } from "./logger";
-import { TokenBucket } from "./rateLimit";
+import { KeyedLimiter, TokenBucket } from "./rateLimit";
+import { MAX_COMMAND_PAYLOAD_BYTES, MAX_PARTICIPANTS_PER_SESSION } from "../lib/constants";
 import type { Room, RoomOutbox } from "./room";
 import type { RoomRegistry } from "./rooms";
 import { hashSecret, newId, newSecret, secretMatches } from "./secrets";
 import type { SessionStore } from "./store/types";
+
+/** Every command a client may send; anything else is answered with UNKNOWN_EVENT. */
+const KNOWN_EVENTS: ReadonlySet<string> = new Set<keyof ClientToServerEvents>([
+  "step:go",
+  "step:move",
+  "mode:set",
+  "poll:open",
+  "poll:close",
+  "poll:reveal",
+  "poll:reopen",
+  "results:show",
+  "projector:show",
+  "room:lock",
+  "participant:remove",
+  "participant:rename",
+  "session:end",
+  "poll:vote",
+  "session:sync",
+]);
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -40,6 +60,7 @@ type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEv
 const publicRoom = (sessionId: string) => `pub:${sessionId}`;
 const hostRoom = (sessionId: string) => `host:${sessionId}`;
 const participantRoom = (sessionId: string, participantId: string) => `p:${sessionId}:${participantId}`;
+const projectorRoom = (sessionId: string) => `proj:${sessionId}`;
 
 /** The socket.io side of a room's outbox: one emit per audience, encoded once by socket.io. */
 export function socketOutbox(io: IoServer, sessionId: string): RoomOutbox {
@@ -51,6 +72,8 @@ export function socketOutbox(io: IoServer, sessionId: string): RoomOutbox {
         ? io.to(hostRoom(sessionId)).emit("poll:tally", tally)
         : io.to([hostRoom(sessionId), publicRoom(sessionId)]).emit("poll:tally", tally),
     myVote: (participantId, vote) => io.to(participantRoom(sessionId, participantId)).emit("poll:myVote", vote),
+    presence: (participantCount) => io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount }),
+    renamed: (participantId, nickname) => io.to(participantRoom(sessionId, participantId)).emit("participant:renamed", { nickname }),
     kick: (participantId, error) => {
       const room = participantRoom(sessionId, participantId);
       io.to(room).emit("session:kicked", error);
@@ -78,9 +101,19 @@ export interface SocketLayerOptions {
  * every inbound payload is parsed with its zod schema before a room sees it.
  */
 export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): void {
+  // Per address: failed joins (guessing room codes or host keys) and new identities.
+  const failedJoins = new KeyedLimiter({ capacity: 20, refillPerSecond: 0.5 });
+  const newParticipants = new KeyedLimiter({ capacity: 500, refillPerSecond: 20 });
+  // Per participant, not per socket: reconnecting does not refill the bucket.
+  const voteBuckets = new KeyedLimiter({ capacity: 10, refillPerSecond: 4 });
+
   io.use((socket, next) => {
     try {
-      next(authenticate(socket));
+      const address = socket.handshake.address;
+      if (!failedJoins.peek(address)) return next(rejection("RATE_LIMITED", "Too many failed attempts to join. Wait a minute."));
+      const refused = authenticate(socket);
+      if (refused && ["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED", "BAD_REQUEST"].includes(refused.message)) failedJoins.take(address);
+      next(refused);
     } catch (err) {
       log.error("handshake failed", { error: (err as Error).message });
       next(rejection("INTERNAL"));
@@ -121,6 +154,8 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
         if (known?.removed) return rejection("REMOVED");
         if (!known) {
           if (room.locked) return rejection("ROOM_LOCKED");
+          if (Object.keys(room.snapshotState.participants).length >= MAX_PARTICIPANTS_PER_SESSION) return rejection("ROOM_FULL");
+          if (!newParticipants.take(socket.handshake.address)) return rejection("RATE_LIMITED");
           participantId = newId();
           token = newSecret();
           store.saveParticipantToken(room.id, participantId, hashSecret(token));
@@ -165,6 +200,7 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
         socket.emit("poll:myVote", room.myVote(participantId));
         room.connect(participantId);
       } else {
+        socket.join(projectorRoom(sessionId));
         room.watcherJoined();
       }
     }
@@ -177,7 +213,29 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
     });
 
     const commands = new TokenBucket({ capacity: 30, refillPerSecond: 10 });
-    const votes = new TokenBucket({ capacity: 10, refillPerSecond: 4 });
+
+    // Before any handler: unknown events get a named error (never silence), and
+    // oversized payloads are refused before parsing.
+    socket.use(([event, ...args], next) => {
+      const ack = args.at(-1);
+      const reply = typeof ack === "function" ? (ack as (r: Ack) => void) : null;
+      if (!KNOWN_EVENTS.has(event)) {
+        reply?.({ ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command "${String(event).slice(0, 40)}".`) });
+        return;
+      }
+      const payload = reply ? args.slice(0, -1) : args;
+      let size = 0;
+      try {
+        size = JSON.stringify(payload)?.length ?? 0;
+      } catch {
+        size = Infinity;
+      }
+      if (size > MAX_COMMAND_PAYLOAD_BYTES) {
+        reply?.({ ok: false, error: protocolError("PAYLOAD_TOO_LARGE", `Payloads are limited to ${MAX_COMMAND_PAYLOAD_BYTES} bytes.`) });
+        return;
+      }
+      next();
+    });
 
     /**
      * Registers one command: checks the ack, the role and the rate, parses the
@@ -192,8 +250,8 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
       (socket as unknown as Socket).on(event, (payload: unknown, ack: unknown) => {
         const reply = typeof ack === "function" ? (ack as (r: Ack<R | null>) => void) : () => undefined;
         try {
-          const bucket = event === "poll:vote" ? votes : commands;
-          if (!bucket.take()) return reply({ ok: false, error: protocolError("RATE_LIMITED") });
+          const withinRate = event === "poll:vote" && participantId ? voteBuckets.take(`${sessionId}:${participantId}`) : commands.take();
+          if (!withinRate) return reply({ ok: false, error: protocolError("RATE_LIMITED") });
           if (!allowed.includes(socket.data.role)) {
             return reply({
               ok: false,
@@ -207,7 +265,8 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
             return reply({ ok: false, error: protocolError("BAD_REQUEST", `Invalid ${event} payload${where}: ${issue?.message ?? "malformed"}`) });
           }
           const current = rooms.get(sessionId);
-          if (!current) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
+          // Ending twice is not an error: the second click finds the session already ended.
+          if (!current) return reply(event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") });
           reply(run(parsed.data, current));
         } catch (err) {
           log.error("command failed", { event, sessionId, error: (err as Error).stack });

@@ -130,6 +130,8 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
     socket.on("poll:tally", (tally) => actions.tally(tally));
     socket.on("session:kicked", (error) => actions.setFatal(error));
     socket.on("server:restarting", () => actions.setConnection("reconnecting"));
+    socket.on("session:presence", ({ participantCount }) => actions.presence(participantCount));
+    socket.on("participant:renamed", ({ nickname }) => actions.renamed(nickname));
 
     return () => {
       socket.removeAllListeners();

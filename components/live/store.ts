@@ -27,6 +27,8 @@ export interface LiveActions {
   myVote(vote: MyVote | null): void;
   tally(tally: TallyUpdate): void;
   error(error: ProtocolError | null): void;
+  presence(participantCount: number): void;
+  renamed(nickname: string): void;
 }
 
 export type LiveStore = ReturnType<typeof createLiveStore>;
@@ -62,6 +64,15 @@ export function createLiveStore() {
         set({ tally });
       },
       error: (lastError) => set({ lastError }),
+      // Presence is not an event: it updates the count without touching rev.
+      presence: (participantCount) => {
+        const snapshot = get().snapshot;
+        if (snapshot) set({ snapshot: { ...snapshot, participantCount } });
+      },
+      renamed: (nickname) => {
+        const welcome = get().welcome;
+        if (welcome) set({ welcome: { ...welcome, nickname } });
+      },
     },
   }));
 }

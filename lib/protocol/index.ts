@@ -67,6 +67,9 @@ export const ERROR_CODES = {
   BAD_MODE: "That mode or variant does not exist.",
   NO_SUCH_PARTICIPANT: "There is no such participant.",
   RATE_LIMITED: "Too many requests. Wait a moment and try again.",
+  PAYLOAD_TOO_LARGE: "That message is too large.",
+  UNKNOWN_EVENT: "The server does not know that command.",
+  ROOM_FULL: "This session has reached its participant limit.",
   INTERNAL: "Something went wrong on the server. Try again.",
 } as const;
 
@@ -196,6 +199,10 @@ export interface ServerToClientEvents {
   "poll:tally": (tally: TallyUpdate) => void;
   /** server -> a socket it is about to disconnect, with the reason */
   "session:kicked": (error: ProtocolError) => void;
+  /** server -> projectors (coalesced): students connected now */
+  "session:presence": (presence: { participantCount: number }) => void;
+  /** server -> one participant's sockets: the teacher changed their nickname */
+  "participant:renamed": (payload: { nickname: string }) => void;
   /** server -> everyone before a graceful shutdown: reconnect shortly */
   "server:restarting": () => void;
 }

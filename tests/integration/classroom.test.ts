@@ -111,7 +111,7 @@ describe("live classroom over real sockets", () => {
     const res = await post(JSON.stringify({ title: "  Storage \u0007101  " }));
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ title: "Storage 101" });
-    const bad = await fetch(`${srv.url}/api/sessions`, { method: "GET" });
+    const bad = await fetch(`${srv.url}/api/sessions`, { method: "PUT" });
     expect(bad.status).toBe(405);
     expect(await bad.json()).toMatchObject({ error: { code: "METHOD_NOT_ALLOWED" } });
   });
