@@ -97,3 +97,63 @@ export class StudentPage {
     await expect(this.page.getByTestId("connection-status")).toHaveAttribute("data-state", "connected");
   }
 }
+
+/* ---- Added for modes.spec.ts and polls.spec.ts ---- */
+
+/** Any of the three views: each shows the step indicator and the binding-mode badge. */
+export type AnyView = ConsolePage | ProjectorPage | StudentPage;
+
+export function bindingMode(view: AnyView) {
+  return view.page.getByTestId("binding-mode");
+}
+
+export async function expectMode(view: AnyView, mode: "WaitForFirstConsumer" | "Immediate" | "Local") {
+  await expect(bindingMode(view)).toHaveAttribute("data-mode", mode);
+}
+
+/** Step number (1-based) and card label of the step the view shows. */
+export async function expectMoment(view: AnyView, step: number, label: number) {
+  await expect(view.page.getByTestId("step-indicator")).toHaveAttribute("data-step", String(step));
+  await expect(view.page.getByTestId("step-indicator")).toHaveAttribute("data-label", String(label));
+}
+
+/** Console: the mode switch, the step list, the lesson panels and the poll controls. */
+export async function setMode(host: ConsolePage, value: string) {
+  await host.page.getByTestId("mode-switch").selectOption(value);
+}
+
+export async function jumpTo(host: ConsolePage, step: number) {
+  await host.page.getByTestId("step-jump").nth(step - 1).click();
+  await host.expectStep(step);
+}
+
+export function pollControls(host: ConsolePage) {
+  return host.page.getByTestId("poll-controls");
+}
+
+/**
+ * The object inspector of a view with lesson panels (console or student):
+ * on a phone the panels are folded in a <details>, so open it first.
+ */
+export async function openInspector(view: ConsolePage | StudentPage, kind = "PersistentVolumeClaim") {
+  const panels = view.page.getByTestId("lesson-panels");
+  if ((await panels.evaluate((el) => el.tagName)) === "DETAILS") {
+    if (!(await panels.evaluate((el) => (el as HTMLDetailsElement).open))) {
+      await panels.getByText("Inspect objects, topology and more").click();
+    }
+    await expect(panels).toHaveAttribute("open", "");
+  }
+  await panels.getByTestId("panel-objects").click();
+  await panels.locator(`[data-testid=inspector-tab][data-kind=${kind}]`).click();
+  const yaml = panels.getByTestId("inspector-yaml");
+  await expect(yaml).toHaveAttribute("data-kind", kind);
+  return yaml;
+}
+
+/** A student's poll buttons, and one of them by its option id. */
+export function pollOptions(student: StudentPage) {
+  return student.page.getByTestId("poll-option");
+}
+export function pollOption(student: StudentPage, optionId: string) {
+  return student.page.locator(`[data-testid=poll-option][data-option-id="${optionId}"]`);
+}
