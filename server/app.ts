@@ -72,8 +72,6 @@ export function createClassroomServer({ config, store, pages }: ClassroomServerO
   });
   attachSocketLayer({ io, rooms, store });
 
-  const recovered = rooms.recoverAll();
-  if (recovered > 0) log.info("recovered live sessions", { count: recovered });
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);
   sweep.unref();
 
@@ -81,20 +79,27 @@ export function createClassroomServer({ config, store, pages }: ClassroomServerO
     httpServer,
     io,
     rooms,
-    listen: () =>
-      new Promise((resolve, reject) => {
+    listen: async () => {
+      const recovered = await rooms.recoverAll();
+      if (recovered > 0) log.info("recovered live sessions", { count: recovered });
+      return new Promise<number>((resolve, reject) => {
         httpServer.once("error", reject);
         httpServer.listen(config.port, config.host, () => {
           httpServer.off("error", reject);
           resolve((httpServer.address() as AddressInfo).port);
         });
-      }),
+      });
+    },
     close: async () => {
       clearInterval(sweep);
+      // Everything acknowledged is already durable; flush what is still queued, then tell clients to come back.
+      await store.flush().catch(() => undefined);
       io.emit("server:restarting");
       rooms.disposeAll();
-      await new Promise<void>((resolve) => io.close(() => resolve()));
-      store.close();
+      const closed = new Promise<void>((resolve) => io.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      await closed;
+      await store.close();
     },
   };
 }

@@ -88,16 +88,16 @@ export function createApiHandler(deps: ApiDeps) {
     }
     if (path === "/api/sessions" && req.method === "GET") {
       if (!reads.take(clientAddress(req))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
-      return sendJson(res, 200, sessions.list(req));
+      return sendJson(res, 200, await sessions.list(req));
     }
     const sessionPath = /^\/api\/sessions\/([^/]+)(?:\/(events|export))?$/.exec(path);
     if (sessionPath) {
       if (req.method !== "GET") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET.");
       if (!reads.take(clientAddress(req))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       const [, id, sub] = sessionPath;
-      if (!sub) return sendJson(res, 200, sessions.get(req, id));
-      if (sub === "events") return sendJson(res, 200, sessions.events(req, id));
-      const file = sessions.export(req, id, url.searchParams.get("format"), url.searchParams.get("sheet"));
+      if (!sub) return sendJson(res, 200, await sessions.get(req, id));
+      if (sub === "events") return sendJson(res, 200, await sessions.events(req, id));
+      const file = await sessions.export(req, id, url.searchParams.get("format"), url.searchParams.get("sheet"));
       res.statusCode = 200;
       res.setHeader("Content-Type", file.contentType);
       res.setHeader("Content-Disposition", `attachment; filename="${file.filename}"`);
@@ -116,7 +116,7 @@ export function createApiHandler(deps: ApiDeps) {
         throw new HttpError(400, "BAD_REQUEST", `Invalid body: ${parsed.error.issues[0]?.message ?? "malformed"}`);
       }
       const title = cleanText(parsed.data.title ?? "", TITLE_MAX);
-      const created = deps.rooms.create(title);
+      const created = await deps.rooms.create(title);
       return sendJson(res, 201, {
         id: created.id,
         code: created.code,
@@ -129,7 +129,7 @@ export function createApiHandler(deps: ApiDeps) {
     if (path === "/api/join-info") {
       const code = normalizeRoomCode(url.searchParams.get("code") ?? "");
       if (!isRoomCode(code)) throw new HttpError(400, "BAD_REQUEST", "Give a six-character room code.");
-      if (!deps.rooms.byRoomCode(code)) throw new HttpError(404, "NO_SUCH_SESSION", ERROR_CODES.NO_SUCH_SESSION);
+      if (!(await deps.rooms.byRoomCode(code))) throw new HttpError(404, "NO_SUCH_SESSION", ERROR_CODES.NO_SUCH_SESSION);
       const { base, note } = joinBase(req, deps.config);
       const joinUrl = `${base}/join/${code}`;
       const qrSvg = await QRCode.toString(joinUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });

@@ -3,6 +3,7 @@ import { TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
 import type { TallyUpdate } from "../lib/protocol";
 import { replay, type SessionEvent } from "../lib/session";
 import { Room, type RoomOutbox } from "./room";
+import { durableOutbox } from "./rooms";
 import { SqliteSessionStore } from "./store/sqlite";
 
 /** A room with a real (in-memory) SQLite store, a recording outbox and fake timers. */
@@ -23,7 +24,7 @@ function setup() {
   let n = 0;
   const room = new Room(replay([created]), {
     store,
-    outbox,
+    outbox: durableOutbox(store, outbox),
     now: () => Date.now(),
     newId: () => `id${++n}`,
     shuffle: (xs) => xs,
@@ -31,12 +32,13 @@ function setup() {
   return { room, store, sent };
 }
 
-beforeEach(() => vi.useFakeTimers());
+// setImmediate stays real: the store writes its batch on it.
+beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] }));
 afterEach(() => vi.useRealTimers());
 
 describe("Room", () => {
-  it("coalesces a vote storm into a few tally messages and sends the final one on close", () => {
-    const { room, sent } = setup();
+  it("coalesces a vote storm into a few tally messages and sends the final one on close", async () => {
+    const { room, sent, store } = setup();
     for (let i = 0; i < 1000; i++) room.addParticipant(`p${i}`, `s${i}`);
     const { data } = room.openPoll({ kind: "next-step" }) as { ok: true; data: { pollId: string } };
     const poll = room.snapshotState.polls[data.pollId];
@@ -46,26 +48,29 @@ describe("Room", () => {
       vi.advanceTimersByTime(1);
     }
     vi.advanceTimersByTime(TALLY_BROADCAST_INTERVAL_MS);
+    await store.flush();
     const perSecond = 1000 / TALLY_BROADCAST_INTERVAL_MS;
     expect(sent.tallies.length).toBeLessThanOrEqual(perSecond + 2);
     expect(sent.tallies.at(-1)!.tally.total).toBe(1000);
     expect(sent.tallies.every((t) => t.audience === "host")).toBe(true);
     const publicBefore = sent.public;
     room.closePoll(data.pollId);
+    await store.flush();
     expect(sent.public).toBe(publicBefore + 1);
     expect(room.publicSnapshot().poll!.status).toBe("closed");
     expect(room.hostSnapshot().poll!.results.total).toBe(1000);
     room.dispose();
   });
 
-  it("closes a timed poll by itself, and re-arms the countdown from the log after a restart", () => {
+  it("closes a timed poll by itself, and re-arms the countdown from the log after a restart", async () => {
     const { room, store } = setup();
     room.addParticipant("p1", "Sam");
     const { data } = room.openPoll({ kind: "next-step", durationS: 15 }) as { ok: true; data: { pollId: string } };
     vi.advanceTimersByTime(5_000);
+    await store.flush();
     // The process dies here; a new room is rebuilt from the same store.
     room.dispose();
-    const revived = new Room(replay(store.loadEvents("s1")), {
+    const revived = new Room(replay(store.loadEventsSync("s1")), {
       store,
       outbox: { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {} },
       now: () => Date.now(),
@@ -77,22 +82,27 @@ describe("Room", () => {
     expect(revived.publicSnapshot().poll!.status).toBe("open");
     vi.advanceTimersByTime(1_100);
     expect(revived.publicSnapshot().poll!.status).toBe("closed");
-    expect(store.loadEvents("s1").at(-1)).toMatchObject({ type: "poll:closed", pollId: data.pollId });
+    await store.flush();
+    expect(store.loadEventsSync("s1").at(-1)).toMatchObject({ type: "poll:closed", pollId: data.pollId });
     revived.dispose();
   });
 
-  it("writes every teaching event to the log before publishing it", () => {
-    const { room, store } = setup();
+  it("writes every teaching event to the log before publishing it", async () => {
+    const { room, store, sent } = setup();
     room.stepMove(1);
     room.setMode({ mode: "Immediate", variant: "standard" });
-    const types = store.loadEvents("s1").map((e) => e.type);
+    // Not yet durable, so not yet published.
+    expect(sent.public).toBe(0);
+    await store.flush();
+    expect(sent.public).toBe(2);
+    const types = store.loadEventsSync("s1").map((e) => e.type);
     expect(types).toEqual(["session:created", "step:changed", "mode:changed"]);
-    expect(replay(store.loadEvents("s1"))).toEqual(room.snapshotState);
+    expect(replay(store.loadEventsSync("s1"))).toEqual(room.snapshotState);
     room.dispose();
   });
 
-  it("removes a participant: their vote stops counting and they are kicked", () => {
-    const { room, sent } = setup();
+  it("removes a participant: their vote stops counting and they are kicked", async () => {
+    const { room, sent, store } = setup();
     room.addParticipant("p1", "Sam");
     const { data } = room.openPoll({ kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 }) as {
       ok: true;
@@ -100,6 +110,7 @@ describe("Room", () => {
     };
     room.vote("p1", data.pollId, "o1");
     expect(room.removeParticipant("p1").ok).toBe(true);
+    await store.flush();
     expect(sent.kicked).toEqual(["p1"]);
     expect(room.hostSnapshot().poll!.results.total).toBe(0);
     expect(room.vote("p1", data.pollId, "o1")).toMatchObject({ ok: false, error: { code: "REMOVED" } });

@@ -1,4 +1,4 @@
-import { replay, type SessionEvent } from "../lib/session";
+import { replay, type SessionEvent, type SessionState } from "../lib/session";
 import { log } from "./logger";
 import { Room, type RoomOutbox } from "./room";
 import { hashSecret, newId, newRoomCode, newSecret, shuffle } from "./secrets";
@@ -22,32 +22,57 @@ export interface CreatedSession {
 }
 
 /**
+ * Holds back a room's messages until the events they report are durable:
+ * nothing reaches a client that a crash could take back.
+ */
+export function durableOutbox(store: SessionStore, outbox: RoomOutbox): RoomOutbox {
+  const gate =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A) =>
+      store.afterDurable(() => fn(...args));
+  return {
+    publicSnapshot: gate(outbox.publicSnapshot),
+    hostSnapshot: gate(outbox.hostSnapshot),
+    tally: gate(outbox.tally),
+    myVote: gate(outbox.myVote),
+    presence: gate(outbox.presence),
+    renamed: gate(outbox.renamed),
+    kick: gate(outbox.kick),
+  };
+}
+
+/**
  * The live rooms of this process. A room is rebuilt from its log the first
- * time it is needed (after a restart, every live session is recovered at
- * start so open polls' countdowns keep running).
+ * time it is needed; after a restart every live session is recovered at start
+ * so open polls' countdowns keep running.
  */
 export class RoomRegistry {
   private readonly rooms = new Map<string, Room>();
   private readonly byCode = new Map<string, string>();
+  private readonly loading = new Map<string, Promise<Room | null>>();
   private readonly now: () => number;
 
   constructor(private readonly options: RoomRegistryOptions) {
     this.now = options.now ?? Date.now;
   }
 
+  get store(): SessionStore {
+    return this.options.store;
+  }
+
   /** Load every live session from the store. */
-  recoverAll(): number {
+  async recoverAll(): Promise<number> {
     let n = 0;
-    for (const id of this.options.store.liveSessionIds()) {
-      if (this.load(id)) n++;
+    for (const id of await this.options.store.liveSessionIds()) {
+      if (await this.load(id)) n++;
     }
     return n;
   }
 
-  create(title: string): CreatedSession {
+  async create(title: string): Promise<CreatedSession> {
     const { store } = this.options;
     let code = newRoomCode();
-    for (let tries = 0; store.codeExists(code) || this.byCode.has(code); tries++) {
+    for (let tries = 0; this.byCode.has(code) || (await store.codeExists(code)); tries++) {
       if (tries > 50) throw new Error("could not find a free room code");
       code = newRoomCode();
     }
@@ -55,27 +80,28 @@ export class RoomRegistry {
     const hostKey = newSecret();
     const createdAt = this.now();
     const created: SessionEvent = { type: "session:created", id, code, title, seq: 1, at: createdAt };
-    store.createSession({ id, code, title, hostKeyHash: hashSecret(hostKey), createdAt, endedAt: null }, created);
+    await store.createSession({ id, code, title, hostKeyHash: hashSecret(hostKey), createdAt, endedAt: null }, created);
     this.attach(replay([created]));
     log.info("session created", { sessionId: id, code });
     return { id, code, title, hostKey, createdAt };
   }
 
   /** The live room for a code, or null (unknown or ended). */
-  byRoomCode(code: string): Room | null {
+  async byRoomCode(code: string): Promise<Room | null> {
     const id = this.byCode.get(code);
     if (id) return this.rooms.get(id) ?? null;
-    const record = this.options.store.findByCode(code);
+    const record = await this.options.store.findByCode(code);
     if (!record || record.endedAt !== null) return null;
     return this.load(record.id);
   }
 
+  /** A room already in memory (every socket's room is: it was loaded at the handshake). */
   get(id: string): Room | null {
-    return this.rooms.get(id) ?? this.load(id);
+    return this.rooms.get(id) ?? null;
   }
 
-  hostKeyHash(id: string): string | null {
-    return this.options.store.getSession(id)?.hostKeyHash ?? null;
+  async hostKeyHash(id: string): Promise<string | null> {
+    return (await this.options.store.getSession(id))?.hostKeyHash ?? null;
   }
 
   get liveCount(): number {
@@ -90,21 +116,17 @@ export class RoomRegistry {
     for (const room of [...this.rooms.values()]) {
       if (!room.anyoneConnected && room.snapshotState.lastEventAt < cutoff && room.idleSince() < cutoff) {
         log.info("ending idle session", { sessionId: room.id });
-        this.end(room);
+        room.end();
+        this.drop(room);
       }
     }
   }
 
-  end(room: Room): void {
-    room.end();
-    this.drop(room);
-  }
-
-  /** Forget a room that has ended; its log stays in the store. */
+  /** Forget a room (ended, or its in-memory state can no longer be trusted); its log stays in the store. */
   drop(room: Room): void {
     room.dispose();
-    this.rooms.delete(room.id);
-    this.byCode.delete(room.code);
+    if (this.rooms.get(room.id) === room) this.rooms.delete(room.id);
+    if (this.byCode.get(room.code) === room.id) this.byCode.delete(room.code);
   }
 
   disposeAll(): void {
@@ -113,20 +135,30 @@ export class RoomRegistry {
     this.byCode.clear();
   }
 
-  private load(id: string): Room | null {
+  /** Loads a live session's room from its log; concurrent callers share one load. */
+  load(id: string): Promise<Room | null> {
     const existing = this.rooms.get(id);
-    if (existing) return existing;
-    const record = this.options.store.getSession(id);
-    if (!record || record.endedAt !== null) return null;
-    const state = replay(this.options.store.loadEvents(id));
-    if (state.status === "ended") return null;
-    return this.attach(state);
+    if (existing) return Promise.resolve(existing);
+    let pending = this.loading.get(id);
+    if (!pending) {
+      pending = this.readRoom(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, pending);
+    }
+    return pending;
   }
 
-  private attach(state: ReturnType<typeof replay>): Room {
+  private async readRoom(id: string): Promise<Room | null> {
+    const record = await this.options.store.getSession(id);
+    if (!record || record.endedAt !== null) return null;
+    const state = replay(await this.options.store.loadEvents(id));
+    if (state.status === "ended" || !state.id) return null;
+    return this.rooms.get(id) ?? this.attach(state);
+  }
+
+  private attach(state: SessionState): Room {
     const room = new Room(state, {
       store: this.options.store,
-      outbox: this.options.outboxFor(state.id),
+      outbox: durableOutbox(this.options.store, this.options.outboxFor(state.id)),
       now: this.now,
       newId,
       shuffle,

@@ -53,16 +53,16 @@ function hostKeysOf(req: IncomingMessage): string[] {
 }
 
 export function createSessionsReader(store: SessionStore, adminToken: string | null) {
-  function record(id: string) {
+  async function record(id: string) {
     if (!sessionIdSchema.safeParse(id).success) throw new ApiError(404, "NO_SUCH_SESSION", "There is no session with that id.");
-    const rec = store.getSession(id);
+    const rec = await store.getSession(id);
     if (!rec) throw new ApiError(404, "NO_SUCH_SESSION", "There is no session with that id.");
     return rec;
   }
 
-  function accessFor(req: IncomingMessage, id: string): Access {
+  async function accessFor(req: IncomingMessage, id: string): Promise<Access> {
+    const rec = await record(id);
     if (isAdmin(req, adminToken)) return "admin";
-    const rec = record(id);
     return hostKeysOf(req).some((k) => secretMatches(k, rec.hostKeyHash)) ? "host" : "viewer";
   }
 
@@ -70,44 +70,49 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
     return { ...summary, durationMs: (summary.endedAt ?? summary.lastEventAt) - summary.createdAt, access };
   }
 
-  function eventsFor(id: string, access: Access): SessionEvent[] {
-    const events = store.loadEvents(id);
+  async function eventsFor(id: string, access: Access): Promise<SessionEvent[]> {
+    const events = await store.loadEvents(id);
     return access === "viewer" ? anonymizeLog(events) : events;
   }
 
   return {
     /** Sessions this browser hosted (by the keys it sends), or all of them for the admin. */
-    list(req: IncomingMessage): { scope: "admin" | "host"; sessions: SessionDetail[] } {
-      if (isAdmin(req, adminToken)) return { scope: "admin", sessions: store.listSessions().map((s) => detail(s, "admin")) };
-      const ids = store.sessionIdsByHostKeyHash(hostKeysOf(req).map(hashSecret));
-      return { scope: "host", sessions: store.listSessions(ids).map((s) => detail(s, "host")) };
+    async list(req: IncomingMessage): Promise<{ scope: "admin" | "host"; sessions: SessionDetail[] }> {
+      if (isAdmin(req, adminToken)) return { scope: "admin", sessions: (await store.listSessions()).map((s) => detail(s, "admin")) };
+      const ids = await store.sessionIdsByHostKeyHash(hostKeysOf(req).map(hashSecret));
+      return { scope: "host", sessions: (await store.listSessions(ids)).map((s) => detail(s, "host")) };
     },
 
-    get(req: IncomingMessage, id: string): SessionDetail {
-      const access = accessFor(req, id);
-      const [summary] = store.listSessions([id]);
+    async get(req: IncomingMessage, id: string): Promise<SessionDetail> {
+      const access = await accessFor(req, id);
+      const [summary] = await store.listSessions([id]);
       return detail(summary, access);
     },
 
-    events(req: IncomingMessage, id: string): { access: Access; events: SessionEvent[] } {
-      const access = accessFor(req, id);
-      return { access, events: eventsFor(id, access) };
+    async events(req: IncomingMessage, id: string): Promise<{ access: Access; events: SessionEvent[] }> {
+      const access = await accessFor(req, id);
+      return { access, events: await eventsFor(id, access) };
     },
 
-    export(req: IncomingMessage, id: string, format: string | null, sheet: string | null): { contentType: string; filename: string; body: string } {
-      const access = accessFor(req, id);
-      const rec = record(id);
+    async export(
+      req: IncomingMessage,
+      id: string,
+      format: string | null,
+      sheet: string | null,
+    ): Promise<{ contentType: string; filename: string; body: string }> {
+      const access = await accessFor(req, id);
+      const rec = await record(id);
       const base = `session-${rec.code}-${new Date(rec.createdAt).toISOString().slice(0, 10)}`;
       if (format === "json") {
-        return { contentType: "application/json; charset=utf-8", filename: `${base}.json`, body: JSON.stringify(exportLog(eventsFor(id, access)), null, 2) };
+        return { contentType: "application/json; charset=utf-8", filename: `${base}.json`, body: JSON.stringify(exportLog(await eventsFor(id, access)), null, 2) };
       }
       if (format === "csv") {
         if (sheet === "students") {
           if (access === "viewer") throw new ApiError(403, "NOT_HOST", "The per-student sheet is for the teacher: send the host key.");
-          return { contentType: "text/csv; charset=utf-8", filename: `${base}-students.csv`, body: studentCsv(eventsFor(id, access)) };
+          return { contentType: "text/csv; charset=utf-8", filename: `${base}-students.csv`, body: studentCsv(await eventsFor(id, access)) };
         }
         if (sheet !== null && sheet !== "polls") throw new ApiError(400, "BAD_REQUEST", "sheet must be polls or students.");
-        return { contentType: "text/csv; charset=utf-8", filename: `${base}-polls.csv`, body: pollCsv(eventsFor(id, access)) };
+        return { contentType: "text/csv; charset=utf-8", filename: `${base}-polls.csv`, body: pollCsv(await eventsFor(id, access)) };
       }
       throw new ApiError(400, "BAD_REQUEST", "format must be json or csv.");
     },

@@ -107,12 +107,14 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
   // Per participant, not per socket: reconnecting does not refill the bucket.
   const voteBuckets = new KeyedLimiter({ capacity: 10, refillPerSecond: 4 });
 
-  io.use((socket, next) => {
+  io.use(async (socket, next) => {
     try {
       const address = socket.handshake.address;
       if (!failedJoins.peek(address)) return next(rejection("RATE_LIMITED", "Too many failed attempts to join. Wait a minute."));
-      const refused = authenticate(socket);
+      const refused = await authenticate(socket);
       if (refused && ["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED", "BAD_REQUEST"].includes(refused.message)) failedJoins.take(address);
+      // A new participant's join event is durable before the socket is admitted.
+      if (!refused) await store.flush();
       next(refused);
     } catch (err) {
       log.error("handshake failed", { error: (err as Error).message });
@@ -120,7 +122,7 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
     }
   });
 
-  function authenticate(socket: IoSocket): Error | undefined {
+  async function authenticate(socket: IoSocket): Promise<Error | undefined> {
     const parsed = handshakeSchema.safeParse(socket.handshake.auth ?? {});
     if (!parsed.success) {
       // An old client may not even send the fields this version expects.
@@ -132,14 +134,14 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
     if (auth.v !== PROTOCOL_VERSION) return rejection("CLIENT_TOO_OLD");
     const code = normalizeRoomCode(auth.code);
     if (!isRoomCode(code)) return rejection("NO_SUCH_SESSION");
-    const room = rooms.byRoomCode(code);
+    const room = await rooms.byRoomCode(code);
     if (!room) {
-      return store.findByCode(code) ? rejection("SESSION_ENDED") : rejection("NO_SUCH_SESSION");
+      return (await store.findByCode(code)) ? rejection("SESSION_ENDED") : rejection("NO_SUCH_SESSION");
     }
     const base = { sessionId: room.id, code: room.code };
     switch (auth.role) {
       case "host": {
-        const hash = rooms.hostKeyHash(room.id);
+        const hash = await rooms.hostKeyHash(room.id);
         if (!hash || !secretMatches(auth.hostKey, hash)) return rejection("NOT_HOST", "This browser does not hold the host key for this session.");
         socket.data = { ...base, role: "host", participantId: null };
         return undefined;
@@ -148,7 +150,7 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
         socket.data = { ...base, role: "projector", participantId: null };
         return undefined;
       case "student": {
-        let participantId = auth.token ? store.findParticipantByToken(room.id, hashSecret(auth.token)) : null;
+        let participantId = auth.token ? await store.findParticipantByToken(room.id, hashSecret(auth.token)) : null;
         let token = auth.token;
         const known = participantId ? room.participant(participantId) : null;
         if (known?.removed) return rejection("REMOVED");
@@ -158,7 +160,7 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
           if (!newParticipants.take(socket.handshake.address)) return rejection("RATE_LIMITED");
           participantId = newId();
           token = newSecret();
-          store.saveParticipantToken(room.id, participantId, hashSecret(token));
+          await store.saveParticipantToken(room.id, participantId, hashSecret(token));
           const count = Object.keys(room.snapshotState.participants).length;
           room.addParticipant(participantId, auth.nickname || `Student ${count + 1}`);
         } else {
@@ -247,7 +249,7 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
       allowed: readonly SocketData["role"][],
       run: (payload: z.output<S>, room: Room) => Ack<R>,
     ): void {
-      (socket as unknown as Socket).on(event, (payload: unknown, ack: unknown) => {
+      (socket as unknown as Socket).on(event, async (payload: unknown, ack: unknown) => {
         const reply = typeof ack === "function" ? (ack as (r: Ack<R | null>) => void) : () => undefined;
         try {
           const withinRate = event === "poll:vote" && participantId ? voteBuckets.take(`${sessionId}:${participantId}`) : commands.take();
@@ -267,7 +269,17 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
           const current = rooms.get(sessionId);
           // Ending twice is not an error: the second click finds the session already ended.
           if (!current) return reply(event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") });
-          reply(run(parsed.data, current));
+          const result = run(parsed.data, current);
+          // Acknowledge only what is on disk.
+          try {
+            await store.flush();
+          } catch (err) {
+            log.error("events could not be written; reloading the room", { sessionId, error: (err as Error).message });
+            rooms.drop(current);
+            io.in([publicRoom(sessionId), hostRoom(sessionId)]).disconnectSockets();
+            return reply({ ok: false, error: protocolError("INTERNAL", "The server could not save that. Reconnecting…") });
+          }
+          reply(result);
         } catch (err) {
           log.error("command failed", { event, sessionId, error: (err as Error).stack });
           reply({ ok: false, error: protocolError("INTERNAL") });

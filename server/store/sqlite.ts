@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_LOG_VERSION, type SessionEvent } from "../../lib/session/types";
-import type { SessionRecord, SessionStore, SessionSummary } from "./types";
+import { log } from "../logger";
+import { WriteQueue, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
 
 /** The schema version this code writes; a database from a newer version is refused. */
 export const SQLITE_SCHEMA_VERSION = 1;
@@ -16,13 +17,15 @@ export class StoreError extends Error {
 
 /**
  * The embedded default: one SQLite file in WAL mode. Each event is one row,
- * written with a prepared statement before it is acknowledged or broadcast;
- * with `synchronous = NORMAL` in WAL mode a process crash loses nothing that
- * was written (only an OS crash can lose the last commits).
+ * written with a prepared statement; the events of one turn of the event loop
+ * go in one transaction, before anything is acknowledged or broadcast. With
+ * `synchronous = NORMAL` in WAL mode a process crash loses nothing that was
+ * committed (only an OS crash can lose the last commits).
  */
 export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
   private readonly stmts;
+  private readonly queue: WriteQueue<{ sessionId: string; event: SessionEvent }>;
 
   constructor(file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -60,6 +63,14 @@ export class SqliteSessionStore implements SessionStore {
       ),
       findToken: this.db.prepare(`SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`),
     };
+    const writeBatch = this.db.transaction((batch: { sessionId: string; event: SessionEvent }[]) => {
+      for (const { sessionId, event } of batch) {
+        this.stmts.insertEvent.run(sessionId, event.seq, event.at, event.type, JSON.stringify(event));
+        if (event.type === "session:ended") this.stmts.endSession.run(event.at, event.at, sessionId);
+        else this.stmts.touchSession.run(event.at, sessionId);
+      }
+    });
+    this.queue = new WriteQueue(writeBatch, (err) => log.error("writing events failed", { error: err.message }));
   }
 
   private migrate(): void {
@@ -101,7 +112,7 @@ export class SqliteSessionStore implements SessionStore {
     `);
   }
 
-  createSession(record: SessionRecord, created: SessionEvent): void {
+  async createSession(record: SessionRecord, created: SessionEvent): Promise<void> {
     this.db.transaction(() => {
       this.stmts.insertSession.run(record);
       this.stmts.insertEvent.run(record.id, created.seq, created.at, created.type, JSON.stringify(created));
@@ -109,14 +120,23 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   append(sessionId: string, event: SessionEvent): void {
-    this.db.transaction(() => {
-      this.stmts.insertEvent.run(sessionId, event.seq, event.at, event.type, JSON.stringify(event));
-      if (event.type === "session:ended") this.stmts.endSession.run(event.at, event.at, sessionId);
-      else this.stmts.touchSession.run(event.at, sessionId);
-    })();
+    this.queue.push({ sessionId, event });
   }
 
-  loadEvents(sessionId: string): SessionEvent[] {
+  afterDurable(fn: () => void): void {
+    this.queue.afterDurable(fn);
+  }
+
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  async loadEvents(sessionId: string): Promise<SessionEvent[]> {
+    return this.loadEventsSync(sessionId);
+  }
+
+  /** Synchronous read for tools and tests that inspect a file directly. */
+  loadEventsSync(sessionId: string): SessionEvent[] {
     const rows = this.stmts.loadEvents.all(sessionId) as { body: string }[];
     return rows.map((row, i) => {
       let event: SessionEvent & { v?: number };
@@ -132,23 +152,27 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
-  getSession(id: string): SessionRecord | null {
+  async getSession(id: string): Promise<SessionRecord | null> {
     return toRecord(this.stmts.getSession.get(id) as SessionRow | undefined);
   }
 
-  findByCode(code: string): SessionRecord | null {
+  async findByCode(code: string): Promise<SessionRecord | null> {
     return toRecord(this.stmts.findByCode.get(code) as SessionRow | undefined);
   }
 
-  codeExists(code: string): boolean {
+  async codeExists(code: string): Promise<boolean> {
     return this.stmts.codeExists.get(code) !== undefined;
   }
 
-  liveSessionIds(): string[] {
+  liveSessionIdsSync(): string[] {
     return (this.stmts.liveIds.all() as { id: string }[]).map((r) => r.id);
   }
 
-  listSessions(ids?: readonly string[]): SessionSummary[] {
+  async liveSessionIds(): Promise<string[]> {
+    return (this.stmts.liveIds.all() as { id: string }[]).map((r) => r.id);
+  }
+
+  async listSessions(ids?: readonly string[]): Promise<SessionSummary[]> {
     const where = ids ? `WHERE s.id IN (${ids.map(() => "?").join(",") || "NULL"})` : "";
     const rows = this.db
       .prepare(
@@ -174,7 +198,7 @@ export class SqliteSessionStore implements SessionStore {
     }));
   }
 
-  sessionIdsByHostKeyHash(hashes: readonly string[]): string[] {
+  async sessionIdsByHostKeyHash(hashes: readonly string[]): Promise<string[]> {
     if (hashes.length === 0) return [];
     const rows = this.db
       .prepare(`SELECT id FROM sessions WHERE host_key_hash IN (${hashes.map(() => "?").join(",")})`)
@@ -186,16 +210,22 @@ export class SqliteSessionStore implements SessionStore {
     this.stmts.peak.run(peak, sessionId);
   }
 
-  saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): void {
+  async saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void> {
     this.stmts.saveToken.run(sessionId, tokenHash, participantId);
   }
 
-  findParticipantByToken(sessionId: string, tokenHash: string): string | null {
+  async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {
     const row = this.stmts.findToken.get(sessionId, tokenHash) as { participant_id: string } | undefined;
     return row?.participant_id ?? null;
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.queue.flush().catch(() => undefined);
+    if (this.db.open) this.db.close();
+  }
+
+  /** For tests that open a file only to look at it. */
+  closeSync(): void {
     if (this.db.open) this.db.close();
   }
 }

@@ -2,9 +2,13 @@ import type { SessionEvent } from "../../lib/session/types";
 
 /**
  * Where sessions and their event logs are kept. The room logic sees only this
- * interface, so a server-based store (Redis, Postgres) can replace SQLite
- * without touching the rules. Every method is synchronous for the embedded
- * store; `append` returns only once the event is durable.
+ * interface, so SQLite (one machine) and Redis (several) are interchangeable.
+ *
+ * Writes are queued in order and made durable in batches: `append` returns at
+ * once, and `afterDurable` / `flush` say when everything appended so far is
+ * safe. Nothing is acknowledged or broadcast before that (the socket layer
+ * waits on it), so a crash loses nothing a client was told about, and a vote
+ * storm costs one transaction per batch instead of one per vote.
  */
 export interface SessionRecord {
   id: string;
@@ -31,22 +35,97 @@ export interface SessionSummary {
 }
 
 export interface SessionStore {
-  /** Creates the session with its first event (`session:created`, seq 1). Throws if the code is taken. */
-  createSession(record: SessionRecord, created: SessionEvent): void;
-  /** Appends one event; durable when it returns. */
+  /** Creates the session with its first event (`session:created`, seq 1); durable when it resolves. */
+  createSession(record: SessionRecord, created: SessionEvent): Promise<void>;
+  /** Queues one event. Events of a session must be appended in seq order. */
   append(sessionId: string, event: SessionEvent): void;
-  loadEvents(sessionId: string): SessionEvent[];
-  getSession(id: string): SessionRecord | null;
-  findByCode(code: string): SessionRecord | null;
-  codeExists(code: string): boolean;
+  /** Runs `fn` once everything appended so far is durable (at once if nothing is pending). */
+  afterDurable(fn: () => void): void;
+  /** Resolves once everything appended so far is durable; rejects if writing failed. */
+  flush(): Promise<void>;
+  loadEvents(sessionId: string): Promise<SessionEvent[]>;
+  getSession(id: string): Promise<SessionRecord | null>;
+  findByCode(code: string): Promise<SessionRecord | null>;
+  codeExists(code: string): Promise<boolean>;
   /** Ids of sessions that have not ended, for recovery after a restart. */
-  liveSessionIds(): string[];
-  listSessions(ids?: readonly string[]): SessionSummary[];
+  liveSessionIds(): Promise<string[]>;
+  listSessions(ids?: readonly string[]): Promise<SessionSummary[]>;
   /** Ids of the sessions whose host key hashes to one of these. */
-  sessionIdsByHostKeyHash(hashes: readonly string[]): string[];
-  /** Peak concurrent participants is presence, not an event; the room reports it. */
+  sessionIdsByHostKeyHash(hashes: readonly string[]): Promise<string[]>;
+  /** Peak concurrent participants is presence, not an event; the room reports it (best effort). */
   notePeakParticipants(sessionId: string, peak: number): void;
-  saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): void;
-  findParticipantByToken(sessionId: string, tokenHash: string): string | null;
-  close(): void;
+  saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void>;
+  findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * The write queue both stores share: appends collect into a batch that is
+ * written on the next turn of the event loop; callbacks waiting for
+ * durability run, in order, when their batch is written.
+ */
+export class WriteQueue<T> {
+  private pending: T[] = [];
+  private waiting: (() => void)[] = [];
+  private scheduled = false;
+  private inFlight = false;
+  private writing: Promise<void> = Promise.resolve();
+  private failure: Error | null = null;
+
+  constructor(
+    private readonly write: (batch: T[]) => Promise<void> | void,
+    private readonly onError: (err: Error) => void,
+  ) {}
+
+  push(item: T): void {
+    this.pending.push(item);
+    this.schedule();
+  }
+
+  get idle(): boolean {
+    return this.pending.length === 0 && !this.scheduled && !this.inFlight;
+  }
+
+  afterDurable(fn: () => void): void {
+    if (this.idle) fn();
+    else this.waiting.push(fn);
+  }
+
+  flush(): Promise<void> {
+    if (this.idle) return this.failure ? Promise.reject(this.failure) : Promise.resolve();
+    return new Promise((resolve, reject) => this.waiting.push(() => (this.failure ? reject(this.failure) : resolve())));
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // setImmediate: every command handled in this turn joins one batch.
+    setImmediate(() => {
+      this.writing = this.writing.then(() => this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.pending;
+    const waiting = this.waiting;
+    this.pending = [];
+    this.waiting = [];
+    this.inFlight = true;
+    try {
+      if (batch.length) await this.write(batch);
+      this.failure = null;
+    } catch (err) {
+      this.failure = err as Error;
+      this.onError(err as Error);
+    }
+    this.inFlight = false;
+    for (const fn of waiting) fn();
+    // Callbacks that arrived while this batch was being written, with nothing new queued after them.
+    if (!this.scheduled && this.waiting.length) {
+      const late = this.waiting;
+      this.waiting = [];
+      for (const fn of late) fn();
+    }
+  }
 }

@@ -26,7 +26,7 @@ describe("memory stays bounded", () => {
   it("releases rooms, sockets and timers of ended sessions after thousands of joins and leaves", async () => {
     const cycle = async (round: number) => {
       // In-process: the HTTP limiter on session creation (per address) is not what this measures.
-      const { code, hostKey } = srv.server.rooms.create(`round ${round}`);
+      const { code, hostKey } = await srv.server.rooms.create(`round ${round}`);
       const host = await connectClient(srv.url, { role: "host", code, hostKey });
       const tokens: (string | undefined)[] = Array.from({ length: 10 }, () => undefined);
       // Each student joins, leaves and comes back several times with the same identity.

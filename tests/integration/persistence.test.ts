@@ -104,8 +104,8 @@ describe("durability", () => {
     server.proc.kill("SIGTERM");
     expect(await server.exited).toBe(0);
     const store = new SqliteSessionStore(path.join(dataDir, "sessions.sqlite"));
-    const state = replay(store.loadEvents(created.id));
-    store.close();
+    const state = replay(store.loadEventsSync(created.id));
+    store.closeSync();
     expect(state.stepIndex).toBe(5);
   }, 30_000);
 
@@ -134,9 +134,9 @@ describe("durability", () => {
       })(),
     ]);
     const store = new SqliteSessionStore(path.join(dataDir, "sessions.sqlite"));
-    const logA = store.loadEvents(a.id);
-    const logB = store.loadEvents(b.id);
-    store.close();
+    const logA = store.loadEventsSync(a.id);
+    const logB = store.loadEventsSync(b.id);
+    store.closeSync();
     expect(logA.map((e) => e.seq)).toEqual(logA.map((_, i) => i + 1));
     expect(logB.map((e) => e.seq)).toEqual(logB.map((_, i) => i + 1));
     expect(replay(logA)).toMatchObject({ id: a.id, mode: "WaitForFirstConsumer", stepIndex: 7 });
@@ -155,7 +155,7 @@ describe("a damaged or newer database", () => {
         { type: "session:created", id: `s${i}`, code: `C${i}`, title: "t", seq: 1, at: i },
       );
     }
-    store.close();
+    store.closeSync();
     return file;
   }
 
@@ -174,8 +174,8 @@ describe("a damaged or newer database", () => {
     expect(() => {
       const store = new SqliteSessionStore(file);
       // If opening happened to succeed, reading must not quietly return nothing.
-      const n = store.listSessions().length;
-      store.close();
+      const n = store.liveSessionIdsSync().length;
+      store.closeSync();
       if (n !== 200) throw new StoreError(`read ${n} sessions`);
     }).toThrow(StoreError);
   });

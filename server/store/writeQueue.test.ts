@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { WriteQueue } from "./types";
+
+describe("WriteQueue", () => {
+  it("writes one batch per turn and releases waiters only after their batch is written", async () => {
+    const written: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const q = new WriteQueue<number>(async (batch) => {
+      await gate;
+      written.push(batch);
+    }, () => undefined);
+    const order: string[] = [];
+    q.push(1);
+    q.push(2);
+    q.afterDurable(() => order.push("after 1,2"));
+    const flushed = q.flush().then(() => order.push("flush"));
+    await new Promise((r) => setImmediate(r));
+    // The batch is being written: a waiter arriving now must not run early.
+    q.afterDurable(() => order.push("late waiter"));
+    expect(order).toEqual([]);
+    release();
+    await flushed;
+    await new Promise((r) => setImmediate(r));
+    expect(written).toEqual([[1, 2]]);
+    expect(order).toEqual(["after 1,2", "late waiter", "flush"]);
+  });
+
+  it("runs a waiter at once when nothing is pending", () => {
+    const q = new WriteQueue<number>(() => undefined, () => undefined);
+    let ran = false;
+    q.afterDurable(() => (ran = true));
+    expect(ran).toBe(true);
+  });
+
+  it("rejects flush when the write fails, and recovers on the next batch", async () => {
+    let fail = true;
+    const errors: string[] = [];
+    const q = new WriteQueue<number>(
+      () => {
+        if (fail) throw new Error("disk full");
+      },
+      (e) => errors.push(e.message),
+    );
+    q.push(1);
+    await expect(q.flush()).rejects.toThrow("disk full");
+    fail = false;
+    q.push(2);
+    await expect(q.flush()).resolves.toBeUndefined();
+    expect(errors).toEqual(["disk full"]);
+  });
+});
