@@ -6,7 +6,8 @@ import type { Config } from "./config";
 import { createApiHandler, sendJson, setSecurityHeaders } from "./http";
 import { log } from "./logger";
 import { RoomRegistry } from "./rooms";
-import { attachSocketLayer, socketOutbox, type IoServer } from "./socket";
+import { attachSocketLayer, disconnectSession, socketOutbox, type IoServer } from "./socket";
+import { LocalGateway } from "./gateway";
 import type { SessionStore } from "./store/types";
 
 /** Same origin as the page (or PUBLIC_URL); requests without an Origin header come from non-browser clients. */
@@ -70,7 +71,8 @@ export function createClassroomServer({ config, store, pages }: ClassroomServerO
     pingInterval: 10_000,
     pingTimeout: 10_000,
   });
-  attachSocketLayer({ io, rooms, store });
+  const gateway = new LocalGateway(rooms, store, (sessionId) => disconnectSession(io, sessionId));
+  attachSocketLayer({ io, gateway });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);
   sweep.unref();

@@ -13,6 +13,7 @@ import { PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../
 import {
   activePoll,
   countVotes,
+  own,
   reduce,
   toHostSnapshot,
   toPublicSnapshot,
@@ -128,7 +129,7 @@ export class Room {
   // Participants and presence
 
   participant(id: string) {
-    return this.state.participants[id] ?? null;
+    return own(this.state.participants, id) ?? null;
   }
 
   get locked(): boolean {
@@ -140,7 +141,7 @@ export class Room {
   }
 
   renameIfChanged(participantId: string, nickname: string | undefined): void {
-    const p = this.state.participants[participantId];
+    const p = own(this.state.participants, participantId);
     if (p && nickname && nickname !== p.nickname) this.commit({ type: "participant:renamed", participantId, nickname });
   }
 
@@ -248,7 +249,7 @@ export class Room {
   }
 
   closePoll(pollId: string): Ack {
-    const poll = this.state.polls[pollId];
+    const poll = own(this.state.polls, pollId);
     if (!poll) return fail("NO_SUCH_POLL");
     if (poll.status !== "open") return fail("POLL_CLOSED");
     const { counts, total } = countVotes(poll);
@@ -259,7 +260,7 @@ export class Room {
   }
 
   revealPoll(pollId: string): Ack {
-    const poll = this.state.polls[pollId];
+    const poll = own(this.state.polls, pollId);
     if (!poll) return fail("NO_SUCH_POLL");
     if (poll.status === "open") return fail("POLL_NOT_CLOSED");
     if (poll.status === "revealed") return ok;
@@ -269,7 +270,7 @@ export class Room {
 
   reopenPoll(pollId: string, durationS: number): Ack {
     if (this.isEnded) return fail("SESSION_ENDED");
-    const poll = this.state.polls[pollId];
+    const poll = own(this.state.polls, pollId);
     if (!poll) return fail("NO_SUCH_POLL");
     if (poll.status === "open") return fail("POLL_ALREADY_OPEN");
     const current = activePoll(this.state);
@@ -298,7 +299,7 @@ export class Room {
   }
 
   removeParticipant(participantId: string): Ack {
-    const p = this.state.participants[participantId];
+    const p = own(this.state.participants, participantId);
     if (!p || p.removed) return fail("NO_SUCH_PARTICIPANT");
     this.commitAndPublish({ type: "participant:removed", participantId });
     this.deps.outbox.kick(participantId, protocolError("REMOVED"));
@@ -306,7 +307,7 @@ export class Room {
   }
 
   renameParticipant(participantId: string, nickname: string): Ack {
-    const p = this.state.participants[participantId];
+    const p = own(this.state.participants, participantId);
     if (!p || p.removed) return fail("NO_SUCH_PARTICIPANT");
     if (p.nickname !== nickname) {
       this.commit({ type: "participant:renamed", participantId, nickname });
@@ -328,11 +329,11 @@ export class Room {
   // Student commands
 
   vote(participantId: string, pollId: string, optionId: string): Ack<MyVote> {
-    const poll = this.state.polls[pollId];
+    const poll = own(this.state.polls, pollId);
     if (!poll || pollId !== this.state.activePollId) return fail("NO_SUCH_POLL");
     if (poll.status !== "open") return fail("POLL_CLOSED");
     if (!poll.options.some((o) => o.id === optionId)) return fail("NO_SUCH_OPTION");
-    const voter = this.state.participants[participantId];
+    const voter = own(this.state.participants, participantId);
     if (!voter || voter.removed) return fail("REMOVED");
     const mine: MyVote = { pollId, round: poll.round, optionId };
     if (poll.votes[participantId] !== optionId) {

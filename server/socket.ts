@@ -5,9 +5,7 @@ import {
   emptySchema,
   PROTOCOL_VERSION,
   handshakeSchema,
-  isRoomCode,
   modeSetSchema,
-  normalizeRoomCode,
   participantRefSchema,
   participantRenameSchema,
   pollOpenSchema,
@@ -24,16 +22,15 @@ import {
   type ClientToServerEvents,
   type ErrorCode,
   type InterServerEvents,
+  type Role,
   type ServerToClientEvents,
   type SocketData,
 } from "../lib/protocol";
 import { log } from "./logger";
 import { KeyedLimiter, TokenBucket } from "./rateLimit";
-import { MAX_COMMAND_PAYLOAD_BYTES, MAX_PARTICIPANTS_PER_SESSION } from "../lib/constants";
-import type { Room, RoomOutbox } from "./room";
-import type { RoomRegistry } from "./rooms";
-import { hashSecret, newId, newSecret, secretMatches } from "./secrets";
-import type { SessionStore } from "./store/types";
+import { MAX_COMMAND_PAYLOAD_BYTES } from "../lib/constants";
+import type { RoomOutbox } from "./room";
+import type { CommandName, JoinResult, Member, RoomGateway } from "./gateway";
 
 /** Every command a client may send; anything else is answered with UNKNOWN_EVENT. */
 const KNOWN_EVENTS: ReadonlySet<string> = new Set<keyof ClientToServerEvents>([
@@ -92,18 +89,35 @@ function rejection(code: ErrorCode, message: string = ERROR_CODES[code]): Error 
 
 export interface SocketLayerOptions {
   io: IoServer;
-  rooms: RoomRegistry;
-  store: SessionStore;
+  gateway: RoomGateway;
 }
 
+/** Each command's schema and who may send it. */
+const COMMANDS: { [E in CommandName]: { schema: z.ZodType; roles: readonly Role[] } } = {
+  "step:go": { schema: stepGoSchema, roles: ["host"] },
+  "step:move": { schema: stepMoveSchema, roles: ["host"] },
+  "mode:set": { schema: modeSetSchema, roles: ["host"] },
+  "poll:open": { schema: pollOpenSchema, roles: ["host"] },
+  "poll:close": { schema: pollRefSchema, roles: ["host"] },
+  "poll:reveal": { schema: pollRefSchema, roles: ["host"] },
+  "poll:reopen": { schema: pollReopenSchema, roles: ["host"] },
+  "results:show": { schema: resultsVisibilitySchema, roles: ["host"] },
+  "projector:show": { schema: projectorPanelSchema, roles: ["host"] },
+  "room:lock": { schema: roomLockSchema, roles: ["host"] },
+  "participant:remove": { schema: participantRefSchema, roles: ["host"] },
+  "participant:rename": { schema: participantRenameSchema, roles: ["host"] },
+  "session:end": { schema: emptySchema, roles: ["host"] },
+  "poll:vote": { schema: pollVoteSchema, roles: ["student"] },
+};
+
 /**
- * Wires socket.io to the rooms: the handshake fixes each socket's role, and
- * every inbound payload is parsed with its zod schema before a room sees it.
+ * The transport edge: the handshake fixes each socket's role, every inbound
+ * payload is parsed with its zod schema and role-checked here, and the
+ * gateway (this process's rooms, or the owning node in a cluster) does the rest.
  */
-export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): void {
-  // Per address: failed joins (guessing room codes or host keys) and new identities.
+export function attachSocketLayer({ io, gateway }: SocketLayerOptions): void {
+  // Per address: failed joins (guessing room codes or host keys).
   const failedJoins = new KeyedLimiter({ capacity: 20, refillPerSecond: 0.5 });
-  const newParticipants = new KeyedLimiter({ capacity: 500, refillPerSecond: 20 });
   // Per participant, not per socket: reconnecting does not refill the bucket.
   const voteBuckets = new KeyedLimiter({ capacity: 10, refillPerSecond: 4 });
 
@@ -111,107 +125,59 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
     try {
       const address = socket.handshake.address;
       if (!failedJoins.peek(address)) return next(rejection("RATE_LIMITED", "Too many failed attempts to join. Wait a minute."));
-      const refused = await authenticate(socket);
-      if (refused && ["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED", "BAD_REQUEST"].includes(refused.message)) failedJoins.take(address);
-      // A new participant's join event is durable before the socket is admitted.
-      if (!refused) await store.flush();
-      next(refused);
+      const parsed = handshakeSchema.safeParse(socket.handshake.auth ?? {});
+      if (!parsed.success) {
+        failedJoins.take(address);
+        // An old client may not even send the fields this version expects.
+        const v = (socket.handshake.auth as { v?: unknown } | undefined)?.v;
+        return next(v !== PROTOCOL_VERSION ? rejection("CLIENT_TOO_OLD") : rejection("BAD_REQUEST", "The connection request was malformed."));
+      }
+      const auth = parsed.data;
+      if (auth.v !== PROTOCOL_VERSION) return next(rejection("CLIENT_TOO_OLD"));
+      const joined = await gateway.join({
+        code: auth.code,
+        role: auth.role,
+        hostKey: auth.hostKey,
+        token: auth.role === "student" ? auth.token : undefined,
+        nickname: auth.role === "student" ? auth.nickname : undefined,
+        address,
+      });
+      if (!joined.ok) {
+        if (["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED"].includes(joined.code)) failedJoins.take(address);
+        return next(rejection(joined.code, joined.message));
+      }
+      socket.data = { sessionId: joined.sessionId, code: joined.code, role: joined.role, participantId: joined.participantId };
+      (socket as IoSocket & { joined?: typeof joined }).joined = joined;
+      next();
     } catch (err) {
       log.error("handshake failed", { error: (err as Error).message });
       next(rejection("INTERNAL"));
     }
   });
 
-  async function authenticate(socket: IoSocket): Promise<Error | undefined> {
-    const parsed = handshakeSchema.safeParse(socket.handshake.auth ?? {});
-    if (!parsed.success) {
-      // An old client may not even send the fields this version expects.
-      const v = (socket.handshake.auth as { v?: unknown } | undefined)?.v;
-      if (v !== PROTOCOL_VERSION) return rejection("CLIENT_TOO_OLD");
-      return rejection("BAD_REQUEST", "The connection request was malformed.");
-    }
-    const auth = parsed.data;
-    if (auth.v !== PROTOCOL_VERSION) return rejection("CLIENT_TOO_OLD");
-    const code = normalizeRoomCode(auth.code);
-    if (!isRoomCode(code)) return rejection("NO_SUCH_SESSION");
-    const room = await rooms.byRoomCode(code);
-    if (!room) {
-      return (await store.findByCode(code)) ? rejection("SESSION_ENDED") : rejection("NO_SUCH_SESSION");
-    }
-    const base = { sessionId: room.id, code: room.code };
-    switch (auth.role) {
-      case "host": {
-        const hash = await rooms.hostKeyHash(room.id);
-        if (!hash || !secretMatches(auth.hostKey, hash)) return rejection("NOT_HOST", "This browser does not hold the host key for this session.");
-        socket.data = { ...base, role: "host", participantId: null };
-        return undefined;
-      }
-      case "projector":
-        socket.data = { ...base, role: "projector", participantId: null };
-        return undefined;
-      case "student": {
-        let participantId = auth.token ? await store.findParticipantByToken(room.id, hashSecret(auth.token)) : null;
-        let token = auth.token;
-        const known = participantId ? room.participant(participantId) : null;
-        if (known?.removed) return rejection("REMOVED");
-        if (!known) {
-          if (room.locked) return rejection("ROOM_LOCKED");
-          if (Object.keys(room.snapshotState.participants).length >= MAX_PARTICIPANTS_PER_SESSION) return rejection("ROOM_FULL");
-          if (!newParticipants.take(socket.handshake.address)) return rejection("RATE_LIMITED");
-          participantId = newId();
-          token = newSecret();
-          await store.saveParticipantToken(room.id, participantId, hashSecret(token));
-          const count = Object.keys(room.snapshotState.participants).length;
-          room.addParticipant(participantId, auth.nickname || `Student ${count + 1}`);
-        } else {
-          room.renameIfChanged(known.id, auth.nickname);
-        }
-        socket.data = { ...base, role: "student", participantId: participantId! };
-        (socket as IoSocket & { issuedToken?: string }).issuedToken = token;
-        return undefined;
-      }
-    }
-  }
-
   io.on("connection", (socket) => {
     const { sessionId, role, participantId } = socket.data;
-    const room = rooms.get(sessionId);
-    if (!room) {
-      socket.emit("session:kicked", protocolError("SESSION_ENDED"));
-      socket.disconnect(true);
-      return;
-    }
-    const participant = participantId ? room.participant(participantId) : null;
+    const member: Member = { sessionId, role, participantId };
+    const joined = (socket as IoSocket & { joined?: Extract<JoinResult, { ok: true }> }).joined!;
+    delete (socket as IoSocket & { joined?: unknown }).joined;
     socket.emit("session:welcome", {
       role,
       sessionId,
       participantId: participantId ?? undefined,
-      token: (socket as IoSocket & { issuedToken?: string }).issuedToken,
-      nickname: participant?.nickname,
+      token: joined.token,
+      nickname: joined.nickname,
       serverNow: Date.now(),
     });
     if (role === "host") {
       socket.join(hostRoom(sessionId));
-      socket.emit("session:snapshot", room.hostSnapshot());
-      room.watcherJoined();
     } else {
       socket.join(publicRoom(sessionId));
-      socket.emit("session:snapshot", room.publicSnapshot());
-      if (participantId) {
-        socket.join(participantRoom(sessionId, participantId));
-        socket.emit("poll:myVote", room.myVote(participantId));
-        room.connect(participantId);
-      } else {
-        socket.join(projectorRoom(sessionId));
-        room.watcherJoined();
-      }
+      socket.join(participantId ? participantRoom(sessionId, participantId) : projectorRoom(sessionId));
     }
+    socket.emit("session:snapshot", joined.snapshot);
+    if (participantId) socket.emit("poll:myVote", joined.myVote);
     socket.on("disconnect", () => {
-      // The room may have ended and been dropped; look it up again.
-      const current = rooms.get(sessionId);
-      if (!current) return;
-      if (participantId) current.disconnect(participantId);
-      else current.watcherLeft();
+      gateway.left(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message }));
     });
 
     const commands = new TokenBucket({ capacity: 30, refillPerSecond: 10 });
@@ -239,26 +205,17 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
       next();
     });
 
-    /**
-     * Registers one command: checks the ack, the role and the rate, parses the
-     * payload, and never lets an exception escape to socket.io.
-     */
-    function handle<S extends z.ZodType, R>(
-      event: keyof ClientToServerEvents,
-      schema: S,
-      allowed: readonly SocketData["role"][],
-      run: (payload: z.output<S>, room: Room) => Ack<R>,
-    ): void {
-      (socket as unknown as Socket).on(event, async (payload: unknown, ack: unknown) => {
-        const reply = typeof ack === "function" ? (ack as (r: Ack<R | null>) => void) : () => undefined;
+    for (const [event, { schema, roles }] of Object.entries(COMMANDS) as [CommandName, (typeof COMMANDS)[CommandName]][]) {
+      (socket as unknown as Socket).on(event, async (...args: unknown[]) => {
+        // The ack is always the last argument, whether or not a payload came first.
+        const ack = args.at(-1);
+        const reply = typeof ack === "function" ? (ack as (r: Ack<unknown>) => void) : () => undefined;
+        const payload = typeof ack === "function" ? args.length > 1 ? args[0] : undefined : args[0];
         try {
           const withinRate = event === "poll:vote" && participantId ? voteBuckets.take(`${sessionId}:${participantId}`) : commands.take();
           if (!withinRate) return reply({ ok: false, error: protocolError("RATE_LIMITED") });
-          if (!allowed.includes(socket.data.role)) {
-            return reply({
-              ok: false,
-              error: protocolError(event === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST"),
-            });
+          if (!roles.includes(role)) {
+            return reply({ ok: false, error: protocolError(event === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST") });
           }
           const parsed = schema.safeParse(payload ?? {});
           if (!parsed.success) {
@@ -266,20 +223,7 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
             const where = issue?.path.length ? ` (${issue.path.join(".")})` : "";
             return reply({ ok: false, error: protocolError("BAD_REQUEST", `Invalid ${event} payload${where}: ${issue?.message ?? "malformed"}`) });
           }
-          const current = rooms.get(sessionId);
-          // Ending twice is not an error: the second click finds the session already ended.
-          if (!current) return reply(event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") });
-          const result = run(parsed.data, current);
-          // Acknowledge only what is on disk.
-          try {
-            await store.flush();
-          } catch (err) {
-            log.error("events could not be written; reloading the room", { sessionId, error: (err as Error).message });
-            rooms.drop(current);
-            io.in([publicRoom(sessionId), hostRoom(sessionId)]).disconnectSockets();
-            return reply({ ok: false, error: protocolError("INTERNAL", "The server could not save that. Reconnecting…") });
-          }
-          reply(result);
+          reply(await gateway.command(member, event, parsed.data ?? {}));
         } catch (err) {
           log.error("command failed", { event, sessionId, error: (err as Error).stack });
           reply({ ok: false, error: protocolError("INTERNAL") });
@@ -287,29 +231,25 @@ export function attachSocketLayer({ io, rooms, store }: SocketLayerOptions): voi
       });
     }
 
-    const HOST = ["host"] as const;
-    handle("step:go", stepGoSchema, HOST, (p, r) => r.stepGo(p.stepIndex));
-    handle("step:move", stepMoveSchema, HOST, (p, r) => r.stepMove(p.delta));
-    handle("mode:set", modeSetSchema, HOST, (p, r) => r.setMode(p));
-    handle("poll:open", pollOpenSchema, HOST, (p, r) => r.openPoll(p));
-    handle("poll:close", pollRefSchema, HOST, (p, r) => r.closePoll(p.pollId));
-    handle("poll:reveal", pollRefSchema, HOST, (p, r) => r.revealPoll(p.pollId));
-    handle("poll:reopen", pollReopenSchema, HOST, (p, r) => r.reopenPoll(p.pollId, p.durationS));
-    handle("results:show", resultsVisibilitySchema, HOST, (p, r) => r.setResultsVisible(p.visible));
-    handle("projector:show", projectorPanelSchema, HOST, (p, r) => r.setProjectorPanel(p.panel));
-    handle("room:lock", roomLockSchema, HOST, (p, r) => r.setLocked(p.locked));
-    handle("participant:remove", participantRefSchema, HOST, (p, r) => r.removeParticipant(p.participantId));
-    handle("participant:rename", participantRenameSchema, HOST, (p, r) => r.renameParticipant(p.participantId, p.nickname));
-    handle("session:end", emptySchema, HOST, (_p, r) => {
-      const result = r.end();
-      rooms.drop(r);
-      return result;
-    });
-    handle("poll:vote", pollVoteSchema, ["student"], (p, r) => r.vote(participantId!, p.pollId, p.optionId));
-    handle("session:sync", emptySchema, ["host", "projector", "student"], (_p, r) => {
-      socket.emit("session:snapshot", role === "host" ? r.hostSnapshot() : r.publicSnapshot());
-      if (participantId) socket.emit("poll:myVote", r.myVote(participantId));
-      return { ok: true, data: null };
+    socket.on("session:sync", async (...args: unknown[]) => {
+      const ack = args.at(-1);
+      const reply = typeof ack === "function" ? (ack as (r: Ack) => void) : () => undefined;
+      try {
+        if (!commands.take()) return reply({ ok: false, error: protocolError("RATE_LIMITED") });
+        const view = await gateway.view(member);
+        if (!view) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
+        socket.emit("session:snapshot", view.snapshot);
+        if (participantId) socket.emit("poll:myVote", view.myVote);
+        reply({ ok: true, data: null });
+      } catch (err) {
+        log.error("sync failed", { sessionId, error: (err as Error).stack });
+        reply({ ok: false, error: protocolError("INTERNAL") });
+      }
     });
   });
+}
+
+/** Closes every socket of a session (all nodes, with an adapter) so clients reconnect to its durable state. */
+export function disconnectSession(io: IoServer, sessionId: string): void {
+  io.in([publicRoom(sessionId), hostRoom(sessionId)]).disconnectSockets();
 }

@@ -1,4 +1,4 @@
-import { countVotes, reduce, initialState } from "./reducer";
+import { countVotes, initialState, own, reduce } from "./reducer";
 import { EVENT_LOG_VERSION, type SessionEvent, type SessionState } from "./types";
 
 /**
@@ -59,7 +59,7 @@ export function closedRounds(events: readonly SessionEvent[]): { rounds: ClosedR
   let state = initialState();
   const rounds: ClosedRound[] = [];
   const capture = (s: SessionState, pollId: string) => {
-    const poll = s.polls[pollId];
+    const poll = own(s.polls, pollId);
     if (!poll || poll.status !== "open") return;
     const { counts, total } = countVotes(poll);
     rounds.push({

@@ -74,7 +74,7 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
     }
 
     case "participant:joined": {
-      if (state.participants[event.participantId]) return state;
+      if (own(state.participants, event.participantId)) return state;
       return {
         ...state,
         participants: {
@@ -85,13 +85,13 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
     }
 
     case "participant:renamed": {
-      const p = state.participants[event.participantId];
+      const p = own(state.participants, event.participantId);
       if (!p) return state;
       return { ...state, participants: { ...state.participants, [p.id]: { ...p, nickname: event.nickname } } };
     }
 
     case "participant:removed": {
-      const p = state.participants[event.participantId];
+      const p = own(state.participants, event.participantId);
       if (!p) return state;
       // A removed student's votes stop counting in the open round.
       const polls = { ...state.polls };
@@ -107,7 +107,7 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
       return { ...state, locked: event.locked };
 
     case "poll:opened": {
-      if (state.polls[event.poll.id]) return state;
+      if (own(state.polls, event.poll.id)) return state;
       // One poll at a time: a second opening while one is open is not a valid log.
       const current = activePoll(state);
       if (current && current.status === "open") return state;
@@ -133,8 +133,8 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
     }
 
     case "poll:voted": {
-      const poll = state.polls[event.pollId];
-      const voter = state.participants[event.participantId];
+      const poll = own(state.polls, event.pollId);
+      const voter = own(state.participants, event.participantId);
       if (!poll || poll.id !== state.activePollId || poll.status !== "open" || !voter || voter.removed) return state;
       if (!poll.options.some((o) => o.id === event.optionId)) return state;
       const votes = { ...poll.votes, [event.participantId]: event.optionId };
@@ -142,7 +142,7 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
     }
 
     case "poll:closed": {
-      const poll = state.polls[event.pollId];
+      const poll = own(state.polls, event.pollId);
       if (!poll || poll.status !== "open") return state;
       const closed = countVotes(poll);
       return {
@@ -160,13 +160,13 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
     }
 
     case "poll:revealed": {
-      const poll = state.polls[event.pollId];
+      const poll = own(state.polls, event.pollId);
       if (!poll || poll.status !== "closed") return state;
       return { ...state, polls: { ...state.polls, [poll.id]: { ...poll, status: "revealed" } } };
     }
 
     case "poll:reopened": {
-      const poll = state.polls[event.pollId];
+      const poll = own(state.polls, event.pollId);
       if (!poll || poll.status === "open") return state;
       return {
         ...state,
@@ -222,7 +222,15 @@ export function countVotes(poll: Pick<Poll, "options" | "votes">): { counts: Rec
 }
 
 export function activePoll(state: SessionState): Poll | null {
-  return state.activePollId ? (state.polls[state.activePollId] ?? null) : null;
+  return state.activePollId ? (own(state.polls, state.activePollId) ?? null) : null;
+}
+
+/**
+ * A record lookup that ignores inherited keys: ids come from clients and logs,
+ * and "constructor" or "__proto__" must not find Object.prototype's members.
+ */
+export function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function assertNever(value: never): never {

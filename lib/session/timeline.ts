@@ -1,4 +1,4 @@
-import { initialState, reduce } from "./reducer";
+import { initialState, own, reduce } from "./reducer";
 import type { SessionEvent, SessionState } from "./types";
 
 /**
@@ -98,7 +98,7 @@ function markFor(e: SessionEvent, before: SessionState, after: SessionState, t: 
     case "poll:opened":
       return { kind: "poll", t, seq: e.seq, label: `Poll: ${e.poll.question}` };
     case "poll:reopened":
-      return { kind: "poll", t, seq: e.seq, label: `Poll again: ${after.polls[e.pollId]?.question ?? ""}` };
+      return { kind: "poll", t, seq: e.seq, label: `Poll again: ${own(after.polls, e.pollId)?.question ?? ""}` };
     case "poll:revealed":
       return { kind: "reveal", t, seq: e.seq, label: `Answer revealed` };
     case "session:ended":

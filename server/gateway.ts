@@ -1,0 +1,208 @@
+import { MAX_PARTICIPANTS_PER_SESSION } from "../lib/constants";
+import {
+  ERROR_CODES,
+  isRoomCode,
+  normalizeRoomCode,
+  protocolError,
+  type Ack,
+  type AnySnapshot,
+  type ClientToServerEvents,
+  type ErrorCode,
+  type ModeSet,
+  type MyVote,
+  type PollOpen,
+  type Role,
+} from "../lib/protocol";
+import type { ProjectorPanel } from "../lib/session";
+import { log } from "./logger";
+import { KeyedLimiter } from "./rateLimit";
+import type { Room } from "./room";
+import type { RoomRegistry } from "./rooms";
+import { hashSecret, newId, newSecret, secretMatches } from "./secrets";
+import type { SessionStore } from "./store/types";
+
+/**
+ * What the socket layer asks of the rooms, as plain data in and out: who may
+ * join, run this command, this socket left. One process answers it directly
+ * (LocalGateway); a cluster forwards each call to the node that owns the
+ * session (server/cluster.ts), so every value here must survive JSON.
+ */
+export interface JoinRequest {
+  code: string;
+  role: Role;
+  hostKey?: string;
+  token?: string;
+  nickname?: string;
+  /** The client's address, for per-address limits. */
+  address: string;
+}
+
+export type JoinResult =
+  | {
+      ok: true;
+      sessionId: string;
+      code: string;
+      role: Role;
+      participantId: string | null;
+      /** Set for students: the token to keep (new, or the one presented). */
+      token?: string;
+      nickname?: string;
+      snapshot: AnySnapshot;
+      myVote: MyVote | null;
+    }
+  | { ok: false; code: ErrorCode; message: string };
+
+export interface Member {
+  sessionId: string;
+  role: Role;
+  participantId: string | null;
+}
+
+export type CommandName = Exclude<keyof ClientToServerEvents, "session:sync">;
+
+export interface RoomGateway {
+  join(request: JoinRequest): Promise<JoinResult>;
+  /** Runs a parsed, role-checked command; resolves once its events are durable. */
+  command(member: Member, event: CommandName, payload: unknown): Promise<Ack<unknown>>;
+  /** The member's socket is gone (presence only). */
+  left(member: Member): Promise<void>;
+  /** The member's current view, for a resync. */
+  view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null>;
+}
+
+const refuse = (code: ErrorCode, message: string = ERROR_CODES[code]): JoinResult => ({ ok: false, code, message });
+
+/** Maps a command onto the room's rules. Payloads were parsed with their zod schemas at the edge. */
+export function applyCommand(room: Room, member: Member, event: CommandName, payload: unknown): Ack<unknown> {
+  const p = payload as Record<string, unknown>;
+  switch (event) {
+    case "step:go":
+      return room.stepGo(p.stepIndex as number);
+    case "step:move":
+      return room.stepMove(p.delta as 1 | -1);
+    case "mode:set":
+      return room.setMode(p as unknown as ModeSet);
+    case "poll:open":
+      return room.openPoll(p as unknown as PollOpen);
+    case "poll:close":
+      return room.closePoll(p.pollId as string);
+    case "poll:reveal":
+      return room.revealPoll(p.pollId as string);
+    case "poll:reopen":
+      return room.reopenPoll(p.pollId as string, (p.durationS as number) ?? 0);
+    case "results:show":
+      return room.setResultsVisible(p.visible as boolean);
+    case "projector:show":
+      return room.setProjectorPanel(p.panel as ProjectorPanel);
+    case "room:lock":
+      return room.setLocked(p.locked as boolean);
+    case "participant:remove":
+      return room.removeParticipant(p.participantId as string);
+    case "participant:rename":
+      return room.renameParticipant(p.participantId as string, p.nickname as string);
+    case "session:end":
+      return room.end();
+    case "poll:vote":
+      if (!member.participantId) return { ok: false, error: protocolError("NOT_STUDENT") };
+      return room.vote(member.participantId, p.pollId as string, p.optionId as string);
+    default: {
+      const never: never = event;
+      return { ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command ${String(never)}`) };
+    }
+  }
+}
+
+/** The rooms of this process, answered directly. */
+export class LocalGateway implements RoomGateway {
+  private readonly newParticipants = new KeyedLimiter({ capacity: 500, refillPerSecond: 20 });
+
+  constructor(
+    private readonly rooms: RoomRegistry,
+    private readonly store: SessionStore,
+    /** Closes every socket of a session, so clients reconnect to its durable state. */
+    private readonly disconnectAll: (sessionId: string) => void = () => undefined,
+  ) {}
+
+  async join(request: JoinRequest): Promise<JoinResult> {
+    const code = normalizeRoomCode(request.code);
+    if (!isRoomCode(code)) return refuse("NO_SUCH_SESSION");
+    const room = await this.rooms.byRoomCode(code);
+    if (!room) return (await this.store.findByCode(code)) ? refuse("SESSION_ENDED") : refuse("NO_SUCH_SESSION");
+    const base = { ok: true as const, sessionId: room.id, code: room.code, role: request.role };
+
+    if (request.role === "host") {
+      const hash = await this.rooms.hostKeyHash(room.id);
+      if (!hash || !secretMatches(request.hostKey, hash)) {
+        return refuse("NOT_HOST", "This browser does not hold the host key for this session.");
+      }
+      room.watcherJoined();
+      return { ...base, participantId: null, snapshot: room.hostSnapshot(), myVote: null };
+    }
+    if (request.role === "projector") {
+      room.watcherJoined();
+      return { ...base, participantId: null, snapshot: room.publicSnapshot(), myVote: null };
+    }
+
+    let participantId = request.token ? await this.store.findParticipantByToken(room.id, hashSecret(request.token)) : null;
+    let token = request.token;
+    const known = participantId ? room.participant(participantId) : null;
+    if (known?.removed) return refuse("REMOVED");
+    if (known) {
+      room.renameIfChanged(known.id, request.nickname);
+    } else {
+      if (room.locked) return refuse("ROOM_LOCKED");
+      const count = Object.keys(room.snapshotState.participants).length;
+      if (count >= MAX_PARTICIPANTS_PER_SESSION) return refuse("ROOM_FULL");
+      if (!this.newParticipants.take(request.address)) return refuse("RATE_LIMITED");
+      participantId = newId();
+      token = newSecret();
+      await this.store.saveParticipantToken(room.id, participantId, hashSecret(token));
+      room.addParticipant(participantId, request.nickname || `Student ${count + 1}`);
+    }
+    // The join event is durable before the socket is admitted.
+    await this.store.flush();
+    room.connect(participantId!);
+    return {
+      ...base,
+      participantId: participantId!,
+      token,
+      nickname: room.participant(participantId!)?.nickname,
+      snapshot: room.publicSnapshot(),
+      myVote: room.myVote(participantId!),
+    };
+  }
+
+  async command(member: Member, event: CommandName, payload: unknown): Promise<Ack<unknown>> {
+    const room = this.rooms.get(member.sessionId);
+    // Ending twice is not an error: the second click finds the session already ended.
+    if (!room) return event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") };
+    const result = applyCommand(room, member, event, payload);
+    if (event === "session:end") this.rooms.drop(room);
+    try {
+      // Acknowledge only what is on disk.
+      await this.store.flush();
+    } catch (err) {
+      log.error("events could not be written; reloading the room", { sessionId: member.sessionId, error: (err as Error).message });
+      this.rooms.drop(room);
+      this.disconnectAll(member.sessionId);
+      return { ok: false, error: protocolError("INTERNAL", "The server could not save that. Reconnecting…") };
+    }
+    return result;
+  }
+
+  async left(member: Member): Promise<void> {
+    const room = this.rooms.get(member.sessionId);
+    if (!room) return;
+    if (member.participantId) room.disconnect(member.participantId);
+    else room.watcherLeft();
+  }
+
+  async view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {
+    const room = this.rooms.get(member.sessionId);
+    if (!room) return null;
+    return {
+      snapshot: member.role === "host" ? room.hostSnapshot() : room.publicSnapshot(),
+      myVote: member.participantId ? room.myVote(member.participantId) : null,
+    };
+  }
+}
