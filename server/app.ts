@@ -6,8 +6,11 @@ import type { Config } from "./config";
 import { createApiHandler, sendJson, setSecurityHeaders } from "./http";
 import { log } from "./logger";
 import { RoomRegistry } from "./rooms";
-import { attachSocketLayer, disconnectSession, socketOutbox, type IoServer } from "./socket";
+import { createAdapter } from "@socket.io/redis-streams-adapter";
+import { attachSocketLayer, countPresence, disconnectSession, socketOutbox, type IoServer } from "./socket";
 import { LocalGateway } from "./gateway";
+import { ClusterGateway } from "./cluster";
+import type { RedisClient, RedisSessionStore } from "./store/redis";
 import type { SessionStore } from "./store/types";
 
 /** Same origin as the page (or PUBLIC_URL); requests without an Origin header come from non-browser clients. */
@@ -29,6 +32,8 @@ export interface ClassroomServerOptions {
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
   pages?: PageHandler;
+  /** Scale-out: several processes share sessions through Redis. `store` must then be a RedisSessionStore. */
+  redis?: { client: RedisClient; subscriber: RedisClient; adapterClient: RedisClient };
 }
 
 export interface ClassroomServer {
@@ -43,7 +48,7 @@ export interface ClassroomServer {
  * One HTTP server for everything: the API, socket.io on /socket.io/, and the
  * pages. `server/index.ts` only wires this to Next and the environment.
  */
-export function createClassroomServer({ config, store, pages }: ClassroomServerOptions): ClassroomServer {
+export function createClassroomServer({ config, store, pages, redis }: ClassroomServerOptions): ClassroomServer {
   let io: IoServer;
   const rooms = new RoomRegistry({ store, outboxFor: (id) => socketOutbox(io, id), idleTimeoutMs: config.idleTimeoutMs });
   const api = createApiHandler({ config, rooms, store });
@@ -71,8 +76,21 @@ export function createClassroomServer({ config, store, pages }: ClassroomServerO
     pingInterval: 10_000,
     pingTimeout: 10_000,
   });
-  const gateway = new LocalGateway(rooms, store, (sessionId) => disconnectSession(io, sessionId));
-  attachSocketLayer({ io, gateway });
+  const local = new LocalGateway(rooms, store, (sessionId) => disconnectSession(io, sessionId));
+  let cluster: ClusterGateway | null = null;
+  if (redis) {
+    // Broadcasts reach sockets on every node; the streams adapter also keeps connection-state recovery working.
+    io.adapter(createAdapter(redis.adapterClient));
+    cluster = new ClusterGateway({
+      local,
+      rooms,
+      store: store as RedisSessionStore,
+      client: redis.client,
+      subscriber: redis.subscriber,
+      countPresence: (sessionId) => countPresence(io, sessionId),
+    });
+  }
+  attachSocketLayer({ io, gateway: cluster ?? local });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);
   sweep.unref();
@@ -82,8 +100,13 @@ export function createClassroomServer({ config, store, pages }: ClassroomServerO
     io,
     rooms,
     listen: async () => {
-      const recovered = await rooms.recoverAll();
-      if (recovered > 0) log.info("recovered live sessions", { count: recovered });
+      if (cluster) {
+        // Sessions are taken over on demand by whichever node needs them first.
+        await cluster.start();
+      } else {
+        const recovered = await rooms.recoverAll();
+        if (recovered > 0) log.info("recovered live sessions", { count: recovered });
+      }
       return new Promise<number>((resolve, reject) => {
         httpServer.once("error", reject);
         httpServer.listen(config.port, config.host, () => {
@@ -96,6 +119,7 @@ export function createClassroomServer({ config, store, pages }: ClassroomServerO
       clearInterval(sweep);
       // Everything acknowledged is already durable; flush what is still queued, then tell clients to come back.
       await store.flush().catch(() => undefined);
+      await cluster?.stop();
       io.emit("server:restarting");
       rooms.disposeAll();
       const closed = new Promise<void>((resolve) => io.close(() => resolve()));

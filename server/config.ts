@@ -16,6 +16,8 @@ const envSchema = z.object({
   NODE_ENV: z.string().default("development"),
   /** "0" serves the API and sockets only (benchmarks, socket-level tests): no Next.js build needed. */
   SERVE_PAGES: z.enum(["0", "1"]).default("1"),
+  /** Scale-out: several processes share sessions through this Redis. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
 });
 
 export interface Config {
@@ -28,6 +30,7 @@ export interface Config {
   idleTimeoutMs: number;
   dev: boolean;
   servePages: boolean;
+  redisUrl: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -49,5 +52,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.IDLE_SESSION_TIMEOUT_MINUTES !== undefined ? e.IDLE_SESSION_TIMEOUT_MINUTES * 60_000 : DEFAULT_IDLE_SESSION_TIMEOUT_MS,
     dev: e.NODE_ENV !== "production",
     servePages: e.SERVE_PAGES === "1",
+    redisUrl: e.REDIS_URL ?? null,
   };
 }

@@ -173,7 +173,7 @@ export class LocalGateway implements RoomGateway {
   }
 
   async command(member: Member, event: CommandName, payload: unknown): Promise<Ack<unknown>> {
-    const room = this.rooms.get(member.sessionId);
+    const room = await this.rooms.load(member.sessionId);
     // Ending twice is not an error: the second click finds the session already ended.
     if (!room) return event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") };
     const result = applyCommand(room, member, event, payload);
@@ -191,14 +191,14 @@ export class LocalGateway implements RoomGateway {
   }
 
   async left(member: Member): Promise<void> {
-    const room = this.rooms.get(member.sessionId);
+    const room = await this.rooms.load(member.sessionId);
     if (!room) return;
     if (member.participantId) room.disconnect(member.participantId);
     else room.watcherLeft();
   }
 
   async view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {
-    const room = this.rooms.get(member.sessionId);
+    const room = await this.rooms.load(member.sessionId);
     if (!room) return null;
     return {
       snapshot: member.role === "host" ? room.hostSnapshot() : room.publicSnapshot(),

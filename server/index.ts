@@ -1,5 +1,7 @@
 import next from "next";
-import { createClassroomServer, type PageHandler } from "./app";
+import { createClassroomServer, type ClassroomServerOptions, type PageHandler } from "./app";
+import { RedisSessionStore, connectRedis } from "./store/redis";
+import type { SessionStore } from "./store/types";
 import { loadConfig } from "./config";
 import { log } from "./logger";
 import { SqliteSessionStore } from "./store/sqlite";
@@ -7,7 +9,16 @@ import { SqliteSessionStore } from "./store/sqlite";
 /** Wiring only: configuration, the store, Next.js and the classroom server on one port. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const store = new SqliteSessionStore(config.dbFile);
+  let store: SessionStore;
+  let redis: ClassroomServerOptions["redis"];
+  if (config.redisUrl) {
+    // Several processes: the log and room state live in Redis; SQLite is not used.
+    const client = await connectRedis(config.redisUrl);
+    store = new RedisSessionStore(client);
+    redis = { client, subscriber: await connectRedis(config.redisUrl), adapterClient: await connectRedis(config.redisUrl) };
+  } else {
+    store = new SqliteSessionStore(config.dbFile);
+  }
   let pages: PageHandler | undefined;
   if (config.servePages) {
     const app = next({ dev: config.dev, hostname: config.host, port: config.port });
@@ -16,9 +27,9 @@ async function main(): Promise<void> {
     pages = (req, res) => handle(req, res);
   }
 
-  const server = createClassroomServer({ config, store, pages });
+  const server = createClassroomServer({ config, store, pages, redis });
   const port = await server.listen();
-  log.info("classroom server listening", { url: `http://${config.host}:${port}`, dataDir: config.dataDir, dev: config.dev });
+  log.info("classroom server listening", { url: `http://${config.host}:${port}`, dataDir: config.redisUrl ? null : config.dataDir, redis: !!config.redisUrl, dev: config.dev });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -158,6 +158,23 @@ export class Room {
     return this.watchers > 0 || this.connectedCount > 0;
   }
 
+  /**
+   * Replace presence with a fresh count (a cluster re-counts sockets on every
+   * node, so students of a node that died do not linger).
+   */
+  resetPresence(participantIds: readonly string[], watchers: number): void {
+    const before = this.connectedCount;
+    this.connections.clear();
+    for (const id of participantIds) this.connections.set(id, (this.connections.get(id) ?? 0) + 1);
+    this.connectedCount = this.connections.size;
+    this.watchers = watchers;
+    if (this.connectedCount > this.peak) {
+      this.peak = this.connectedCount;
+      this.deps.store.notePeakParticipants(this.id, this.peak);
+    }
+    if (this.connectedCount !== before) this.schedulePresence();
+  }
+
   /** A student's socket connected. Presence reaches the console coalesced, never the whole class. */
   connect(participantId: string): void {
     const n = this.connections.get(participantId) ?? 0;

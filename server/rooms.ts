@@ -50,6 +50,8 @@ export class RoomRegistry {
   private readonly rooms = new Map<string, Room>();
   private readonly byCode = new Map<string, string>();
   private readonly loading = new Map<string, Promise<Room | null>>();
+  /** Sessions ended by this process: never reloaded, even before the end is on disk. */
+  private readonly ended = new Set<string>();
   private readonly now: () => number;
 
   constructor(private readonly options: RoomRegistryOptions) {
@@ -124,6 +126,7 @@ export class RoomRegistry {
 
   /** Forget a room (ended, or its in-memory state can no longer be trusted); its log stays in the store. */
   drop(room: Room): void {
+    if (room.isEnded) this.ended.add(room.id);
     room.dispose();
     if (this.rooms.get(room.id) === room) this.rooms.delete(room.id);
     if (this.byCode.get(room.code) === room.id) this.byCode.delete(room.code);
@@ -147,11 +150,17 @@ export class RoomRegistry {
     return pending;
   }
 
+  /** Every room in memory. */
+  all(): Room[] {
+    return [...this.rooms.values()];
+  }
+
   private async readRoom(id: string): Promise<Room | null> {
+    if (this.ended.has(id)) return null;
     const record = await this.options.store.getSession(id);
     if (!record || record.endedAt !== null) return null;
     const state = replay(await this.options.store.loadEvents(id));
-    if (state.status === "ended" || !state.id) return null;
+    if (state.status === "ended" || !state.id || this.ended.has(id)) return null;
     return this.rooms.get(id) ?? this.attach(state);
   }
 

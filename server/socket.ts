@@ -249,6 +249,13 @@ export function attachSocketLayer({ io, gateway }: SocketLayerOptions): void {
   });
 }
 
+/** Students (by participant id) and watchers (teacher, projector) connected to a session, on every node. */
+export async function countPresence(io: IoServer, sessionId: string): Promise<{ participants: string[]; watchers: number }> {
+  const [pub, hosts] = await Promise.all([io.in(publicRoom(sessionId)).fetchSockets(), io.in(hostRoom(sessionId)).fetchSockets()]);
+  const participants = pub.map((s) => s.data.participantId).filter((id): id is string => !!id);
+  return { participants, watchers: hosts.length + (pub.length - participants.length) };
+}
+
 /** Closes every socket of a session (all nodes, with an adapter) so clients reconnect to its durable state. */
 export function disconnectSession(io: IoServer, sessionId: string): void {
   io.in([publicRoom(sessionId), hostRoom(sessionId)]).disconnectSockets();

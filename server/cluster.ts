@@ -1,0 +1,262 @@
+import { normalizeRoomCode, protocolError, type Ack, type AnySnapshot, type MyVote } from "../lib/protocol";
+import type { CommandName, JoinRequest, JoinResult, LocalGateway, Member, RoomGateway } from "./gateway";
+import { log } from "./logger";
+import type { RoomRegistry } from "./rooms";
+import { newId } from "./secrets";
+import type { RedisClient, RedisSessionStore } from "./store/redis";
+
+/**
+ * Several server processes behind one load balancer, on Redis.
+ *
+ * Every live session has one owner node at a time, which holds its Room in
+ * memory: the rules, the tally coalescing and the poll timers run once per
+ * session, not once per node. Any node takes any socket and any command; a
+ * node that does not own the session forwards the call to the owner over
+ * Redis pub/sub and relays the answer. Broadcasts reach every node's sockets
+ * through socket.io's Redis streams adapter.
+ *
+ * Nodes announce themselves with a short-lived key. When an owner dies its
+ * key expires, and the next node that needs the session takes it over and
+ * rebuilds the Room from the session's Redis stream with the same reducer:
+ * the teacher reconnects anywhere and the class carries on at the same step
+ * with the open poll and its votes. Redis refuses a stream entry whose
+ * sequence number already exists, so a stale owner can never write over a
+ * new one's log.
+ */
+
+export const NODE_TTL_MS = 3000;
+const HEARTBEAT_MS = 1000;
+const RPC_TIMEOUT_MS = 2500;
+const OWNERSHIP_CHECK_MS = 1000;
+const PRESENCE_RECONCILE_MS = 5000;
+
+const K = {
+  node: (id: string) => `cls:node:${id}`,
+  owner: (sessionId: string) => `cls:owner:${sessionId}`,
+  rpc: (id: string) => `cls:rpc:${id}`,
+};
+
+/** Take ownership if the recorded owner is still the one we saw (or none). */
+const CLAIM = `local cur = redis.call('GET', KEYS[1])
+if (cur == false and ARGV[1] == '') or cur == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2])
+  return 1
+end
+return 0`;
+
+type Method = "join" | "command" | "left" | "view";
+interface RpcRequest {
+  id: string;
+  from: string;
+  method: Method;
+  sessionId: string;
+  args: unknown[];
+}
+type RpcResponse = { id: string; ok: true; result: unknown } | { id: string; ok: false; notOwner: boolean; message: string };
+
+class NotOwner extends Error {}
+
+export interface ClusterOptions {
+  local: LocalGateway;
+  rooms: RoomRegistry;
+  store: RedisSessionStore;
+  /** For commands and publishing. */
+  client: RedisClient;
+  /** A dedicated subscriber connection. */
+  subscriber: RedisClient;
+  /** Counts the students and watchers connected to a session on every node. */
+  countPresence: (sessionId: string) => Promise<{ participants: string[]; watchers: number }>;
+  nodeId?: string;
+}
+
+export class ClusterGateway implements RoomGateway {
+  readonly nodeId: string;
+  private readonly pending = new Map<string, { resolve: (r: RpcResponse) => void; timer: NodeJS.Timeout }>();
+  private timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+
+  constructor(private readonly o: ClusterOptions) {
+    this.nodeId = o.nodeId ?? newId();
+  }
+
+  async start(): Promise<void> {
+    await this.heartbeat();
+    await this.o.subscriber.subscribe(K.rpc(this.nodeId), (message: string) => void this.onMessage(message));
+    this.timers.push(setInterval(() => void this.heartbeat(), HEARTBEAT_MS));
+    this.timers.push(setInterval(() => void this.checkOwnership(), OWNERSHIP_CHECK_MS));
+    this.timers.push(setInterval(() => void this.reconcilePresence(), PRESENCE_RECONCILE_MS));
+    for (const t of this.timers) t.unref();
+    log.info("cluster node started", { nodeId: this.nodeId });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    // Leave cleanly: others may take our sessions at once instead of waiting for the key to expire.
+    await this.cmd(["DEL", K.node(this.nodeId)]).catch(() => undefined);
+    await this.o.subscriber.unsubscribe(K.rpc(this.nodeId)).catch(() => undefined);
+  }
+
+  // ---------------------------------------------------------------------------
+  // RoomGateway
+
+  async join(request: JoinRequest): Promise<JoinResult> {
+    const record = await this.o.store.findByCode(normalizeRoomCode(request.code));
+    // Unknown and ended sessions are answered by the local rules, which need no owner.
+    if (!record || record.endedAt !== null) return this.o.local.join(request);
+    return this.route(record.id, "join", [request]) as Promise<JoinResult>;
+  }
+
+  command(member: Member, event: CommandName, payload: unknown): Promise<Ack<unknown>> {
+    return this.route(member.sessionId, "command", [member, event, payload]) as Promise<Ack<unknown>>;
+  }
+
+  async left(member: Member): Promise<void> {
+    await this.route(member.sessionId, "left", [member]);
+  }
+
+  view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {
+    return this.route(member.sessionId, "view", [member]) as Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null>;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Ownership and forwarding
+
+  /** Runs a call on the session's owner: here, or over RPC; takes over from a dead owner. */
+  private async route(sessionId: string, method: Method, args: unknown[]): Promise<unknown> {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const owner = await this.ownerOf(sessionId);
+      if (owner === this.nodeId) {
+        try {
+          return await this.runLocal(method, args);
+        } catch (err) {
+          if (err instanceof NotOwner) continue;
+          throw err;
+        }
+      }
+      const response = await this.call(owner, { id: newId(), from: this.nodeId, method, sessionId, args });
+      if (response.ok) return response.result;
+      if (!response.notOwner && response.message !== "timeout") throw new Error(response.message);
+      // The owner moved or did not answer: look again (its key expires if it is dead).
+      if (response.message === "timeout") await new Promise((r) => setTimeout(r, 200));
+    }
+    if (method === "command") return { ok: false, error: protocolError("INTERNAL", "The class's server is changing hands. Try again.") };
+    throw new Error(`no owner answered for session ${sessionId}`);
+  }
+
+  private runLocal(method: Method, args: unknown[]): Promise<unknown> {
+    const { local } = this.o;
+    switch (method) {
+      case "join":
+        return local.join(args[0] as JoinRequest);
+      case "command":
+        return local.command(args[0] as Member, args[1] as CommandName, args[2]);
+      case "left":
+        return local.left(args[0] as Member);
+      case "view":
+        return local.view(args[0] as Member);
+    }
+  }
+
+  /** The live owner of a session, claiming it when there is none or the recorded one is dead. */
+  async ownerOf(sessionId: string): Promise<string> {
+    for (let i = 0; i < 5; i++) {
+      const current = (await this.cmd(["GET", K.owner(sessionId)])) as string | null;
+      if (current === this.nodeId) return current;
+      if (current && (await this.cmd(["EXISTS", K.node(current)])) === 1) return current;
+      const claimed = await this.cmd(["EVAL", CLAIM, 1, K.owner(sessionId), current ?? "", this.nodeId]);
+      if (claimed === 1) {
+        if (current) log.info("took over a session from a node that is gone", { sessionId, from: current });
+        // Any copy in memory may be stale: rebuild from the log on first use.
+        const stale = this.o.rooms.get(sessionId);
+        if (stale) this.o.rooms.drop(stale);
+        void this.reconcileOne(sessionId);
+        return this.nodeId;
+      }
+    }
+    throw new Error(`could not resolve the owner of session ${sessionId}`);
+  }
+
+  private call(node: string, request: RpcRequest): Promise<RpcResponse> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(request.id);
+        resolve({ id: request.id, ok: false, notOwner: false, message: "timeout" });
+      }, RPC_TIMEOUT_MS);
+      this.pending.set(request.id, { resolve, timer });
+      this.o.client.publish(K.rpc(node), JSON.stringify({ kind: "req", ...request })).catch((err: Error) => {
+        clearTimeout(timer);
+        this.pending.delete(request.id);
+        resolve({ id: request.id, ok: false, notOwner: false, message: err.message });
+      });
+    });
+  }
+
+  private async onMessage(raw: string): Promise<void> {
+    let message: ({ kind: "req" } & RpcRequest) | ({ kind: "res" } & RpcResponse);
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (message.kind === "res") {
+      const waiter = this.pending.get(message.id);
+      if (!waiter) return;
+      clearTimeout(waiter.timer);
+      this.pending.delete(message.id);
+      waiter.resolve(message);
+      return;
+    }
+    const request = message;
+    let response: RpcResponse;
+    try {
+      const owner = (await this.cmd(["GET", K.owner(request.sessionId)])) as string | null;
+      if (owner !== this.nodeId) throw new NotOwner();
+      response = { id: request.id, ok: true, result: await this.runLocal(request.method, request.args) };
+    } catch (err) {
+      response = { id: request.id, ok: false, notOwner: err instanceof NotOwner, message: (err as Error).message ?? "error" };
+    }
+    await this.o.client.publish(K.rpc(request.from), JSON.stringify({ kind: "res", ...response })).catch(() => undefined);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Housekeeping
+
+  private heartbeat(): Promise<unknown> {
+    if (this.stopped) return Promise.resolve();
+    return this.cmd(["SET", K.node(this.nodeId), String(Date.now()), "PX", String(NODE_TTL_MS)]).catch((err: Error) =>
+      log.warn("cluster heartbeat failed", { error: err.message }),
+    );
+  }
+
+  /** Drop rooms this node no longer owns (another node took over while we were unreachable). */
+  private async checkOwnership(): Promise<void> {
+    for (const room of this.o.rooms.all()) {
+      const owner = await this.cmd(["GET", K.owner(room.id)]).catch(() => this.nodeId);
+      if (owner !== this.nodeId) {
+        log.warn("no longer the owner of a session; dropping its room", { sessionId: room.id });
+        this.o.rooms.drop(room);
+      }
+    }
+  }
+
+  /** Presence is counted where the sockets are; the owner re-counts so a dead node's sockets do not linger. */
+  private async reconcilePresence(): Promise<void> {
+    for (const room of this.o.rooms.all()) await this.reconcileOne(room.id);
+  }
+
+  private async reconcileOne(sessionId: string): Promise<void> {
+    try {
+      const room = this.o.rooms.get(sessionId) ?? (await this.o.rooms.load(sessionId));
+      if (!room) return;
+      const { participants, watchers } = await this.o.countPresence(sessionId);
+      room.resetPresence(participants, watchers);
+    } catch (err) {
+      log.warn("presence reconcile failed", { sessionId, error: (err as Error).message });
+    }
+  }
+
+  private cmd(args: (string | number)[]): Promise<unknown> {
+    return this.o.client.sendCommand(args.map(String));
+  }
+}

@@ -1,0 +1,220 @@
+import { createClient } from "redis";
+import type { SessionEvent } from "../../lib/session/types";
+import { log } from "../logger";
+import { StoreError } from "./sqlite";
+import { WriteQueue, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+
+/** The slice of a node-redis client this code uses (raw commands keep replies predictable across versions). */
+export interface RedisClient {
+  sendCommand(args: string[]): Promise<unknown>;
+  publish(channel: string, message: string): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  unsubscribe(channel: string): Promise<unknown>;
+  connect(): Promise<unknown>;
+  quit(): Promise<unknown>;
+  duplicate(): RedisClient;
+  on(event: "error", listener: (err: Error) => void): unknown;
+}
+
+/** A connected client speaking RESP2 (flat arrays for HGETALL, as the parsing below expects). */
+export async function connectRedis(url: string): Promise<RedisClient> {
+  const client = createClient({ url, RESP: 2 }) as unknown as RedisClient;
+  client.on("error", (err: Error) => log.warn("redis client error", { error: err.message }));
+  await client.connect();
+  return client;
+}
+type Reply = string | number | null | Reply[];
+
+const K = {
+  session: (id: string) => `cls:s:${id}`,
+  code: (code: string) => `cls:code:${code}`,
+  hostKey: (hash: string) => `cls:hk:${hash}`,
+  events: (id: string) => `cls:e:${id}`,
+  tokens: (id: string) => `cls:t:${id}`,
+  sessions: "cls:sessions",
+  live: "cls:live",
+};
+
+const RAISE_PEAK = `local c = tonumber(redis.call('HGET', KEYS[1], 'peak') or '0')
+if tonumber(ARGV[1]) > c then redis.call('HSET', KEYS[1], 'peak', ARGV[1]) end
+return 1`;
+
+/**
+ * The store for several server processes: a Redis stream per session holds
+ * its event log (entry id = `<seq>-1`, so Redis itself refuses a second
+ * writer of the same sequence number), a hash per session its record and
+ * counters. The same SessionStore interface as SQLite; the rules do not know
+ * which one they run on.
+ */
+export class RedisSessionStore implements SessionStore {
+  private readonly queue: WriteQueue<{ sessionId: string; event: SessionEvent }>;
+
+  constructor(private readonly client: RedisClient) {
+    this.queue = new WriteQueue(
+      (batch) => this.writeBatch(batch),
+      (err) => log.error("writing events to redis failed", { error: err.message }),
+    );
+  }
+
+  private cmd(args: (string | number)[]): Promise<Reply> {
+    return this.client.sendCommand(args.map(String)) as Promise<Reply>;
+  }
+
+  async createSession(record: SessionRecord, created: SessionEvent): Promise<void> {
+    await Promise.all([
+      this.cmd([
+        "HSET",
+        K.session(record.id),
+        "id",
+        record.id,
+        "code",
+        record.code,
+        "title",
+        record.title,
+        "hostKeyHash",
+        record.hostKeyHash,
+        "createdAt",
+        record.createdAt,
+        "endedAt",
+        "",
+        "lastEventAt",
+        record.createdAt,
+        "peak",
+        0,
+        "participants",
+        0,
+        "polls",
+        0,
+        "events",
+        1,
+      ]),
+      this.cmd(["SET", K.code(record.code), record.id]),
+      this.cmd(["SADD", K.hostKey(record.hostKeyHash), record.id]),
+      this.cmd(["ZADD", K.sessions, record.createdAt, record.id]),
+      this.cmd(["SADD", K.live, record.id]),
+      this.cmd(["XADD", K.events(record.id), `${created.seq}-1`, "e", JSON.stringify(created)]),
+    ]);
+  }
+
+  append(sessionId: string, event: SessionEvent): void {
+    this.queue.push({ sessionId, event });
+  }
+
+  afterDurable(fn: () => void): void {
+    this.queue.afterDurable(fn);
+  }
+
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  /** One pipelined round trip per batch; any refused entry fails the batch. */
+  private async writeBatch(batch: { sessionId: string; event: SessionEvent }[]): Promise<void> {
+    const ops: Promise<Reply>[] = [];
+    for (const { sessionId, event } of batch) {
+      ops.push(this.cmd(["XADD", K.events(sessionId), `${event.seq}-1`, "e", JSON.stringify(event)]));
+      ops.push(this.cmd(["HSET", K.session(sessionId), "lastEventAt", event.at]));
+      ops.push(this.cmd(["HINCRBY", K.session(sessionId), "events", 1]));
+      if (event.type === "participant:joined") ops.push(this.cmd(["HINCRBY", K.session(sessionId), "participants", 1]));
+      if (event.type === "poll:opened") ops.push(this.cmd(["HINCRBY", K.session(sessionId), "polls", 1]));
+      if (event.type === "session:ended") {
+        ops.push(this.cmd(["HSET", K.session(sessionId), "endedAt", event.at]));
+        ops.push(this.cmd(["SREM", K.live, sessionId]));
+      }
+    }
+    const results = await Promise.allSettled(ops);
+    const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
+    if (failed) throw new StoreError(`redis refused an event: ${(failed.reason as Error).message}`);
+  }
+
+  async loadEvents(sessionId: string): Promise<SessionEvent[]> {
+    const entries = (await this.cmd(["XRANGE", K.events(sessionId), "-", "+"])) as [string, string[]][];
+    return entries.map(([id, fields]) => {
+      try {
+        return JSON.parse(fields[1]) as SessionEvent;
+      } catch {
+        throw new StoreError(`session ${sessionId}: event ${id} is not valid JSON`);
+      }
+    });
+  }
+
+  private async hash(id: string): Promise<Record<string, string> | null> {
+    const flat = (await this.cmd(["HGETALL", K.session(id)])) as string[];
+    if (!flat || flat.length === 0) return null;
+    const out: Record<string, string> = {};
+    for (let i = 0; i < flat.length; i += 2) out[flat[i]] = flat[i + 1];
+    return out;
+  }
+
+  async getSession(id: string): Promise<SessionRecord | null> {
+    const h = await this.hash(id);
+    if (!h) return null;
+    return {
+      id: h.id,
+      code: h.code,
+      title: h.title,
+      hostKeyHash: h.hostKeyHash,
+      createdAt: Number(h.createdAt),
+      endedAt: h.endedAt ? Number(h.endedAt) : null,
+    };
+  }
+
+  async findByCode(code: string): Promise<SessionRecord | null> {
+    const id = (await this.cmd(["GET", K.code(code)])) as string | null;
+    return id ? this.getSession(id) : null;
+  }
+
+  async codeExists(code: string): Promise<boolean> {
+    const rec = await this.findByCode(code);
+    return !!rec && rec.endedAt === null;
+  }
+
+  async liveSessionIds(): Promise<string[]> {
+    return (await this.cmd(["SMEMBERS", K.live])) as string[];
+  }
+
+  async listSessions(ids?: readonly string[]): Promise<SessionSummary[]> {
+    const list = ids ? [...ids] : ((await this.cmd(["ZREVRANGE", K.sessions, 0, 499])) as string[]);
+    const rows = await Promise.all(list.map((id) => this.hash(id)));
+    return rows
+      .filter((h): h is Record<string, string> => h !== null)
+      .map((h) => ({
+        id: h.id,
+        code: h.code,
+        title: h.title,
+        createdAt: Number(h.createdAt),
+        endedAt: h.endedAt ? Number(h.endedAt) : null,
+        status: h.endedAt ? ("ended" as const) : ("live" as const),
+        lastEventAt: Number(h.lastEventAt),
+        eventCount: Number(h.events ?? 0),
+        participantCount: Number(h.participants ?? 0),
+        peakParticipants: Number(h.peak ?? 0),
+        pollCount: Number(h.polls ?? 0),
+      }))
+      .sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  async sessionIdsByHostKeyHash(hashes: readonly string[]): Promise<string[]> {
+    const sets = await Promise.all(hashes.map((h) => this.cmd(["SMEMBERS", K.hostKey(h)]) as Promise<string[]>));
+    return [...new Set(sets.flat())];
+  }
+
+  notePeakParticipants(sessionId: string, peak: number): void {
+    this.cmd(["EVAL", RAISE_PEAK, 1, K.session(sessionId), peak]).catch((err: Error) =>
+      log.warn("could not record peak participants", { sessionId, error: err.message }),
+    );
+  }
+
+  async saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void> {
+    await this.cmd(["HSET", K.tokens(sessionId), tokenHash, participantId]);
+  }
+
+  async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {
+    return (await this.cmd(["HGET", K.tokens(sessionId), tokenHash])) as string | null;
+  }
+
+  async close(): Promise<void> {
+    await this.queue.flush().catch(() => undefined);
+    await this.client.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,124 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { io as connect } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type TallyUpdate, type Welcome } from "../../lib/protocol";
+import type { HostSnapshot } from "../../lib/session";
+import type { ClientSocket } from "./harness";
+import { waitUntil } from "./harness";
+import { freePort, spawnServer, type ServerProcess } from "./process";
+import { startRedis, type RedisServer } from "./redis";
+
+let redis: RedisServer;
+const nodes: ServerProcess[] = [];
+const sockets: ClientSocket[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-cluster-"));
+  for (let i = 0; i < 3; i++) {
+    nodes.push(await spawnServer({ dataDir: path.join(dataDir, `n${i}`), port: await freePort(), env: { REDIS_URL: redis.url } }));
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  for (const n of nodes) n.proc.kill("SIGKILL");
+  await redis?.stop();
+});
+
+/** A client pinned to one node, as a load balancer would place it. */
+function client(url: string, auth: Record<string, unknown>) {
+  const state = {
+    snapshot: null as AnySnapshot | null,
+    welcome: null as Welcome | null,
+    myVote: null as MyVote | null,
+    tallies: [] as TallyUpdate[],
+  };
+  const socket: ClientSocket = connect(url, {
+    transports: ["websocket"],
+    reconnection: false,
+    forceNew: true,
+    auth: { v: PROTOCOL_VERSION, ...auth },
+  });
+  sockets.push(socket);
+  socket.on("session:welcome", (w) => (state.welcome = w));
+  socket.on("session:snapshot", (s) => (state.snapshot = s));
+  socket.on("poll:myVote", (v) => (state.myVote = v));
+  socket.on("poll:tally", (t) => state.tallies.push(t));
+  const emit = (event: string, payload: unknown) =>
+    new Promise<Ack<unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ack for ${event}`)), 10_000);
+      (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+    });
+  return { socket, state, emit, ready: () => waitUntil(() => state.snapshot !== null && state.welcome !== null, 10_000) };
+}
+
+describe("scale-out on Redis", () => {
+  it("serves one class from three processes, and survives the teacher's node dying mid-poll", async () => {
+    const [a, b, c] = nodes;
+    const created = (await (
+      await fetch(`${a.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Cluster" }) })
+    ).json()) as { id: string; code: string; hostKey: string };
+
+    // The teacher joins through B first, so B owns the session.
+    const teacher = client(b.url, { role: "host", code: created.code, hostKey: created.hostKey });
+    await teacher.ready();
+    const projector = client(c.url, { role: "projector", code: created.code });
+    const students = Array.from({ length: 12 }, (_, i) => client([a, b, c][i % 3].url, { role: "student", code: created.code, nickname: `s${i}` }));
+    await Promise.all([projector.ready(), ...students.map((s) => s.ready())]);
+    await waitUntil(() => (teacher.state.snapshot as HostSnapshot).participants?.length === 12, 10_000);
+
+    // Steps reach everyone, on every node.
+    for (let i = 0; i < 3; i++) expect((await teacher.emit("step:move", { delta: 1 })).ok).toBe(true);
+    await waitUntil(() => [projector, ...students].every((x) => x.state.snapshot?.stepIndex === 3), 10_000);
+
+    // A poll; every node's students vote; tallies are coalesced once per room.
+    const open = (await teacher.emit("poll:open", { kind: "next-step" })) as { ok: true; data: { pollId: string } };
+    expect(open.ok).toBe(true);
+    await waitUntil(() => students.every((s) => s.state.snapshot?.poll?.id === open.data.pollId), 10_000);
+    const options = students[0].state.snapshot!.poll!.options;
+    const firstHalf = students.slice(0, 8);
+    const acks = await Promise.all(firstHalf.map((s, i) => s.emit("poll:vote", { pollId: open.data.pollId, optionId: options[i % 2].id })));
+    expect(acks.every((r) => r.ok)).toBe(true);
+    await waitUntil(() => teacher.state.tallies.at(-1)?.total === 8, 10_000);
+    expect(teacher.state.tallies.length).toBeLessThanOrEqual(4);
+
+    // The teacher's node dies.
+    b.proc.kill("SIGKILL");
+    await b.exited;
+
+    // The teacher reconnects through A; students that were on B reconnect through C.
+    const teacher2 = client(a.url, { role: "host", code: created.code, hostKey: created.hostKey });
+    await teacher2.ready();
+    // Whoever sat on B reconnects through C with the same identity (index in `students` -> new client).
+    const movedIndex = students.map((_, i) => i).filter((i) => i % 3 === 1);
+    const moved = new Map(movedIndex.map((i) => [i, client(c.url, { role: "student", code: created.code, token: students[i].state.welcome!.token })]));
+    await Promise.all([...moved.values()].map((s) => s.ready()));
+    const now = (i: number) => moved.get(i) ?? students[i];
+    const snap = teacher2.state.snapshot as HostSnapshot;
+    expect(snap.stepIndex).toBe(3);
+    expect(snap.poll).toMatchObject({ id: open.data.pollId, status: "open" });
+    expect(snap.poll!.results.total).toBe(8);
+    expect(snap.participants).toHaveLength(12);
+    // A moved student's earlier vote is still theirs.
+    expect(moved.get(1)!.state.myVote).toMatchObject({ pollId: open.data.pollId, optionId: options[1].id });
+    expect(moved.get(1)!.state.welcome!.participantId).toBe(students[1].state.welcome!.participantId);
+
+    // The students who have not voted yet (8..11) vote now, through A and C.
+    for (let i = 8; i < 12; i++) expect((await now(i).emit("poll:vote", { pollId: open.data.pollId, optionId: options[2].id })).ok).toBe(true);
+    expect((await teacher2.emit("poll:close", { pollId: open.data.pollId })).ok).toBe(true);
+    await waitUntil(() => (teacher2.state.snapshot as HostSnapshot).poll?.status === "closed", 10_000);
+    const results = (teacher2.state.snapshot as HostSnapshot).poll!.results;
+    expect(results.total).toBe(12);
+    expect(results.counts).toMatchObject({ [options[0].id]: 4, [options[1].id]: 4, [options[2].id]: 4 });
+
+    // The class carries on everywhere.
+    expect((await teacher2.emit("step:move", { delta: 1 })).ok).toBe(true);
+    await waitUntil(() => [projector, ...students.map((_, i) => now(i))].every((x) => x.state.snapshot?.stepIndex === 4), 10_000);
+  }, 90_000);
+});
