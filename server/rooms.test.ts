@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { RoomRegistry } from "./rooms";
+import { SqliteSessionStore } from "./store/sqlite";
+import type { RoomOutbox } from "./room";
+
+const silent: RoomOutbox = { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {} };
+
+describe("RoomRegistry", () => {
+  it("ends sessions left idle past the timeout, and only those", async () => {
+    let now = 1_000_000;
+    const store = new SqliteSessionStore(":memory:");
+    const rooms = new RoomRegistry({ store, outboxFor: () => silent, now: () => now, idleTimeoutMs: 60_000 });
+    const idle = await rooms.create("idle");
+    const busy = await rooms.create("busy");
+    const watched = await rooms.create("watched");
+    rooms.get(watched.id)!.watcherJoined();
+
+    now += 50_000;
+    rooms.get(busy.id)!.stepMove(1);
+    now += 20_000; // idle: 70 s quiet; busy: 20 s since its last event; watched: someone is connected
+    rooms.sweepIdle();
+    await store.flush();
+
+    expect(rooms.get(idle.id)).toBeNull();
+    expect(rooms.get(busy.id)).not.toBeNull();
+    expect(rooms.get(watched.id)).not.toBeNull();
+    expect((await store.getSession(idle.id))!.endedAt).toBe(now);
+    expect((await store.loadEvents(idle.id)).at(-1)!.type).toBe("session:ended");
+    // An ended session is never loaded again as live.
+    expect(await rooms.byRoomCode(idle.code)).toBeNull();
+    rooms.disposeAll();
+  });
+
+  it("recovers every live session after a restart, and not the ended ones", async () => {
+    const store = new SqliteSessionStore(":memory:");
+    const first = new RoomRegistry({ store, outboxFor: () => silent, idleTimeoutMs: 0 });
+    const live = await first.create("live");
+    const over = await first.create("over");
+    first.get(live.id)!.stepGo(4);
+    first.get(over.id)!.end();
+    await store.flush();
+    first.disposeAll();
+
+    const second = new RoomRegistry({ store, outboxFor: () => silent, idleTimeoutMs: 0 });
+    expect(await second.recoverAll()).toBe(1);
+    expect(second.get(live.id)!.snapshotState.stepIndex).toBe(4);
+    expect(second.get(over.id)).toBeNull();
+    second.disposeAll();
+  });
+});
