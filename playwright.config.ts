@@ -36,7 +36,8 @@ export default defineConfig({
   webServer: {
     command: "node --import tsx server/index.ts",
     url: `http://127.0.0.1:${PORT}/api/health`,
-    env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR, LOG_LEVEL: "warn" },
+    // Every spec creates sessions from 127.0.0.1; the per-address limit is for real deployments.
+    env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR, LOG_LEVEL: "warn", SESSION_CREATE_LIMIT: "1000" },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: "pipe",

@@ -28,7 +28,7 @@ export function originAllowed(origin: string | undefined, host: string | undefin
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface ClassroomServerOptions {
-  config: Pick<Config, "publicUrl" | "port" | "host" | "idleTimeoutMs" | "dev" | "adminToken">;
+  config: Pick<Config, "publicUrl" | "port" | "host" | "idleTimeoutMs" | "dev" | "adminToken"> & { sessionCreateLimitPerMinute?: number };
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
   pages?: PageHandler;

@@ -13,6 +13,8 @@ const envSchema = z.object({
   /** Grants the full saved-session list at /sessions and /api/sessions. */
   ADMIN_TOKEN: z.string().min(16).optional(),
   IDLE_SESSION_TIMEOUT_MINUTES: z.coerce.number().min(0).optional(),
+  /** New sessions one address may create per minute. */
+  SESSION_CREATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
   NODE_ENV: z.string().default("development"),
   /** "0" serves the API and sockets only (benchmarks, socket-level tests): no Next.js build needed. */
   SERVE_PAGES: z.enum(["0", "1"]).default("1"),
@@ -31,6 +33,7 @@ export interface Config {
   dev: boolean;
   servePages: boolean;
   redisUrl: string | null;
+  sessionCreateLimitPerMinute: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -53,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dev: e.NODE_ENV !== "production",
     servePages: e.SERVE_PAGES === "1",
     redisUrl: e.REDIS_URL ?? null,
+    sessionCreateLimitPerMinute: e.SESSION_CREATE_LIMIT,
   };
 }

@@ -16,7 +16,7 @@ export const createSessionBodySchema = z
   .strip();
 
 export interface ApiDeps {
-  config: Pick<Config, "publicUrl" | "port" | "adminToken">;
+  config: Pick<Config, "publicUrl" | "port" | "adminToken"> & { sessionCreateLimitPerMinute?: number };
   rooms: RoomRegistry;
   store: SessionStore;
 }
@@ -61,7 +61,8 @@ export function setSecurityHeaders(res: ServerResponse, dev: boolean): void {
  * Returns false when the request is not for the API.
  */
 export function createApiHandler(deps: ApiDeps) {
-  const creations = new KeyedLimiter({ capacity: 10, refillPerSecond: 10 / 60 });
+  const perMinute = deps.config.sessionCreateLimitPerMinute ?? 10;
+  const creations = new KeyedLimiter({ capacity: perMinute, refillPerSecond: perMinute / 60 });
   const reads = new KeyedLimiter({ capacity: 60, refillPerSecond: 20 });
   const sessions = createSessionsReader(deps.store, deps.config.adminToken);
 

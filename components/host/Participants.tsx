@@ -32,16 +32,33 @@ export function Participants({ snapshot }: { snapshot: HostSnapshot }) {
               {p.nickname}
               <span className="sr-only">{p.connected ? " (connected)" : " (away)"}</span>
             </span>
-            <button
-              type="button"
-              onClick={() => {
-                if (window.confirm(`Remove ${p.nickname} from this session?`)) void send("participant:remove", { participantId: p.id });
-              }}
-              className="rounded px-2 py-1 text-sm text-rose-300 hover:bg-rose-950"
-              aria-label={`Remove ${p.nickname}`}
-            >
-              Remove
-            </button>
+            <span className="flex shrink-0 gap-1">
+              <button
+                type="button"
+                onClick={() => {
+                  const nickname = window.prompt(`New name for ${p.nickname}:`, p.nickname);
+                  if (nickname && nickname.trim() && nickname.trim() !== p.nickname) {
+                    void send("participant:rename", { participantId: p.id, nickname: nickname.trim() });
+                  }
+                }}
+                className="rounded px-2 py-1 text-sm text-sky-300 hover:bg-slate-800"
+                aria-label={`Rename ${p.nickname}`}
+                data-testid="participant-rename"
+              >
+                Rename
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  if (window.confirm(`Remove ${p.nickname} from this session?`)) void send("participant:remove", { participantId: p.id });
+                }}
+                className="rounded px-2 py-1 text-sm text-rose-300 hover:bg-rose-950"
+                aria-label={`Remove ${p.nickname}`}
+                data-testid="participant-remove"
+              >
+                Remove
+              </button>
+            </span>
           </li>
         ))}
         {people.length === 0 && <li className="text-slate-400">Nobody has joined yet.</li>}

@@ -115,7 +115,8 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
         {after.events.length === 0 ? (
           <p className="text-slate-400">No events yet.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          // Scrolls sideways on a phone: focusable, so a keyboard can scroll it too.
+          <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Events table">
             <table className="w-full min-w-[640px] text-left text-[13px]" data-testid="events-table">
               <thead className="text-slate-400">
                 <tr>

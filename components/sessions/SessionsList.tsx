@@ -85,7 +85,7 @@ export function SessionsList() {
       {rows === null && !error && <p role="status">Loading…</p>}
       {rows && rows.length === 0 && <p data-testid="sessions-empty">No saved sessions {scope === "admin" ? "yet" : "from this browser yet"}.</p>}
       {rows && rows.length > 0 && (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Saved sessions table">
           <table className="w-full min-w-[760px] text-left" data-testid="sessions-table">
             <thead className="text-sm text-slate-400">
               <tr>
