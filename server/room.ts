@@ -140,9 +140,9 @@ export class Room {
     this.commit({ type: "participant:joined", participantId, nickname });
   }
 
+  /** A returning student who brings a new nickname (a `?name=` link, another tab): everyone who shows it is told. */
   renameIfChanged(participantId: string, nickname: string | undefined): void {
-    const p = own(this.state.participants, participantId);
-    if (p && nickname && nickname !== p.nickname) this.commit({ type: "participant:renamed", participantId, nickname });
+    if (nickname) this.renameParticipant(participantId, nickname);
   }
 
   /** Teacher and projector sockets: not students, but they keep a room from counting as idle. */

@@ -117,7 +117,8 @@ const COMMANDS: { [E in CommandName]: { schema: z.ZodType; roles: readonly Role[
  */
 export function attachSocketLayer({ io, gateway }: SocketLayerOptions): void {
   // Per address: failed joins (guessing room codes or host keys).
-  const failedJoins = new KeyedLimiter({ capacity: 20, refillPerSecond: 0.5 });
+  // Generous enough for a class behind one NAT address mistyping codes; far too slow to walk 887 million codes.
+  const failedJoins = new KeyedLimiter({ capacity: 60, refillPerSecond: 1 });
   // Per participant, not per socket: reconnecting does not refill the bucket.
   const voteBuckets = new KeyedLimiter({ capacity: 10, refillPerSecond: 4 });
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useState } from "react";
 import { getScenario } from "@/lib/lesson";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, useLive } from "@/components/live/LiveSession";
@@ -22,6 +23,22 @@ export function ProjectorView({ code }: { code: string }) {
   );
 }
 
+/** The address students can reach (the server picks PUBLIC_URL or this machine's LAN address). */
+function useJoinUrl(code: string): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    fetch(`/api/join-info?code=${encodeURIComponent(code)}`)
+      .then((res) => (res.ok ? res.json() : null))
+      .then((body) => !cancelled && setUrl(body?.joinUrl ?? `${window.location.origin}/join/${code}`))
+      .catch(() => !cancelled && setUrl(`${window.location.origin}/join/${code}`));
+    return () => {
+      cancelled = true;
+    };
+  }, [code]);
+  return url;
+}
+
 /** The projector: the diagram large, no controls; poll results only when the teacher shows them. */
 function Projector({ code }: { code: string }) {
   const snapshot = useLive((s) => s.snapshot) as PublicSnapshot;
@@ -33,7 +50,7 @@ function Projector({ code }: { code: string }) {
     poll && poll.status === "open" && tally && tally.pollId === poll.id && tally.round === poll.round
       ? { counts: tally.counts, total: tally.total }
       : poll?.results ?? null;
-  const joinHost = typeof window === "undefined" ? "" : window.location.host;
+  const joinUrl = useJoinUrl(code);
   return (
     <div className="flex min-h-screen flex-col gap-4 p-6">
       <header className="flex items-start justify-between gap-6">
@@ -41,7 +58,9 @@ function Projector({ code }: { code: string }) {
           <StepHeader scenario={scenario} snapshot={snapshot} large />
         </div>
         <div className="shrink-0 rounded-2xl border border-slate-600 bg-slate-900 px-5 py-3 text-right">
-          <p className="text-lg text-slate-300">Join at {joinHost}/join</p>
+          <p className="text-lg text-slate-300" data-testid="join-link">
+            Join at {joinUrl ? joinUrl.replace(/^https?:\/\//, "") : "…"}
+          </p>
           <p data-testid="room-code" className="font-mono text-6xl font-bold tracking-[0.2em]">
             {code}
           </p>

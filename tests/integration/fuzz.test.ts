@@ -46,8 +46,9 @@ import { connectClient, startServer, waitUntil, type TestClient, type TestServer
 
 /**
  * Seeded fuzz of one live classroom over real sockets (tldraw's syncFuzz.test.ts
- * is the model). A PRNG drives a teacher (several tabs), a projector and ~30
- * students, plus hostile input, through a few hundred actions per seed. After
+ * is the model). A PRNG drives a teacher (three tabs: the server allows 10
+ * commands a second per socket), a projector and ~30 students, plus hostile
+ * input, through a few hundred actions per seed. After
  * every action the server's authoritative state must keep its invariants; at
  * checkpoints every connected client must have converged to what the server
  * would send it, every message a client ever got must match the durable log at
@@ -59,9 +60,19 @@ import { connectClient, startServer, waitUntil, type TestClient, type TestServer
  * Keep seeds that once failed in FAILED_SEEDS.
  */
 
+/**
+ * Random but fixed. Before 13628af, 1337, 20240611 and 987654321 failed within
+ * a few actions: ids such as "__proto__" or "toString" found Object.prototype
+ * members (poll:reopen corrupted the state), and a command sent with only an
+ * ack got no reply.
+ */
 const SEEDS = [0x5eed, 1_337, 20_240_611, 987_654_321, 42];
-/** Seeds that once failed; see the comment on each. */
-const FAILED_SEEDS: number[] = [];
+/** Seeds that once failed, kept as fixed cases. */
+const FAILED_SEEDS: number[] = [
+  // A student's rename at (re)join (second tab, or reload with ?name=) reaches neither the student's
+  // other tabs nor the teacher's console: Room.renameIfChanged commits without publishing.
+  2,
+];
 
 const INITIAL_STUDENTS = 30;
 const HOST_TABS = 3;
@@ -149,7 +160,7 @@ const TEACHER_COMMANDS = (Object.keys(COMMANDS) as EventName[]).filter((e) => CO
 const FUZZABLE_COMMANDS = (Object.keys(COMMANDS) as EventName[]).filter((e) => e !== "session:end");
 
 /** Keys that a plain object inherits: ids that must read as unknown, never as found. */
-const PROTOTYPE_KEYS = process.env.FUZZ_NOPROTO ? ["nope-1", "nope-2"] : ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
+const PROTOTYPE_KEYS = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
 
 /** A local mirror of one of the server's token buckets; it is conservative because it starts later. */
 class Budget {
@@ -362,7 +373,9 @@ afterAll(async () => {
 });
 
 describe("classroom fuzz (seeded)", () => {
-  for (const seed of [...SEEDS, ...FAILED_SEEDS]) {
+  // FUZZ_SEEDS=1,2,3 runs other seeds, to hunt for new failures.
+  const seeds = process.env.FUZZ_SEEDS ? process.env.FUZZ_SEEDS.split(",").map(Number) : [...SEEDS, ...FAILED_SEEDS];
+  for (const seed of seeds) {
     it(`seed ${seed}: every client converges, invariants hold, the log replays`, async () => {
       await runSeed(seed);
     }, 45_000);
@@ -503,13 +516,17 @@ async function runSeed(seed: number): Promise<void> {
     }
   }
 
-  /** Socket.io handles one connection's packets in order: an acknowledged sync proves the ones before it were handled. */
-  async function barrierOn(tab: Tab): Promise<void> {
-    while (!tab.commands.available()) await sleep(20);
-    tab.commands.take();
-    const ack = await tab.client.emit("session:sync", {});
-    expectErrorShape(ack);
-    expect(["ok", "RATE_LIMITED"], `${where()}: ${tab.name} sync answered ${short(ack)}`).toContain(ack.ok ? "ok" : ack.error.code);
+  /** An acknowledged emit that may legitimately get no reply (its socket is being kicked). */
+  function emitMaybe(tab: Tab, event: EventName, payload: unknown, timeoutMs = 1_500): Promise<Ack<unknown> | "no reply"> {
+    if (event === "poll:vote" && tab.identity) tab.identity.votes.take();
+    else tab.commands.take();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve("no reply"), timeoutMs);
+      (tab.client.socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+    });
   }
 
   /**
@@ -788,10 +805,15 @@ async function runSeed(seed: number): Promise<void> {
     const identity = tab.identity!;
     const { outcome, writes } = voteOutcome(state(), identity, pollId, optionId);
     const ack = await command(tab, "poll:vote", { pollId, optionId }, outcome, writes);
-    if (ack.ok) {
-      stats.votes++;
-      expect(ack.data, `${where()}: vote receipt`).toEqual({ pollId, round: state().polls[pollId].round, optionId });
-    }
+    if (!ack.ok) return;
+    stats.votes++;
+    const mine: MyVote = { pollId, round: state().polls[pollId].round, optionId };
+    expect(ack.data, `${where()}: vote receipt`).toEqual(mine);
+    if (writes.length === 0) return;
+    // A changed vote reaches every tab of that student (docs: "each tab gets that participant's poll:myVote").
+    const mirrors = tabs.filter((t) => t.open && t.identity === identity);
+    await waitUntil(() => mirrors.every((t) => JSON.stringify(t.client.myVotes.at(-1)) === JSON.stringify(mine)), CONVERGE_TIMEOUT_MS).catch(() => undefined);
+    for (const t of mirrors) expect(t.client.myVotes.at(-1), `${where()}: ${t.name} poll:myVote after ${tab.name} voted`).toEqual(mine);
   }
 
   const studentTabs = () => openTabs("student").filter((t) => t.identity && !t.identity.removed);
@@ -892,6 +914,115 @@ async function runSeed(seed: number): Promise<void> {
           return true;
         }
         await vote(tab, pollId, optionId);
+        return true;
+      },
+    ],
+
+    reload: [
+      3,
+      async () => {
+        // A page reload: the old socket closes and the new one connects at once, in either order at the server.
+        const candidates = studentTabs();
+        if (!candidates.length) return false;
+        const tab = rng.pick(candidates);
+        const identity = tab.identity!;
+        closeTab(tab);
+        await rejoin(identity, rng.pick([undefined, identity.nickname, nicknameFor(rng, 0)]), "reload");
+        return true;
+      },
+    ],
+    secondTabRenamed: [
+      1,
+      async () => {
+        // Another tab of the same browser, where the student typed a different name.
+        const here = identities.filter((i) => !i.removed && tabs.some((t) => t.open && t.identity === i));
+        if (!here.length) return false;
+        const identity = rng.pick(here);
+        await rejoin(identity, `${identity.nickname.slice(0, 20)} ${rng.hex(3)}`, "second tab, renamed");
+        return true;
+      },
+    ],
+    raceVotesWithTeacher: [
+      3,
+      async () => {
+        // Votes in flight while the teacher closes, reopens, hides results or removes a voter.
+        const s = state();
+        const poll = activePoll(s);
+        const voters = studentTabs();
+        if (!poll || voters.length < 3) return false;
+        const wave = Array.from({ length: rng.range(3, Math.min(10, voters.length)) }, () => rng.pick(voters));
+        const choices = wave.map(() => rng.pick(poll.options).id);
+        const move = rng.pick(["close", "reopen", "results", "remove", "openNew"] as const);
+        const victim = move === "remove" ? wave[0].identity! : null;
+        const kicked = victim ? tabs.filter((t) => t.open && t.identity === victim) : [];
+        for (const tab of kicked) tab.open = false;
+        label = `race: ${wave.length} votes vs ${move}`;
+        const host = await hostTab();
+        const teacherPayload =
+          move === "close"
+            ? { pollId: poll.id }
+            : move === "reopen"
+              ? { pollId: poll.id }
+              : move === "results"
+                ? { visible: !s.resultsVisible }
+                : move === "remove"
+                  ? { participantId: victim!.participantId }
+                  : { kind: "custom", question: "Race?", options: ["yes", "no"] };
+        const teacherEvent: EventName =
+          move === "close" ? "poll:close" : move === "reopen" ? "poll:reopen" : move === "results" ? "results:show" : move === "remove" ? "participant:remove" : "poll:open";
+        const [teacherAck, ...voteAcks] = await Promise.all([
+          emitMaybe(host, teacherEvent, teacherPayload),
+          ...wave.map((tab, k) => emitMaybe(tab, "poll:vote", { pollId: poll.id, optionId: choices[k] })),
+        ]);
+        const at = `${where()}: ${host.name} ${teacherEvent} ${short(teacherPayload)}`;
+        expect(teacherAck, `${at} got no reply`).not.toBe("no reply");
+        if (teacherAck !== "no reply") {
+          expectErrorShape(teacherAck);
+          const allowed: Outcome[] =
+            move === "close"
+              ? poll.status === "open" ? ["ok"] : ["POLL_CLOSED"]
+              : move === "reopen" || move === "openNew"
+                ? poll.status === "open" ? ["POLL_ALREADY_OPEN"] : ["ok"]
+                : ["ok"];
+          expect([...allowed, "RATE_LIMITED"], `${at} answered ${short(teacherAck)}`).toContain(teacherAck.ok ? "ok" : teacherAck.error.code);
+        }
+        if (victim && teacherAck !== "no reply" && teacherAck.ok) victim.removed = true;
+        else for (const tab of kicked) tab.open = true;
+        voteAcks.forEach((ack, k) => {
+          const tab = wave[k];
+          const gone = victim !== null && tab.identity === victim && victim.removed;
+          if (ack === "no reply") return void expect(gone, `${where()}: ${tab.name}'s vote got no reply`).toBe(true);
+          expectErrorShape(ack);
+          const code = ack.ok ? "ok" : ack.error.code;
+          expect(["ok", "POLL_CLOSED", "NO_SUCH_POLL", "REMOVED", "RATE_LIMITED"], `${where()}: ${tab.name} vote answered ${short(ack)}`).toContain(code);
+          if (ack.ok) expect((ack.data as MyVote).pollId, `${where()}: vote receipt`).toBe(poll.id);
+        });
+        if (victim?.removed) {
+          await waitUntil(() => kicked.every((t) => !t.client.socket.connected), CONVERGE_TIMEOUT_MS).catch(() => undefined);
+          for (const tab of kicked) expect(tab.client.socket.connected, `${where()}: ${tab.name} was not kicked`).toBe(false);
+        }
+        return true;
+      },
+    ],
+    twoTeachersAtOnce: [
+      2,
+      async () => {
+        // Two teacher tabs race: the room applies commands one at a time, so at most one poll opens.
+        const hosts = openTabs("host");
+        if (hosts.length < 2) return false;
+        const before = state();
+        const wasOpen = activePoll(before)?.status === "open";
+        const a = await hostTab();
+        let b = await hostTab();
+        if (b === a) b = hosts.find((t) => t !== a)!;
+        const [ackA, ackB] = await Promise.all([
+          emitMaybe(a, "poll:open", { kind: "next-step" }),
+          emitMaybe(b, "poll:open", { kind: "custom", question: "Which first?", options: ["PVC", "Pod", "PV"], correctIndex: 1 }),
+        ]);
+        const codes = [ackA, ackB].map((ack) => (ack === "no reply" ? "no reply" : ack.ok ? "ok" : ack.error.code));
+        expect(codes.includes("no reply"), `${where()}: ${short(codes)}`).toBe(false);
+        expect(codes.filter((c) => c === "ok").length, `${where()}: two polls opened at once: ${short(codes)}`).toBeLessThanOrEqual(1);
+        if (wasOpen) expect(codes.every((c) => c === "POLL_ALREADY_OPEN" || c === "RATE_LIMITED"), `${where()}: ${short(codes)}`).toBe(true);
         return true;
       },
     ],
@@ -1139,7 +1270,7 @@ async function runSeed(seed: number): Promise<void> {
       },
     ],
     missingPayload: [
-      process.env.FUZZ_NOMISSING ? 0 : 1.5,
+      1.5,
       async () => {
         // docs/protocol.md: a missing payload is treated as {}, and every command gets exactly one reply.
         const tab = rng.pick(openTabs());
@@ -1317,7 +1448,9 @@ async function runSeed(seed: number): Promise<void> {
     expect(events.at(-1)?.type, `${where()}`).toBe("session:ended");
     expect(replay(events), `${where()}: replaying the ended session's log`).toEqual(room.snapshotState);
     expect((await fetch(`${srv.url}/api/health`)).status, `${where()}: /api/health after the end`).toBe(200);
-    if (process.env.FUZZ_VERBOSE) console.info(`seed ${seed}`, { ...stats, events: events.length, participants: identities.length });
+    // A fuzz that was mostly refused (rate limits, a locked room) tested little.
+    expect(stats.rateLimited, `seed ${seed}: ${short(stats)}`).toBeLessThan(stats.actions / 10);
+    expect(stats.votes > 0 && stats.checkpoints > 0, `seed ${seed}: ${short(stats)}`).toBe(true);
   } finally {
     for (const tab of tabs) tab.client.close();
   }
