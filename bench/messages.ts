@@ -1,0 +1,70 @@
+/** IPC between bench/run.ts (the driver) and bench/worker.ts (simulated students). */
+
+/** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes on one machine. */
+export function now(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+export type ServerKind = "product" | "bare";
+
+export type DriverCommand =
+  | {
+      cmd: "join";
+      kind: ServerKind;
+      url: string;
+      /** product only: the room code */
+      code: string;
+      /** this worker's students are global indexes offset .. offset+count-1 of total */
+      offset: number;
+      count: number;
+      total: number;
+      /** local (source) addresses, used round-robin by global index */
+      addresses: string[];
+      /** connections in flight at once per worker */
+      window: number;
+      timeoutMs: number;
+    }
+  | { cmd: "armStep"; seq: number; stepIndex: number; timeoutMs: number }
+  | { cmd: "vote"; pollId: string; options: string[]; startAt: number; spreadMs: number; total: number; ackTimeoutMs: number }
+  | { cmd: "armFinal"; pollId: string; expected: number; timeoutMs: number }
+  | { cmd: "close" };
+
+export type WorkerEvent =
+  | { ev: "ready" }
+  | {
+      ev: "joined";
+      ok: number;
+      failed: number;
+      errors: Record<string, number>;
+      /** absolute receipt time of each joined student's first snapshot */
+      firstSnapshotAt: number[];
+    }
+  | { ev: "armed"; what: "step" | "final"; seq: number }
+  | { ev: "step"; seq: number; times: number[]; missing: number }
+  | {
+      ev: "voted";
+      sent: number;
+      ok: number;
+      errors: Record<string, number>;
+      timeouts: number;
+      /** vote → ack, ms, per acknowledged vote */
+      ackMs: number[];
+      /** socket disconnects since the join (should be none), by reason */
+      disconnects: Record<string, number>;
+    }
+  | {
+      ev: "final";
+      /** receipt time of the closed-poll snapshot, per student that got one */
+      times: number[];
+      /** students whose closed snapshot had the expected total */
+      matched: number;
+      mismatched: number;
+      missing: number;
+      /** distinct totals seen in closed snapshots */
+      totals: number[];
+      /** poll:tally messages received by this worker's students since the vote command */
+      tallies: number;
+      talliesMaxPerStudent: number;
+    }
+  | { ev: "closed" }
+  | { ev: "error"; message: string };
