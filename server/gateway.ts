@@ -151,7 +151,7 @@ export class LocalGateway implements RoomGateway {
       room.renameIfChanged(known.id, request.nickname);
     } else {
       if (room.locked) return refuse("ROOM_LOCKED");
-      const count = Object.keys(room.snapshotState.participants).length;
+      const count = room.participantsJoined;
       if (count >= MAX_PARTICIPANTS_PER_SESSION) return refuse("ROOM_FULL");
       if (!this.newParticipants.take(request.address)) return refuse("RATE_LIMITED");
       participantId = newId();

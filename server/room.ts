@@ -12,9 +12,10 @@ import {
 import { PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
 import {
   activePoll,
+  applyEvent,
+  cloneState,
   countVotes,
   own,
-  reduce,
   toHostSnapshot,
   toPublicSnapshot,
   type HostSnapshot,
@@ -60,11 +61,13 @@ const fail = (code: Parameters<typeof protocolError>[0], message?: string): { ok
 /**
  * One live session. Commands are checked here (the socket layer has already
  * parsed payloads and fixed the sender's role), turned into events, appended
- * to the log, folded with `reduce`, and published. Presence (who is connected)
+ * to the log, applied to the room's own state, and published. Presence (who is connected)
  * lives only here and is never logged.
  */
 export class Room {
   private state: SessionState;
+  /** Participants ever joined (a counter, so a join does not count a thousand keys). */
+  private participantTotal: number;
   private readonly connections = new Map<string, number>();
   private connectedCount = 0;
   private peak = 0;
@@ -81,6 +84,7 @@ export class Room {
     private readonly deps: RoomDeps,
   ) {
     this.state = state;
+    this.participantTotal = Object.keys(state.participants).length;
     this.quietSince = deps.now();
     this.armAutoClose();
   }
@@ -91,8 +95,15 @@ export class Room {
   get code(): string {
     return this.state.code;
   }
+  /** A copy of the state (the room's own keeps changing in place). For inspection and tests. */
   get snapshotState(): SessionState {
-    return this.state;
+    return cloneState(this.state);
+  }
+  get lastEventAt(): number {
+    return this.state.lastEventAt;
+  }
+  get participantsJoined(): number {
+    return this.participantTotal;
   }
   get isEnded(): boolean {
     return this.state.status === "ended";
@@ -137,6 +148,7 @@ export class Room {
   }
 
   addParticipant(participantId: string, nickname: string): void {
+    if (!own(this.state.participants, participantId)) this.participantTotal += 1;
     this.commit({ type: "participant:joined", participantId, nickname });
   }
 
@@ -369,7 +381,8 @@ export class Room {
   private commit(body: SessionEventBody): SessionEvent {
     const event = { ...body, seq: this.state.seq + 1, at: this.deps.now() } as SessionEvent;
     this.deps.store.append(this.id, event);
-    this.state = reduce(this.state, event);
+    // The room owns its state: events apply in place (O(1) per vote and join).
+    applyEvent(this.state, event);
     return event;
   }
 

@@ -116,7 +116,7 @@ export class RoomRegistry {
     if (idleTimeoutMs <= 0) return;
     const cutoff = this.now() - idleTimeoutMs;
     for (const room of [...this.rooms.values()]) {
-      if (!room.anyoneConnected && room.snapshotState.lastEventAt < cutoff && room.idleSince() < cutoff) {
+      if (!room.anyoneConnected && room.lastEventAt < cutoff && room.idleSince() < cutoff) {
         log.info("ending idle session", { sessionId: room.id });
         room.end();
         this.drop(room);

@@ -181,73 +181,71 @@ export function attachSocketLayer({ io, gateway }: SocketLayerOptions): void {
       gateway.left(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message }));
     });
 
-    const commands = new TokenBucket({ capacity: 30, refillPerSecond: 10 });
+    // One middleware per socket does all the work (no listener per command:
+    // a lecture hall of sockets each holding sixteen closures costs real memory).
+    // It never calls next(): every packet is answered here.
+    socket.use((packet) => void dispatch(socket, member, packet));
+  });
 
-    // Before any handler: unknown events get a named error (never silence), and
-    // oversized payloads are refused before parsing.
-    socket.use(([event, ...args], next) => {
-      const ack = args.at(-1);
-      const reply = typeof ack === "function" ? (ack as (r: Ack) => void) : null;
-      if (!KNOWN_EVENTS.has(event)) {
-        reply?.({ ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command "${String(event).slice(0, 40)}".`) });
-        return;
+  /** Per-socket command buckets, created on a socket's first non-vote command (most students never send one). */
+  const commandBuckets = new WeakMap<IoSocket, TokenBucket>();
+
+  async function dispatch(socket: IoSocket, member: Member, [event, ...args]: unknown[]): Promise<void> {
+    // The ack is always the last argument, whether or not a payload came first.
+    const ack = args.at(-1);
+    const reply = typeof ack === "function" ? (ack as (r: Ack<unknown>) => void) : () => undefined;
+    const payload = typeof ack === "function" ? (args.length > 1 ? args[0] : undefined) : args[0];
+    const name = String(event);
+    try {
+      // Unknown events get a named error, never silence.
+      if (!KNOWN_EVENTS.has(name)) {
+        return reply({ ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command "${name.slice(0, 40)}".`) });
       }
-      const payload = reply ? args.slice(0, -1) : args;
-      let size = 0;
+      // Oversized payloads are refused before parsing.
+      let size: number;
       try {
-        size = JSON.stringify(payload)?.length ?? 0;
+        size = JSON.stringify(payload ?? null).length;
       } catch {
         size = Infinity;
       }
       if (size > MAX_COMMAND_PAYLOAD_BYTES) {
-        reply?.({ ok: false, error: protocolError("PAYLOAD_TOO_LARGE", `Payloads are limited to ${MAX_COMMAND_PAYLOAD_BYTES} bytes.`) });
-        return;
+        return reply({ ok: false, error: protocolError("PAYLOAD_TOO_LARGE", `Payloads are limited to ${MAX_COMMAND_PAYLOAD_BYTES} bytes.`) });
       }
-      next();
-    });
+      const voting = name === "poll:vote" && member.participantId !== null;
+      let withinRate: boolean;
+      if (voting) withinRate = voteBuckets.take(`${member.sessionId}:${member.participantId}`);
+      else {
+        let bucket = commandBuckets.get(socket);
+        if (!bucket) commandBuckets.set(socket, (bucket = new TokenBucket({ capacity: 30, refillPerSecond: 10 })));
+        withinRate = bucket.take();
+      }
+      if (!withinRate) return reply({ ok: false, error: protocolError("RATE_LIMITED") });
 
-    for (const [event, { schema, roles }] of Object.entries(COMMANDS) as [CommandName, (typeof COMMANDS)[CommandName]][]) {
-      (socket as unknown as Socket).on(event, async (...args: unknown[]) => {
-        // The ack is always the last argument, whether or not a payload came first.
-        const ack = args.at(-1);
-        const reply = typeof ack === "function" ? (ack as (r: Ack<unknown>) => void) : () => undefined;
-        const payload = typeof ack === "function" ? args.length > 1 ? args[0] : undefined : args[0];
-        try {
-          const withinRate = event === "poll:vote" && participantId ? voteBuckets.take(`${sessionId}:${participantId}`) : commands.take();
-          if (!withinRate) return reply({ ok: false, error: protocolError("RATE_LIMITED") });
-          if (!roles.includes(role)) {
-            return reply({ ok: false, error: protocolError(event === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST") });
-          }
-          const parsed = schema.safeParse(payload ?? {});
-          if (!parsed.success) {
-            const issue = parsed.error.issues[0];
-            const where = issue?.path.length ? ` (${issue.path.join(".")})` : "";
-            return reply({ ok: false, error: protocolError("BAD_REQUEST", `Invalid ${event} payload${where}: ${issue?.message ?? "malformed"}`) });
-          }
-          reply(await gateway.command(member, event, parsed.data ?? {}));
-        } catch (err) {
-          log.error("command failed", { event, sessionId, error: (err as Error).stack });
-          reply({ ok: false, error: protocolError("INTERNAL") });
-        }
-      });
-    }
-
-    socket.on("session:sync", async (...args: unknown[]) => {
-      const ack = args.at(-1);
-      const reply = typeof ack === "function" ? (ack as (r: Ack) => void) : () => undefined;
-      try {
-        if (!commands.take()) return reply({ ok: false, error: protocolError("RATE_LIMITED") });
+      if (name === "session:sync") {
         const view = await gateway.view(member);
         if (!view) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
         socket.emit("session:snapshot", view.snapshot);
-        if (participantId) socket.emit("poll:myVote", view.myVote);
-        reply({ ok: true, data: null });
-      } catch (err) {
-        log.error("sync failed", { sessionId, error: (err as Error).stack });
-        reply({ ok: false, error: protocolError("INTERNAL") });
+        if (member.participantId) socket.emit("poll:myVote", view.myVote);
+        return reply({ ok: true, data: null });
       }
-    });
-  });
+
+      const command = name as CommandName;
+      const { schema, roles } = COMMANDS[command];
+      if (!roles.includes(member.role)) {
+        return reply({ ok: false, error: protocolError(command === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST") });
+      }
+      const parsed = schema.safeParse(payload ?? {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.length ? ` (${issue.path.join(".")})` : "";
+        return reply({ ok: false, error: protocolError("BAD_REQUEST", `Invalid ${command} payload${where}: ${issue?.message ?? "malformed"}`) });
+      }
+      reply(await gateway.command(member, command, parsed.data ?? {}));
+    } catch (err) {
+      log.error("command failed", { event: name.slice(0, 40), sessionId: member.sessionId, error: (err as Error).stack });
+      reply({ ok: false, error: protocolError("INTERNAL") });
+    }
+  }
 }
 
 /** Students (by participant id) and watchers (teacher, projector) connected to a session, on every node. */

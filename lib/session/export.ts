@@ -1,4 +1,4 @@
-import { countVotes, initialState, own, reduce } from "./reducer";
+import { applyEvent, countVotes, initialState, own, replay } from "./reducer";
 import { EVENT_LOG_VERSION, type SessionEvent, type SessionState } from "./types";
 
 /**
@@ -32,7 +32,7 @@ export interface ExportedLog {
 }
 
 export function exportLog(events: readonly SessionEvent[]): ExportedLog {
-  const state = events.reduce(reduce, initialState());
+  const state = replay(events);
   return {
     format: "classroom-session-log",
     version: EVENT_LOG_VERSION,
@@ -56,7 +56,7 @@ export interface ClosedRound {
 
 /** Every closed round, in order, by folding the log and looking just before each close. */
 export function closedRounds(events: readonly SessionEvent[]): { rounds: ClosedRound[]; final: SessionState } {
-  let state = initialState();
+  const state = initialState();
   const rounds: ClosedRound[] = [];
   const capture = (s: SessionState, pollId: string) => {
     const poll = own(s.polls, pollId);
@@ -77,7 +77,7 @@ export function closedRounds(events: readonly SessionEvent[]): { rounds: ClosedR
   for (const event of events) {
     if (event.type === "poll:closed") capture(state, event.pollId);
     if (event.type === "session:ended" && state.activePollId) capture(state, state.activePollId);
-    state = reduce(state, event);
+    applyEvent(state, event);
   }
   return { rounds, final: state };
 }

@@ -3,7 +3,7 @@ import { PROJECTOR_PANELS, type Poll, type SessionEvent, type SessionState } fro
 
 /**
  * The one set of rules. The live server and replay both fold events through
- * `reduce`; it has no clock, no randomness and no I/O. Events that do not
+ * `applyEvent` (`reduce` is its pure form); no clock, no randomness, no I/O. Events that do not
  * apply (a vote on a closed poll, a step out of range) leave the state as it
  * was, apart from the sequence number: the server validates commands before
  * it writes events, so this only guards replays of damaged or hand-made logs.
@@ -32,90 +32,112 @@ export function initialState(): SessionState {
   };
 }
 
-export function reduce(state: SessionState, event: SessionEvent): SessionState {
-  const next = apply(state, event);
-  return { ...next, seq: event.seq, lastEventAt: event.at };
+/**
+ * A copy that `applyEvent` may change without touching `state`: records are
+ * copied one level down, and each poll's votes (the only thing changed in
+ * place) are copied too. Participants, options and history arrays are never
+ * changed in place, so they are shared.
+ */
+export function cloneState(state: SessionState): SessionState {
+  const polls: Record<string, Poll> = {};
+  for (const id of Object.keys(state.polls)) polls[id] = { ...state.polls[id], votes: { ...state.polls[id].votes } };
+  return { ...state, participants: { ...state.participants }, polls, pollOrder: [...state.pollOrder] };
 }
 
-/** Fold a whole log, or its first `upToSeq` events. */
+/** Pure: the state after one event, leaving `state` as it was. */
+export function reduce(state: SessionState, event: SessionEvent): SessionState {
+  const next = cloneState(state);
+  applyEvent(next, event);
+  return next;
+}
+
+/** Fold a whole log, or its first `upToSeq` events, in linear time. */
 export function replay(events: readonly SessionEvent[], upToSeq = Infinity): SessionState {
-  let state = initialState();
+  const state = initialState();
   for (const event of events) {
     if (event.seq > upToSeq) break;
-    state = reduce(state, event);
+    applyEvent(state, event);
   }
   return state;
 }
 
-function apply(state: SessionState, event: SessionEvent): SessionState {
-  if (state.status === "ended" && event.type !== "session:created") return state;
+/**
+ * The rules, applied to a state the caller owns (the live room's, or a
+ * replay's draft). Changing it in place keeps a join or a vote O(1) in a
+ * lecture hall: copying a thousand-entry record per vote made a vote storm
+ * quadratic. `reduce` and `replay` are built on this; there is no second
+ * implementation of the rules.
+ */
+export function applyEvent(state: SessionState, event: SessionEvent): void {
+  apply(state, event);
+  state.seq = event.seq;
+  state.lastEventAt = event.at;
+}
+
+function apply(s: SessionState, event: SessionEvent): void {
+  if (s.status === "ended" && event.type !== "session:created") return;
   switch (event.type) {
     case "session:created":
-      return { ...initialState(), id: event.id, code: event.code, title: event.title, createdAt: event.at };
+      Object.assign(s, initialState(), { id: event.id, code: event.code, title: event.title, createdAt: event.at });
+      return;
 
     case "step:changed": {
-      const total = getScenario(state.mode, state.variant).steps.length;
-      if (!Number.isInteger(event.stepIndex) || event.stepIndex < 0 || event.stepIndex >= total) return state;
-      return { ...state, stepIndex: event.stepIndex, modeSwitch: null };
+      const total = getScenario(s.mode, s.variant).steps.length;
+      if (!Number.isInteger(event.stepIndex) || event.stepIndex < 0 || event.stepIndex >= total) return;
+      s.stepIndex = event.stepIndex;
+      s.modeSwitch = null;
+      return;
     }
 
     case "mode:changed": {
-      if (!isVariantOf(event.mode, event.variant)) return state;
+      if (!isVariantOf(event.mode, event.variant)) return;
       const total = getScenario(event.mode, event.variant).steps.length;
-      if (!Number.isInteger(event.stepIndex) || event.stepIndex < 0 || event.stepIndex >= total) return state;
-      const fromLabel = getScenario(state.mode, state.variant).steps[state.stepIndex]?.label ?? 1;
-      return {
-        ...state,
-        mode: event.mode,
-        variant: event.variant,
-        stepIndex: event.stepIndex,
-        modeSwitch: { fromMode: state.mode, fromVariant: state.variant, fromLabel, matched: event.matched },
-      };
+      if (!Number.isInteger(event.stepIndex) || event.stepIndex < 0 || event.stepIndex >= total) return;
+      const fromLabel = getScenario(s.mode, s.variant).steps[s.stepIndex]?.label ?? 1;
+      s.modeSwitch = { fromMode: s.mode, fromVariant: s.variant, fromLabel, matched: event.matched };
+      s.mode = event.mode;
+      s.variant = event.variant;
+      s.stepIndex = event.stepIndex;
+      return;
     }
 
     case "participant:joined": {
-      if (own(state.participants, event.participantId)) return state;
-      return {
-        ...state,
-        participants: {
-          ...state.participants,
-          [event.participantId]: { id: event.participantId, nickname: event.nickname, removed: false },
-        },
-      };
+      if (own(s.participants, event.participantId)) return;
+      s.participants[event.participantId] = { id: event.participantId, nickname: event.nickname, removed: false };
+      return;
     }
 
     case "participant:renamed": {
-      const p = own(state.participants, event.participantId);
-      if (!p) return state;
-      return { ...state, participants: { ...state.participants, [p.id]: { ...p, nickname: event.nickname } } };
+      const p = own(s.participants, event.participantId);
+      if (!p) return;
+      s.participants[p.id] = { ...p, nickname: event.nickname };
+      return;
     }
 
     case "participant:removed": {
-      const p = own(state.participants, event.participantId);
-      if (!p) return state;
-      // A removed student's votes stop counting in the open round.
-      const polls = { ...state.polls };
-      const active = state.activePollId ? polls[state.activePollId] : undefined;
-      if (active && active.status === "open" && active.votes[p.id]) {
-        const { [p.id]: _dropped, ...votes } = active.votes;
-        polls[active.id] = { ...active, votes };
-      }
-      return { ...state, polls, participants: { ...state.participants, [p.id]: { ...p, removed: true } } };
+      const p = own(s.participants, event.participantId);
+      if (!p) return;
+      // A removed student's vote stops counting in the open round.
+      const active = activePoll(s);
+      if (active && active.status === "open" && Object.hasOwn(active.votes, p.id)) delete active.votes[p.id];
+      s.participants[p.id] = { ...p, removed: true };
+      return;
     }
 
     case "room:locked":
-      return { ...state, locked: event.locked };
+      s.locked = event.locked;
+      return;
 
     case "poll:opened": {
-      if (own(state.polls, event.poll.id)) return state;
+      if (own(s.polls, event.poll.id)) return;
       // One poll at a time: a second opening while one is open is not a valid log.
-      const current = activePoll(state);
-      if (current && current.status === "open") return state;
-      const poll: Poll = {
+      const current = activePoll(s);
+      if (current && current.status === "open") return;
+      s.polls[event.poll.id] = {
         ...event.poll,
-        mode: state.mode,
-        variant: state.variant,
-        stepIndex: state.stepIndex,
+        mode: s.mode,
+        variant: s.variant,
+        stepIndex: s.stepIndex,
         status: "open",
         round: 1,
         votes: {},
@@ -123,88 +145,76 @@ function apply(state: SessionState, event: SessionEvent): SessionState {
         openedAt: event.at,
         closesAt: event.closesAt,
       };
-      return {
-        ...state,
-        polls: { ...state.polls, [poll.id]: poll },
-        pollOrder: [...state.pollOrder, poll.id],
-        activePollId: poll.id,
-        resultsVisible: false,
-      };
+      s.pollOrder = [...s.pollOrder, event.poll.id];
+      s.activePollId = event.poll.id;
+      s.resultsVisible = false;
+      return;
     }
 
     case "poll:voted": {
-      const poll = own(state.polls, event.pollId);
-      const voter = own(state.participants, event.participantId);
-      if (!poll || poll.id !== state.activePollId || poll.status !== "open" || !voter || voter.removed) return state;
-      if (!poll.options.some((o) => o.id === event.optionId)) return state;
-      const votes = { ...poll.votes, [event.participantId]: event.optionId };
-      return { ...state, polls: { ...state.polls, [poll.id]: { ...poll, votes } } };
+      const poll = own(s.polls, event.pollId);
+      const voter = own(s.participants, event.participantId);
+      if (!poll || poll.id !== s.activePollId || poll.status !== "open" || !voter || voter.removed) return;
+      if (!poll.options.some((o) => o.id === event.optionId)) return;
+      poll.votes[event.participantId] = event.optionId;
+      return;
     }
 
     case "poll:closed": {
-      const poll = own(state.polls, event.pollId);
-      if (!poll || poll.status !== "open") return state;
-      const closed = countVotes(poll);
-      return {
-        ...state,
-        polls: {
-          ...state.polls,
-          [poll.id]: {
-            ...poll,
-            status: "closed",
-            closesAt: null,
-            history: [...poll.history, { round: poll.round, counts: closed.counts, total: closed.total }],
-          },
-        },
-      };
+      const poll = own(s.polls, event.pollId);
+      if (!poll || poll.status !== "open") return;
+      closeRound(s, poll);
+      return;
     }
 
     case "poll:revealed": {
-      const poll = own(state.polls, event.pollId);
-      if (!poll || poll.status !== "closed") return state;
-      return { ...state, polls: { ...state.polls, [poll.id]: { ...poll, status: "revealed" } } };
+      const poll = own(s.polls, event.pollId);
+      if (!poll || poll.status !== "closed") return;
+      s.polls[poll.id] = { ...poll, status: "revealed" };
+      return;
     }
 
     case "poll:reopened": {
-      const poll = own(state.polls, event.pollId);
-      if (!poll || poll.status === "open") return state;
-      return {
-        ...state,
-        polls: {
-          ...state.polls,
-          [poll.id]: { ...poll, status: "open", round: poll.round + 1, votes: {}, closesAt: event.closesAt },
-        },
-        activePollId: poll.id,
-        resultsVisible: false,
-      };
+      const poll = own(s.polls, event.pollId);
+      if (!poll || poll.status === "open") return;
+      s.polls[poll.id] = { ...poll, status: "open", round: poll.round + 1, votes: {}, closesAt: event.closesAt };
+      s.activePollId = poll.id;
+      s.resultsVisible = false;
+      return;
     }
 
     case "results:visibility":
-      return { ...state, resultsVisible: event.visible };
+      s.resultsVisible = event.visible;
+      return;
 
     case "projector:panelChanged":
-      if (!(PROJECTOR_PANELS as readonly string[]).includes(event.panel)) return state;
-      return { ...state, projectorPanel: event.panel };
+      if (!(PROJECTOR_PANELS as readonly string[]).includes(event.panel)) return;
+      s.projectorPanel = event.panel;
+      return;
 
     case "session:ended": {
       // Close whatever is open so the saved session reads as finished.
-      const polls = { ...state.polls };
-      const active = state.activePollId ? polls[state.activePollId] : undefined;
-      if (active && active.status === "open") {
-        const closed = countVotes(active);
-        polls[active.id] = {
-          ...active,
-          status: "closed",
-          closesAt: null,
-          history: [...active.history, { round: active.round, counts: closed.counts, total: closed.total }],
-        };
-      }
-      return { ...state, polls, status: "ended", endedAt: event.at };
+      const active = activePoll(s);
+      if (active && active.status === "open") closeRound(s, active);
+      s.status = "ended";
+      s.endedAt = event.at;
+      return;
     }
 
     default:
-      return assertNever(event);
+      assertNever(event);
   }
+}
+
+function closeRound(s: SessionState, poll: Poll): void {
+  const closed = countVotes(poll);
+  // History arrays are replaced, never pushed to: snapshots may still hold the old one.
+  s.polls[poll.id] = {
+    ...poll,
+    status: "closed",
+    closesAt: null,
+    history: [...poll.history, { round: poll.round, counts: closed.counts, total: closed.total }],
+  };
 }
 
 /** Counts per option (every option present, zeros included) for the poll's current round. */

@@ -1,4 +1,4 @@
-import { initialState, own, reduce } from "./reducer";
+import { applyEvent, cloneState, initialState, own } from "./reducer";
 import type { SessionEvent, SessionState } from "./types";
 
 /**
@@ -39,14 +39,15 @@ export class ReplayTimeline {
     this.positions = positions;
     this.duration = t;
 
-    // Checkpoints every N events keep seeking cheap on long logs (vote storms).
-    let state = initialState();
+    // Checkpoints every N events keep seeking cheap on long logs (vote storms);
+    // one draft folds the whole log in linear time.
+    const draft = initialState();
     const marks: TimelineMark[] = [];
     events.forEach((e, i) => {
-      if (i % CHECKPOINT_EVERY === 0) this.checkpoints.push(state);
-      const before = state;
-      state = reduce(state, e);
-      const mark = markFor(e, before, state, positions[i]);
+      if (i % CHECKPOINT_EVERY === 0) this.checkpoints.push(cloneState(draft));
+      const wasEnded = draft.status === "ended";
+      applyEvent(draft, e);
+      const mark = markFor(e, wasEnded, draft, positions[i]);
       if (mark) marks.push(mark);
     });
     this.marks = marks;
@@ -72,8 +73,8 @@ export class ReplayTimeline {
     if (index < 0) return initialState();
     const clamped = Math.min(index, this.events.length - 1);
     const base = Math.floor(clamped / CHECKPOINT_EVERY);
-    let state = this.checkpoints[base];
-    for (let i = base * CHECKPOINT_EVERY; i <= clamped; i++) state = reduce(state, this.events[i]);
+    const state = cloneState(this.checkpoints[base]);
+    for (let i = base * CHECKPOINT_EVERY; i <= clamped; i++) applyEvent(state, this.events[i]);
     return state;
   }
 
@@ -89,7 +90,7 @@ export class ReplayTimeline {
   }
 }
 
-function markFor(e: SessionEvent, before: SessionState, after: SessionState, t: number): TimelineMark | null {
+function markFor(e: SessionEvent, wasEnded: boolean, after: SessionState, t: number): TimelineMark | null {
   switch (e.type) {
     case "step:changed":
       return { kind: "step", t, seq: e.seq, label: `Step ${after.stepIndex + 1}` };
@@ -102,7 +103,7 @@ function markFor(e: SessionEvent, before: SessionState, after: SessionState, t: 
     case "poll:revealed":
       return { kind: "reveal", t, seq: e.seq, label: `Answer revealed` };
     case "session:ended":
-      return before.status === "ended" ? null : { kind: "end", t, seq: e.seq, label: "Session ended" };
+      return wasEnded ? null : { kind: "end", t, seq: e.seq, label: "Session ended" };
     default:
       return null;
   }

@@ -152,7 +152,8 @@ export function toHostSnapshot(state: SessionState, presence: Presence): HostSna
           options: poll.options,
           correctOptionId: poll.correctOptionId,
           results: resultsOf(poll),
-          votes: poll.votes,
+          // A copy: the live state keeps changing after this snapshot is taken.
+          votes: { ...poll.votes },
         }
       : null,
     pollCount: state.pollOrder.length,
