@@ -17,6 +17,16 @@ if [ ! -x "$CHROMIUM" ]; then
   fi
 fi
 
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "== installing Debian's redis-server for the scale-out tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "The scale-out tests start a throwaway redis-server. Install it (Debian: sudo apt-get install -y redis-server)." >&2
+    exit 1
+  fi
+fi
+
 echo "== typecheck"
 npx tsc --noEmit
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { getScenario } from "@/lib/lesson";
+import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { hostKeyKey, LiveSessionProvider, useLive, useSend } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
@@ -9,7 +9,7 @@ import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
-import { LessonPanels } from "@/components/lesson/LessonPanels";
+import { LessonPanels } from "@/components/lesson/LazyPanels";
 import { JoinPanel } from "./JoinPanel";
 import { StepControls } from "./StepControls";
 import { ModeSwitch } from "./ModeSwitch";

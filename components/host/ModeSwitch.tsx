@@ -1,7 +1,7 @@
 "use client";
 
 import { BINDING_MODES } from "@/lib/lesson/types";
-import { VARIANTS_BY_MODE, getScenario } from "@/lib/lesson";
+import { VARIANTS_BY_MODE, getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
 import { MODE_LABELS } from "@/components/theme";

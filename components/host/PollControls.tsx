@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX } from "@/lib/protocol";
+import { POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX } from "@/lib/protocol/wire";
 import type { HostSnapshot, PollResults } from "@/lib/session/views";
 import { useLive, useSend } from "@/components/live/LiveSession";
 import { TallyBars } from "@/components/poll/TallyBars";

@@ -3,7 +3,7 @@
 import { PROJECTOR_PANELS, type ProjectorPanel } from "@/lib/session/types";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
-import { PANEL_LABELS } from "@/components/lesson/LessonPanels";
+import { PANEL_LABELS } from "@/components/lesson/panelLabels";
 
 /** What the projector shows beside the diagram (a poll, while one is on, takes that place). */
 export function ProjectorPanelSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {

@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { hostKeyKey } from "@/components/live/LiveSession";
-import { TITLE_MAX, isRoomCode, normalizeRoomCode } from "@/lib/protocol";
+import { hostKeyKey } from "@/components/live/storageKeys";
+import { TITLE_MAX, isRoomCode, normalizeRoomCode } from "@/lib/protocol/wire";
 
 export function StartOrJoin() {
   return (

@@ -6,13 +6,9 @@ import { PROJECTOR_PANELS, type ProjectorPanel } from "@/lib/session/types";
 import { ObjectInspector } from "./ObjectInspector";
 import { TopologyPanel } from "./TopologyPanel";
 import { CompareView } from "./CompareView";
+import { PANEL_LABELS } from "./panelLabels";
 
-export const PANEL_LABELS: Record<Exclude<ProjectorPanel, "none">, string> = {
-  objects: "Objects & events",
-  topology: "Topology",
-  compare: "Compare modes",
-  hood: "Under the hood",
-};
+export { PANEL_LABELS };
 
 export function PanelBody({ panel, scenario, stepIndex }: { panel: Exclude<ProjectorPanel, "none">; scenario: Scenario; stepIndex: number }) {
   switch (panel) {
@@ -91,14 +87,8 @@ export function LessonPanels({
       <PanelBody panel={panel} scenario={scenario} stepIndex={stepIndex} />
     </div>
   );
-  if (audience === "student") {
-    return (
-      <details className="rounded-xl border border-slate-700 bg-slate-900/60 p-3" data-testid="lesson-panels">
-        <summary className="cursor-pointer text-lg font-semibold">Inspect objects, topology and more</summary>
-        <div className="mt-3">{body}</div>
-      </details>
-    );
-  }
+  // On a phone the student's wrapper (StudentLessonPanels) folds this away.
+  if (audience === "student") return body;
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/60 p-3" data-testid="lesson-panels" aria-label="Lesson panels">
       {body}

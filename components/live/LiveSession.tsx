@@ -13,8 +13,9 @@ import {
   type ProtocolError,
   type Role,
   type ServerToClientEvents,
-} from "@/lib/protocol";
+} from "@/lib/protocol/wire";
 import { createLiveStore, type LiveState, type LiveStore } from "./store";
+import { hostKeyKey, studentTokenKey } from "./storageKeys";
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -45,8 +46,7 @@ const FATAL: ReadonlySet<string> = new Set<ErrorCode>([
   "BAD_REQUEST",
 ]);
 
-export const studentTokenKey = (code: string) => `classroom:token:${code}`;
-export const hostKeyKey = (code: string) => `classroom:host:${code}`;
+export { hostKeyKey, studentTokenKey };
 
 function readStorage(key: string): string | undefined {
   try {

@@ -1,5 +1,5 @@
 import { createStore } from "zustand/vanilla";
-import type { AnySnapshot, MyVote, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol";
+import type { AnySnapshot, MyVote, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol/wire";
 
 /** The browser's copy of one live session. Socket handlers write it; components read it. */
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "failed";

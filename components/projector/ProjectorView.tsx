@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { getScenario } from "@/lib/lesson";
+import { getScenario } from "@/lib/lesson/scenarios";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, useLive } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
@@ -10,7 +10,8 @@ import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { Countdown } from "@/components/poll/Countdown";
-import { PANEL_LABELS, PanelBody } from "@/components/lesson/LessonPanels";
+import { PanelBody } from "@/components/lesson/LazyPanels";
+import { PANEL_LABELS } from "@/components/lesson/panelLabels";
 import { pollIsCurrent } from "@/lib/session/views";
 
 export function ProjectorView({ code }: { code: string }) {

@@ -49,7 +49,10 @@ export function ReplayControls({
     function onKey(e: KeyboardEvent) {
       if (e.altKey || e.ctrlKey || e.metaKey) return;
       const target = e.target as HTMLElement | null;
-      if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+      // On the timeline slider, arrows and Home/End move the slider itself; Space and [ ] still work.
+      const onSlider = target instanceof HTMLInputElement && target.type === "range";
+      if (onSlider && !["[", "]", " "].includes(e.key)) return;
+      if (!onSlider && target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
       const onButton = target?.tagName === "BUTTON" || target?.tagName === "SUMMARY" || target?.tagName === "A";
       switch (e.key) {
         case " ":

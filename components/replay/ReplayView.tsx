@@ -1,12 +1,12 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import { getScenario } from "@/lib/lesson";
+import { getScenario } from "@/lib/lesson/scenarios";
 import { ReplayTimeline, toHostSnapshot, type SessionEvent } from "@/lib/session";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
-import { LessonPanels } from "@/components/lesson/LessonPanels";
+import { LessonPanels } from "@/components/lesson/LazyPanels";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { hostKeyHeaders } from "@/components/sessions/hostKeys";
 import { ReplayControls } from "./ReplayControls";

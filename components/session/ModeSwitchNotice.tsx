@@ -1,4 +1,4 @@
-import { getScenario } from "@/lib/lesson";
+import { getScenario } from "@/lib/lesson/scenarios";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { MODE_LABELS } from "@/components/theme";
 

@@ -1,4 +1,4 @@
-import { hostKeyKey } from "@/components/live/LiveSession";
+import { hostKeyKey } from "@/components/live/storageKeys";
 
 /** Every host key this browser holds (one per session it started). */
 export function hostKeys(): string[] {

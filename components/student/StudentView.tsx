@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { getScenario } from "@/lib/lesson";
+import { getScenario } from "@/lib/lesson/scenarios";
 import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, studentTokenKey, useLive } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
@@ -9,9 +9,9 @@ import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
-import { LessonPanels } from "@/components/lesson/LessonPanels";
+import { StudentLessonPanels } from "@/components/lesson/LazyPanels";
 import { PollCard } from "@/components/poll/PollCard";
-import { NICKNAME_MAX } from "@/lib/protocol";
+import { NICKNAME_MAX } from "@/lib/protocol/wire";
 
 /**
  * The student's phone: asks for an optional nickname unless the link carries
@@ -119,7 +119,7 @@ function StudentScreen({ code }: { code: string }) {
       <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-1">
         <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
       </div>
-      <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="student" />
+      <StudentLessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} />
       <FidelityNotes />
     </div>
   );

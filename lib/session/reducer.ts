@@ -1,4 +1,4 @@
-import { getScenario, isVariantOf } from "../lesson";
+import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { PROJECTOR_PANELS, type Poll, type SessionEvent, type SessionState } from "./types";
 
 /**

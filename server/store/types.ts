@@ -66,7 +66,8 @@ export interface SessionStore {
  */
 export class WriteQueue<T> {
   private pending: T[] = [];
-  private waiting: (() => void)[] = [];
+  /** What waits for the batch in flight or the next one: run on success; `onFail` (if any) on failure. */
+  private waiting: { done: () => void; onFail?: (err: Error) => void }[] = [];
   private scheduled = false;
   private inFlight = false;
   private writing: Promise<void> = Promise.resolve();
@@ -86,14 +87,16 @@ export class WriteQueue<T> {
     return this.pending.length === 0 && !this.scheduled && !this.inFlight;
   }
 
+  /** Runs `fn` once everything queued so far is written; never if writing it failed (nothing unsaved is broadcast). */
   afterDurable(fn: () => void): void {
     if (this.idle) fn();
-    else this.waiting.push(fn);
+    else this.waiting.push({ done: fn });
   }
 
   flush(): Promise<void> {
-    if (this.idle) return this.failure ? Promise.reject(this.failure) : Promise.resolve();
-    return new Promise((resolve, reject) => this.waiting.push(() => (this.failure ? reject(this.failure) : resolve())));
+    // Nothing pending: nothing of the caller's can have failed.
+    if (this.idle) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiting.push({ done: resolve, onFail: reject }));
   }
 
   private schedule(): void {
@@ -120,12 +123,14 @@ export class WriteQueue<T> {
       this.onError(err as Error);
     }
     this.inFlight = false;
-    for (const fn of waiting) fn();
+    const failure = this.failure;
+    const settle = (w: { done: () => void; onFail?: (err: Error) => void }) => (failure ? w.onFail?.(failure) : w.done());
+    for (const w of waiting) settle(w);
     // Callbacks that arrived while this batch was being written, with nothing new queued after them.
     if (!this.scheduled && this.waiting.length) {
       const late = this.waiting;
       this.waiting = [];
-      for (const fn of late) fn();
+      for (const w of late) settle(w);
     }
   }
 }

@@ -33,6 +33,20 @@ describe("WriteQueue", () => {
     expect(ran).toBe(true);
   });
 
+  it("never runs a broadcast whose batch failed to write", async () => {
+    const q = new WriteQueue<number>(
+      () => {
+        throw new Error("disk full");
+      },
+      () => undefined,
+    );
+    let broadcast = false;
+    q.push(1);
+    q.afterDurable(() => (broadcast = true));
+    await expect(q.flush()).rejects.toThrow("disk full");
+    expect(broadcast).toBe(false);
+  });
+
   it("rejects flush when the write fails, and recovers on the next batch", async () => {
     let fail = true;
     const errors: string[] = [];

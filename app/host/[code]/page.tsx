@@ -1,5 +1,5 @@
 import { HostConsole } from "@/components/host/HostConsole";
-import { normalizeRoomCode } from "@/lib/protocol";
+import { normalizeRoomCode } from "@/lib/protocol/wire";
 
 export const metadata = { title: "Teacher console · Dynamic provisioning, live" };
 

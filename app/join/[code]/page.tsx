@@ -1,5 +1,5 @@
 import { StudentView } from "@/components/student/StudentView";
-import { NICKNAME_MAX, cleanText, normalizeRoomCode } from "@/lib/protocol";
+import { NICKNAME_MAX, cleanText, normalizeRoomCode } from "@/lib/protocol/wire";
 
 export const metadata = { title: "Join · Dynamic provisioning, live" };
 

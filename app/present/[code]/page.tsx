@@ -1,5 +1,5 @@
 import { ProjectorView } from "@/components/projector/ProjectorView";
-import { normalizeRoomCode } from "@/lib/protocol";
+import { normalizeRoomCode } from "@/lib/protocol/wire";
 
 export const metadata = { title: "Projector · Dynamic provisioning, live" };
 

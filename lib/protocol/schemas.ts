@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { BINDING_MODES, VARIANTS } from "../lesson/types";
+import { PROJECTOR_PANELS } from "../session/types";
+import { NICKNAME_MAX, POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX, ROLES, cleanText } from "./wire";
+
+/**
+ * The zod schema of every client payload. Only the server parses with them;
+ * browsers import ./wire, which has no zod, so the page stays light.
+ */
+
+const text = (max: number) =>
+  z
+    .string()
+    .max(max * 4)
+    .transform((s) => cleanText(s, max));
+
+export const handshakeSchema = z.object({
+  v: z.number().int(),
+  role: z.enum(ROLES),
+  code: z.string().max(16),
+  /** host only */
+  hostKey: z.string().max(128).optional(),
+  /** student only: the token the server issued on the first join, kept in the browser */
+  token: z.string().max(128).optional(),
+  /** student only */
+  nickname: text(NICKNAME_MAX).optional(),
+});
+export type Handshake = z.infer<typeof handshakeSchema>;
+
+// ---------------------------------------------------------------------------
+// Client -> server payloads
+
+export const stepGoSchema = z.object({ stepIndex: z.number().int().min(0).max(99) });
+export const stepMoveSchema = z.object({ delta: z.union([z.literal(1), z.literal(-1)]) });
+export const modeSetSchema = z.object({ mode: z.enum(BINDING_MODES), variant: z.enum(VARIANTS).default("standard") });
+
+const duration = z
+  .number()
+  .int()
+  .refine((n) => (POLL_DURATIONS_S as readonly number[]).includes(n), "unsupported duration")
+  .default(0);
+
+export const pollOpenSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("next-step"), durationS: duration }),
+  z.object({
+    kind: z.literal("custom"),
+    question: text(POLL_QUESTION_MAX).pipe(z.string().min(1, "the question is empty")),
+    options: z
+      .array(text(POLL_OPTION_MAX).pipe(z.string().min(1, "an option is empty")))
+      .min(2)
+      .max(6),
+    /** index into options of the right answer, if there is one */
+    correctIndex: z.number().int().min(0).max(5).nullable().default(null),
+    durationS: duration,
+  }),
+]);
+export const pollRefSchema = z.object({ pollId: z.string().min(1).max(64) });
+export const pollReopenSchema = pollRefSchema.extend({ durationS: duration });
+export const pollVoteSchema = z.object({ pollId: z.string().min(1).max(64), optionId: z.string().min(1).max(64) });
+export const resultsVisibilitySchema = z.object({ visible: z.boolean() });
+export const projectorPanelSchema = z.object({ panel: z.enum(PROJECTOR_PANELS) });
+export const roomLockSchema = z.object({ locked: z.boolean() });
+export const participantRefSchema = z.object({ participantId: z.string().min(1).max(64) });
+export const participantRenameSchema = participantRefSchema.extend({
+  nickname: text(NICKNAME_MAX).pipe(z.string().min(1)),
+});
+export const emptySchema = z.object({}).optional();
+
+export type StepGo = z.infer<typeof stepGoSchema>;
+export type StepMove = z.infer<typeof stepMoveSchema>;
+export type ModeSet = z.input<typeof modeSetSchema>;
+export type PollOpen = z.input<typeof pollOpenSchema>;
+export type PollRef = z.infer<typeof pollRefSchema>;
+export type PollReopen = z.input<typeof pollReopenSchema>;
+export type PollVote = z.infer<typeof pollVoteSchema>;

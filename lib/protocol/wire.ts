@@ -1,0 +1,187 @@
+import type { HostSnapshot, PublicSnapshot } from "../session/views";
+import type { ProjectorPanel } from "../session/types";
+import type { Handshake, ModeSet, PollOpen, PollRef, PollReopen, PollVote, StepGo, StepMove } from "./schemas";
+
+export type { Handshake, ModeSet, PollOpen, PollRef, PollReopen, PollVote, StepGo, StepMove };
+
+/**
+ * The wire contract without zod: constants, error codes, payload types and
+ * socket.io's event maps. Browsers import this; the schemas are in ./schemas.
+ */
+
+/** Poll timer choices, in seconds (0: no timer). */
+export const POLL_DURATIONS_S = [0, 15, 30, 45, 60, 90, 120] as const;
+
+/** Bumped on any incompatible change; a client that states another version is refused with CLIENT_TOO_OLD. */
+export const PROTOCOL_VERSION = 1;
+
+export const ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+export const ROOM_CODE_LENGTH = 6;
+
+/** Room codes are case-insensitive on input; look-alikes are not in the alphabet. */
+export function normalizeRoomCode(input: string): string {
+  return input.trim().toUpperCase().replace(/[\s-]/g, "");
+}
+
+export function isRoomCode(code: string): boolean {
+  return code.length === ROOM_CODE_LENGTH && [...code].every((c) => ROOM_CODE_ALPHABET.includes(c));
+}
+
+export const NICKNAME_MAX = 32;
+export const TITLE_MAX = 120;
+export const POLL_QUESTION_MAX = 200;
+export const POLL_OPTION_MAX = 120;
+
+/** Trim, drop control and bidi-override characters, cap the length. Never rendered as HTML. */
+export function cleanText(input: string, max: number): string {
+  return input
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, max);
+}
+
+
+// ---------------------------------------------------------------------------
+// Error codes
+
+export const ERROR_CODES = {
+  BAD_REQUEST: "The request was malformed.",
+  CLIENT_TOO_OLD: "This page is out of date. Reload it to continue.",
+  NO_SUCH_SESSION: "There is no session with that code.",
+  SESSION_ENDED: "This session has ended.",
+  NOT_HOST: "Only the teacher can do that.",
+  NOT_STUDENT: "Only students can vote.",
+  ROOM_LOCKED: "The teacher has locked this room.",
+  REMOVED: "The teacher removed you from this session.",
+  NO_SUCH_POLL: "There is no such poll.",
+  NO_SUCH_OPTION: "That is not one of the poll's options.",
+  POLL_CLOSED: "This poll is closed.",
+  POLL_NOT_CLOSED: "Close the poll first.",
+  POLL_ALREADY_OPEN: "A poll is already open.",
+  NO_NEXT_STEP: "There is no next step to ask about.",
+  STEP_OUT_OF_RANGE: "There is no such step.",
+  BAD_MODE: "That mode or variant does not exist.",
+  NO_SUCH_PARTICIPANT: "There is no such participant.",
+  RATE_LIMITED: "Too many requests. Wait a moment and try again.",
+  PAYLOAD_TOO_LARGE: "That message is too large.",
+  UNKNOWN_EVENT: "The server does not know that command.",
+  ROOM_FULL: "This session has reached its participant limit.",
+  INTERNAL: "Something went wrong on the server. Try again.",
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ProtocolError {
+  code: ErrorCode;
+  message: string;
+}
+
+export function protocolError(code: ErrorCode, message: string = ERROR_CODES[code]): ProtocolError {
+  return { code, message };
+}
+
+/** Every acknowledgement: `{ ok: true, data }` or `{ ok: false, error }`. */
+export type Ack<T = null> = { ok: true; data: T } | { ok: false; error: ProtocolError };
+export type AckCallback<T = null> = (response: Ack<T>) => void;
+
+// ---------------------------------------------------------------------------
+// Handshake (socket.io `auth`)
+
+export const ROLES = ["host", "projector", "student"] as const;
+export type Role = (typeof ROLES)[number];
+
+// ---------------------------------------------------------------------------
+// Server -> client payloads
+
+/** Sent once to a socket when it joins: who the server thinks it is. */
+export interface Welcome {
+  role: Role;
+  sessionId: string;
+  /** Students: their participant id and the token to keep for reconnects. */
+  participantId?: string;
+  token?: string;
+  nickname?: string;
+  /** Server time, so countdowns can be drawn against the server's clock. */
+  serverNow: number;
+}
+
+/** A student's own view of the active poll. */
+export interface MyVote {
+  pollId: string;
+  round: number;
+  optionId: string | null;
+}
+
+export interface TallyUpdate {
+  pollId: string;
+  round: number;
+  counts: Record<string, number>;
+  total: number;
+  /** the state's seq when the tally was taken */
+  rev: number;
+}
+
+export type AnySnapshot = PublicSnapshot | HostSnapshot;
+
+export interface ServerToClientEvents {
+  /** server -> each socket on join: identity and server time */
+  "session:welcome": (welcome: Welcome) => void;
+  /** server -> room audience (public) or the teacher's sockets (host): the whole current state */
+  "session:snapshot": (snapshot: AnySnapshot) => void;
+  /** server -> a student's own sockets: their vote in the active poll */
+  "poll:myVote": (vote: MyVote | null) => void;
+  /** server -> teachers always, the class when results are visible: coalesced counts */
+  "poll:tally": (tally: TallyUpdate) => void;
+  /** server -> a socket it is about to disconnect, with the reason */
+  "session:kicked": (error: ProtocolError) => void;
+  /** server -> projectors (coalesced): students connected now */
+  "session:presence": (presence: { participantCount: number }) => void;
+  /** server -> one participant's sockets: the teacher changed their nickname */
+  "participant:renamed": (payload: { nickname: string }) => void;
+  /** server -> everyone before a graceful shutdown: reconnect shortly */
+  "server:restarting": () => void;
+}
+
+export interface ClientToServerEvents {
+  /** teacher -> server: go to a step (0-based position in the current scenario) */
+  "step:go": (payload: StepGo, ack: AckCallback) => void;
+  /** teacher -> server: next (+1) or previous (-1) step */
+  "step:move": (payload: StepMove, ack: AckCallback) => void;
+  /** teacher -> server: switch binding mode / scenario variant, keeping the class's place */
+  "mode:set": (payload: ModeSet, ack: AckCallback<{ matched: boolean }>) => void;
+  /** teacher -> server: open a "what happens next?" or custom poll */
+  "poll:open": (payload: PollOpen, ack: AckCallback<{ pollId: string }>) => void;
+  /** teacher -> server: close the poll to votes */
+  "poll:close": (payload: PollRef, ack: AckCallback) => void;
+  /** teacher -> server: reveal the answer and the distribution */
+  "poll:reveal": (payload: PollRef, ack: AckCallback) => void;
+  /** teacher -> server: run the same question again after discussion */
+  "poll:reopen": (payload: PollReopen, ack: AckCallback) => void;
+  /** teacher -> server: let the class see live results before the reveal */
+  "results:show": (payload: { visible: boolean }, ack: AckCallback) => void;
+  /** teacher -> server: choose what the projector shows beside the diagram */
+  "projector:show": (payload: { panel: ProjectorPanel }, ack: AckCallback) => void;
+  /** teacher -> server: lock or unlock the room to new joins */
+  "room:lock": (payload: { locked: boolean }, ack: AckCallback) => void;
+  /** teacher -> server: remove a participant */
+  "participant:remove": (payload: { participantId: string }, ack: AckCallback) => void;
+  /** teacher -> server: change the nickname shown for a participant */
+  "participant:rename": (payload: { participantId: string; nickname: string }, ack: AckCallback) => void;
+  /** teacher -> server: end the session; it becomes read-only and replayable */
+  "session:end": (payload: Record<string, never>, ack: AckCallback) => void;
+  /** student -> server: vote (or change the vote) in the open poll */
+  "poll:vote": (payload: PollVote, ack: AckCallback<MyVote>) => void;
+  /** anyone -> server: resend my snapshot (after a suspected gap) */
+  "session:sync": (payload: Record<string, never>, ack: AckCallback) => void;
+}
+
+export type InterServerEvents = Record<string, never>;
+
+/** Filled by the handshake middleware; fixed for the socket's life. */
+export interface SocketData {
+  role: Role;
+  sessionId: string;
+  code: string;
+  participantId: string | null;
+}
