@@ -117,9 +117,23 @@ export function generateNextStepPoll(scenario: Scenario, index: number): Generat
     add(later.label, optionText(later, scenario), `Not yet: ${later.title} comes later. First ${answer.title.toLowerCase()} has to happen.`);
   }
 
-  // 4. Steps already done, for the end of a track.
-  for (const earlier of [...scenario.steps.slice(0, index + 1)].reverse()) {
+  // 4. Steps already done (not the one just shown), for the end of a track.
+  for (const earlier of [...scenario.steps.slice(0, index)].reverse()) {
     add(earlier.label, optionText(earlier, scenario), `Already done: ${earlier.title} happened earlier in this sequence.`);
+  }
+
+  // 5. Short tracks (a failing scenario): card steps this track never reaches.
+  used.add(current.label);
+  const failsLater = scenario.steps.some((s) => s.failed);
+  for (let label = 12; label >= 1 && options.length < OPTION_COUNT; label--) {
+    if (scenario.steps.some((s) => s.label === label)) continue;
+    add(
+      label,
+      labelText(label),
+      failsLater
+        ? `It never gets that far: scheduling fails first, so ${TITLES[label]} does not happen in this scenario.`
+        : `${TITLES[label]} does not happen in this scenario.`,
+    );
   }
 
   return { question: `What happens next, after ${current.title}?`, options, answerLabel: answer.label };
@@ -128,6 +142,9 @@ export function generateNextStepPoll(scenario: Scenario, index: number): Generat
 function contrastNote(mode: BindingMode, otherMode: BindingMode, otherNext: ScenarioStep, answer: ScenarioStep): string {
   if (mode === "WaitForFirstConsumer" && otherNext.label === 6) {
     return "\"The disk is created as soon as the PVC exists\": true in Immediate, not here. With WaitForFirstConsumer nothing is provisioned until the scheduler has picked a node for a Pod.";
+  }
+  if (mode === "Local" && [6, 7, 8].includes(otherNext.label)) {
+    return `That is what a CSI provisioner does next in WaitForFirstConsumer. Local PVs are never provisioned: with kubernetes.io/no-provisioner the scheduler claims a pre-created PV on the chosen node, so there is no ${otherNext.title} step.`;
   }
   if (mode === "Immediate" && otherNext.label === 2) {
     return "That is WaitForFirstConsumer's order. In Immediate the PV controller starts provisioning as soon as the PVC exists, before any Pod.";
