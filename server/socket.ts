@@ -1,6 +1,7 @@
 import type { Server, Socket } from "socket.io";
 import type { z } from "zod";
 import {
+  COMMAND_RULES,
   ERROR_CODES,
   emptySchema,
   PROTOCOL_VERSION,
@@ -33,23 +34,7 @@ import type { RoomOutbox } from "./room";
 import type { CommandName, JoinResult, Member, RoomGateway } from "./gateway";
 
 /** Every command a client may send; anything else is answered with UNKNOWN_EVENT. */
-const KNOWN_EVENTS: ReadonlySet<string> = new Set<keyof ClientToServerEvents>([
-  "step:go",
-  "step:move",
-  "mode:set",
-  "poll:open",
-  "poll:close",
-  "poll:reveal",
-  "poll:reopen",
-  "results:show",
-  "projector:show",
-  "room:lock",
-  "participant:remove",
-  "participant:rename",
-  "session:end",
-  "poll:vote",
-  "session:sync",
-]);
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(Object.keys(COMMAND_RULES));
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -92,23 +77,7 @@ export interface SocketLayerOptions {
   gateway: RoomGateway;
 }
 
-/** Each command's schema and who may send it. */
-const COMMANDS: { [E in CommandName]: { schema: z.ZodType; roles: readonly Role[] } } = {
-  "step:go": { schema: stepGoSchema, roles: ["host"] },
-  "step:move": { schema: stepMoveSchema, roles: ["host"] },
-  "mode:set": { schema: modeSetSchema, roles: ["host"] },
-  "poll:open": { schema: pollOpenSchema, roles: ["host"] },
-  "poll:close": { schema: pollRefSchema, roles: ["host"] },
-  "poll:reveal": { schema: pollRefSchema, roles: ["host"] },
-  "poll:reopen": { schema: pollReopenSchema, roles: ["host"] },
-  "results:show": { schema: resultsVisibilitySchema, roles: ["host"] },
-  "projector:show": { schema: projectorPanelSchema, roles: ["host"] },
-  "room:lock": { schema: roomLockSchema, roles: ["host"] },
-  "participant:remove": { schema: participantRefSchema, roles: ["host"] },
-  "participant:rename": { schema: participantRenameSchema, roles: ["host"] },
-  "session:end": { schema: emptySchema, roles: ["host"] },
-  "poll:vote": { schema: pollVoteSchema, roles: ["student"] },
-};
+
 
 /**
  * The transport edge: the handshake fixes each socket's role, every inbound
@@ -230,7 +199,7 @@ export function attachSocketLayer({ io, gateway }: SocketLayerOptions): void {
       }
 
       const command = name as CommandName;
-      const { schema, roles } = COMMANDS[command];
+      const { schema, roles } = COMMAND_RULES[command];
       if (!roles.includes(member.role)) {
         return reply({ ok: false, error: protocolError(command === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST") });
       }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BINDING_MODES, VARIANTS } from "../lesson/types";
 import { PROJECTOR_PANELS } from "../session/types";
-import { NICKNAME_MAX, POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX, ROLES, cleanText } from "./wire";
+import { NICKNAME_MAX, POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX, ROLES, cleanText, type ClientToServerEvents, type Role } from "./wire";
 
 /**
  * The zod schema of every client payload. Only the server parses with them;
@@ -73,3 +73,26 @@ export type PollOpen = z.input<typeof pollOpenSchema>;
 export type PollRef = z.infer<typeof pollRefSchema>;
 export type PollReopen = z.input<typeof pollReopenSchema>;
 export type PollVote = z.infer<typeof pollVoteSchema>;
+
+
+/**
+ * Every client command: its payload schema and who may send it. The socket
+ * edge enforces exactly this table; anything not in it is UNKNOWN_EVENT.
+ */
+export const COMMAND_RULES: { readonly [E in keyof ClientToServerEvents]: { schema: z.ZodType; roles: readonly Role[] } } = {
+  "step:go": { schema: stepGoSchema, roles: ["host"] },
+  "step:move": { schema: stepMoveSchema, roles: ["host"] },
+  "mode:set": { schema: modeSetSchema, roles: ["host"] },
+  "poll:open": { schema: pollOpenSchema, roles: ["host"] },
+  "poll:close": { schema: pollRefSchema, roles: ["host"] },
+  "poll:reveal": { schema: pollRefSchema, roles: ["host"] },
+  "poll:reopen": { schema: pollReopenSchema, roles: ["host"] },
+  "results:show": { schema: resultsVisibilitySchema, roles: ["host"] },
+  "projector:show": { schema: projectorPanelSchema, roles: ["host"] },
+  "room:lock": { schema: roomLockSchema, roles: ["host"] },
+  "participant:remove": { schema: participantRefSchema, roles: ["host"] },
+  "participant:rename": { schema: participantRenameSchema, roles: ["host"] },
+  "session:end": { schema: emptySchema, roles: ["host"] },
+  "poll:vote": { schema: pollVoteSchema, roles: ["student"] },
+  "session:sync": { schema: emptySchema, roles: ["host", "projector", "student"] },
+};
