@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { hostKeyKey, LiveSessionProvider, useLive, useSend } from "@/components/live/LiveSession";
-import { SessionGate } from "@/components/session/SessionGate";
+import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
@@ -16,7 +16,6 @@ import { ModeSwitch } from "./ModeSwitch";
 import { PollControls } from "./PollControls";
 import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
-import Link from "next/link";
 
 /** Reads the host key from the URL fragment (then forgets it there) or from this browser's storage. */
 function useHostKey(code: string): string | null | undefined {
@@ -49,22 +48,8 @@ export function HostConsole({ code }: { code: string }) {
   const hostKey = useHostKey(code);
   if (hostKey === undefined) return <main className="p-6 text-slate-300">Loading the console…</main>;
   if (hostKey === null) {
-    return (
-      <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-4 px-5" data-testid="session-error" data-code="NOT_HOST">
-        <h1 className="text-3xl font-bold">This browser is not the host</h1>
-        <p className="text-lg text-slate-300">
-          The console of session <span className="font-mono">{code}</span> opens only in the browser that started it (or with its host link).
-        </p>
-        <div className="flex gap-3">
-          <Link href={`/join/${code}`} className="rounded-lg bg-emerald-400 px-4 py-3 font-semibold text-slate-950">
-            Open the student view
-          </Link>
-          <Link href="/" className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
-            Home
-          </Link>
-        </div>
-      </main>
-    );
+    const message = `The console of session ${code} opens only in the browser that started it (or with its host link).`;
+    return <ErrorScreen error={{ code: "NOT_HOST", message }} code={code} />;
   }
   return (
     <LiveSessionProvider role="host" code={code} hostKey={hostKey}>

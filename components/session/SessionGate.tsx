@@ -3,6 +3,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { errorText, useLive, useLiveMeta } from "@/components/live/LiveSession";
+import type { ProtocolError } from "@/lib/protocol/wire";
 
 /**
  * What a view shows before it has a snapshot, and when the server refused it
@@ -14,36 +15,7 @@ export function SessionGate({ children }: { children: ReactNode }) {
   const connection = useLive((s) => s.connection);
   const { code } = useLiveMeta();
 
-  if (fatal) {
-    const outOfDate = fatal.code === "CLIENT_TOO_OLD";
-    return (
-      <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-4 px-5" data-testid="session-error" data-code={fatal.code}>
-        <h1 className="text-3xl font-bold">{outOfDate ? "This page is out of date" : headline(fatal.code)}</h1>
-        <p className="text-lg text-slate-300" role="alert">
-          {errorText(fatal)}
-        </p>
-        <div className="flex flex-wrap gap-3">
-          {outOfDate ? (
-            <button type="button" onClick={() => window.location.reload()} className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
-              Reload
-            </button>
-          ) : (
-            <Link href="/join" className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
-              Enter another code
-            </Link>
-          )}
-          {fatal.code === "NOT_HOST" && (
-            <Link href={`/join/${code}`} className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
-              Open the student view
-            </Link>
-          )}
-          <Link href="/" className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
-            Home
-          </Link>
-        </div>
-      </main>
-    );
-  }
+  if (fatal) return <ErrorScreen error={fatal} code={code} />;
   if (!hasSnapshot) {
     return (
       <main className="flex min-h-screen items-center justify-center px-5" aria-busy="true">
@@ -54,6 +26,37 @@ export function SessionGate({ children }: { children: ReactNode }) {
     );
   }
   return <>{children}</>;
+}
+
+/** A refusal that reconnecting will not fix, with the way forward. */
+export function ErrorScreen({ error, code }: { error: ProtocolError; code: string }) {
+  const outOfDate = error.code === "CLIENT_TOO_OLD";
+  return (
+    <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-4 px-5" data-testid="session-error" data-code={error.code}>
+      <h1 className="text-3xl font-bold">{outOfDate ? "This page is out of date" : headline(error.code)}</h1>
+      <p className="text-lg text-slate-300" role="alert">
+        {errorText(error)}
+      </p>
+      <div className="flex flex-wrap gap-3">
+        {outOfDate ? (
+          <button type="button" onClick={() => window.location.reload()} className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
+            Reload
+          </button>
+        ) : error.code === "NOT_HOST" ? (
+          <Link href={`/join/${code}`} className="rounded-lg bg-emerald-400 px-4 py-3 font-semibold text-slate-950">
+            Open the student view
+          </Link>
+        ) : (
+          <Link href="/join" className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
+            Enter another code
+          </Link>
+        )}
+        <Link href="/" className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
+          Home
+        </Link>
+      </div>
+    </main>
+  );
 }
 
 function headline(code: string): string {
