@@ -5,13 +5,15 @@ export function now(): number {
   return performance.timeOrigin + performance.now();
 }
 
-export type ServerKind = "product" | "bare";
+/** product: one server process; bare: the socket.io baseline; cluster: K product processes on one Redis (--cluster=K). */
+export type ServerKind = "product" | "bare" | "cluster";
 
 export type DriverCommand =
   | {
       cmd: "join";
       kind: ServerKind;
-      url: string;
+      /** the server's address(es): student with global index i connects to urls[i % urls.length] */
+      urls: string[];
       /** product only: the room code */
       code: string;
       /** this worker's students are global indexes offset .. offset+count-1 of total */

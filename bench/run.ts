@@ -1,9 +1,10 @@
 import { fork, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants as fsConstants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { createClient } from "redis";
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import { PROTOCOL_VERSION } from "../lib/protocol";
 import { now, type DriverCommand, type ServerKind, type WorkerEvent } from "./messages";
@@ -16,8 +17,10 @@ import { now, type DriverCommand, type ServerKind, type WorkerEvent } from "./me
  *   npm run bench -- --n=100,1000 --steps=30
  *   npm run bench -- --only=product     # or bare
  *   npm run bench -- --cpu-prof=/tmp/prof   # CPU profiles of the servers
+ *   npm run bench -- --cluster=3        # also K product nodes on one Redis
  *
- * Prints a table per metric with product, bare and product/bare, and writes
+ * Prints a table per metric with product, bare and product/bare (and, with
+ * --cluster=K, product×K (Redis) and its ratio to bare), and writes
  * bench/results/latest.json. Figures, not pass/fail. See bench/README.md.
  */
 
@@ -40,7 +43,11 @@ const NS = (arg("n") ?? "100,1000,5000")
 const STEPS = Math.max(2, Math.min(200, Number(arg("steps") ?? 25)));
 const WORKERS = Math.max(1, Math.min(8, Number(arg("workers") ?? 2)));
 const ONLY = arg("only") as ServerKind | undefined;
-const KINDS: ServerKind[] = ONLY === "product" || ONLY === "bare" ? [ONLY] : ["product", "bare"];
+/** --cluster=K: also run K product processes sharing one redis-server (REDIS_URL), students round-robin over them. */
+const CLUSTER_ARG = arg("cluster");
+const CLUSTER = CLUSTER_ARG === undefined ? 0 : Number(CLUSTER_ARG);
+const ALL_KINDS: ServerKind[] = CLUSTER ? ["product", "bare", "cluster"] : ["product", "bare"];
+const KINDS: ServerKind[] = ONLY && ALL_KINDS.includes(ONLY) ? [ONLY] : ALL_KINDS;
 /** Source addresses for the students: 127.0.0.2 .. 127.0.0.31, round-robin. */
 const ADDRESSES = Array.from({ length: 30 }, (_, i) => `127.0.0.${i + 2}`);
 /** --cpu-prof=DIR: write a V8 CPU profile of each server process into DIR (open it in Chrome DevTools). */
@@ -49,6 +56,14 @@ const profileArgs = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve
 const JOIN_WINDOW = 100; // connections in flight per worker
 const VOTE_SPREAD_MS = 1_000;
 
+if (CLUSTER_ARG !== undefined && !(Number.isInteger(CLUSTER) && CLUSTER >= 2 && CLUSTER <= 8)) {
+  console.error("--cluster=K takes the number of product nodes, 2..8 (e.g. --cluster=3).");
+  process.exit(2);
+}
+if (ONLY && !ALL_KINDS.includes(ONLY)) {
+  console.error(`--only takes ${ALL_KINDS.join(" or ")}${CLUSTER ? "" : " (cluster needs --cluster=K)"}.`);
+  process.exit(2);
+}
 if (NS.length === 0 || NS.some((n) => n > 10_000)) {
   console.error("--n takes a comma-separated list of class sizes, each 1..10000 (the product caps a session at 10,000).");
   process.exit(2);
@@ -125,6 +140,14 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The product×K column's name, e.g. "product×3 (Redis)". */
+const label = (kind: ServerKind) => (kind === "cluster" ? `product×${CLUSTER} (Redis)` : kind);
+
+/** RSS of the server: the sum over the cluster's nodes (Redis itself not included). */
+function serverRss(server: RunningServer): number {
+  return server.procs.reduce((sum, p) => sum + rssBytes(p.pid!), 0);
+}
+
 /** Resident set size of a process, in bytes (Linux). */
 function rssBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -138,10 +161,17 @@ function rssBytes(pid: number): number {
 
 interface RunningServer {
   kind: ServerKind;
-  proc: ChildProcess;
+  /** the server processes whose RSS is measured: one, or the K cluster nodes */
+  procs: ChildProcess[];
+  /** where the teacher connects and the session is created (cluster: node 1) */
   url: string;
+  /** where students connect, round-robin by global index */
+  urls: string[];
   output(): string;
+  stop(): Promise<void>;
 }
+
+const serverGraceMs = () => (CPU_PROF_DIR ? 20_000 : 3_000);
 
 function spawnTracked(args: string[], env: NodeJS.ProcessEnv): { proc: ChildProcess; output: () => string } {
   const proc = track(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
@@ -178,8 +208,16 @@ async function startServer(kind: ServerKind): Promise<RunningServer> {
       NODE_ENV: "production",
     });
     await waitHealthy(url, proc, output);
-    return { kind, proc, url, output };
+    return { kind, procs: [proc], url, urls: [url], output, stop: () => stop(proc, serverGraceMs()) };
   }
+  if (kind === "cluster") return startCluster(CLUSTER);
+  const node = await startProductNode(port, {});
+  return { kind, procs: [node.proc], url, urls: [url], output: node.output, stop: () => stop(node.proc, serverGraceMs()) };
+}
+
+/** One `node --import tsx server/index.ts` with a temporary DATA_DIR (removed when it exits). */
+async function startProductNode(port: number, env: Record<string, string>): Promise<{ proc: ChildProcess; output: () => string }> {
+  const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "classroom-bench-"));
   tempDirs.add(dataDir);
   const { proc, output } = spawnTracked([...profileArgs, "--import", "tsx", "server/index.ts"], {
@@ -190,13 +228,143 @@ async function startServer(kind: ServerKind): Promise<RunningServer> {
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
+    ...env,
   });
   proc.once("exit", () => {
     rmSync(dataDir, { recursive: true, force: true });
     tempDirs.delete(dataDir);
   });
   await waitHealthy(`${url}/api/health`, proc, output);
-  return { kind, proc, url, output };
+  return { proc, output };
+}
+
+// --- The cluster: one throwaway redis-server and K product nodes with REDIS_URL
+
+/** redis-server from PATH, or null. */
+function redisServerPath(): string | null {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, "redis-server");
+    try {
+      accessSync(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+async function startRedis(): Promise<{ proc: ChildProcess; url: string; output: () => string }> {
+  const bin = redisServerPath();
+  if (!bin) throw new Error("--cluster needs redis-server on PATH (Debian: apt-get install -y redis-server).");
+  const port = await freePort();
+  const proc = track(
+    spawn(bin, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
+  let out = "";
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-8_000);
+  };
+  proc.stdout!.on("data", keep);
+  proc.stderr!.on("data", keep);
+  const start = Date.now();
+  while (!/Ready to accept connections/.test(out)) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`redis-server exited (${proc.exitCode ?? proc.signalCode}):\n${out}`);
+    if (Date.now() - start > 10_000) throw new Error(`redis-server did not start within 10 s:\n${out}`);
+    await sleep(50);
+  }
+  return { proc, url: `redis://127.0.0.1:${port}`, output: () => out };
+}
+
+/** A short-lived Redis connection (the product's own client library) for one or two bounded queries. */
+interface QueryClient {
+  keys(pattern: string): Promise<string[]>;
+  get(key: string): Promise<string | null>;
+}
+async function withRedis<T>(url: string, fn: (client: QueryClient) => Promise<T>): Promise<T> {
+  const client = createClient({ url, RESP: 2, socket: { connectTimeout: 5_000, reconnectStrategy: false } });
+  client.on("error", () => undefined); // surfaced by the commands below
+  await withTimeout(client.connect(), 5_000, "redis connect");
+  try {
+    return await withTimeout(fn(client as unknown as QueryClient), 5_000, "redis query");
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The node ids heartbeating in Redis (server/cluster.ts: cls:node:{id}). */
+async function liveNodeIds(redisUrl: string): Promise<string[]> {
+  const keys = await withRedis(redisUrl, (c) => c.keys("cls:node:*"));
+  return keys.map((k) => k.slice("cls:node:".length)).sort();
+}
+
+/** The owners recorded for live sessions (cls:owner:{sessionId} → node id). */
+async function sessionOwners(redisUrl: string): Promise<string[]> {
+  return withRedis(redisUrl, async (c) => {
+    const keys = await c.keys("cls:owner:*");
+    const owners: string[] = [];
+    for (const k of keys) owners.push(String(await c.get(k)));
+    return owners;
+  });
+}
+
+interface ClusterInfo {
+  redisUrl: string;
+  /** node ids by node index (node 1 = index 0), read from the heartbeat keys as the nodes started */
+  nodeIds: string[];
+}
+const clusterInfo = new WeakMap<RunningServer, ClusterInfo>();
+
+async function startCluster(k: number): Promise<RunningServer> {
+  const redis = await startRedis();
+  const nodes: { proc: ChildProcess; output: () => string; url: string }[] = [];
+  const nodeIds: string[] = [];
+  const stopAll = async () => {
+    await Promise.all(nodes.map((nd) => stop(nd.proc, serverGraceMs())));
+    await stop(redis.proc, 3_000);
+  };
+  const output = () =>
+    [...nodes.map((nd, i) => `--- node ${i + 1} (${nd.url})\n${nd.output().slice(-3_000)}`), `--- redis\n${redis.output().slice(-1_000)}`].join("\n");
+  try {
+    const env = { REDIS_URL: redis.url, SESSION_CREATE_LIMIT: "100000" };
+    // Node 1 alone first, so its heartbeat key tells us its id; then the others together.
+    for (const batch of [[0], Array.from({ length: k - 1 }, (_, i) => i + 1)]) {
+      const before = new Set(await liveNodeIds(redis.url));
+      const started = await Promise.all(
+        batch.map(async () => {
+          const port = await freePort();
+          const node = await startProductNode(port, env);
+          return { ...node, url: `http://127.0.0.1:${port}` };
+        }),
+      );
+      nodes.push(...started);
+      if (batch.length === 1 && batch[0] === 0) {
+        const fresh = (await liveNodeIds(redis.url)).filter((id) => !before.has(id));
+        if (fresh.length !== 1) throw new Error(`expected node 1's heartbeat key in Redis, found ${fresh.length}`);
+        nodeIds.push(fresh[0]);
+      } else {
+        nodeIds.push(...(await liveNodeIds(redis.url)).filter((id) => !before.has(id) && id !== nodeIds[0]));
+      }
+    }
+    if (new Set(await liveNodeIds(redis.url)).size < k) throw new Error(`fewer than ${k} cluster nodes are heartbeating in Redis`);
+  } catch (err) {
+    const message = `${(err as Error).message}\n${output()}`;
+    await stopAll();
+    throw new Error(message);
+  }
+  const server: RunningServer = {
+    kind: "cluster",
+    procs: nodes.map((nd) => nd.proc),
+    url: nodes[0].url,
+    urls: nodes.map((nd) => nd.url),
+    output,
+    stop: stopAll,
+  };
+  clusterInfo.set(server, { redisUrl: redis.url, nodeIds });
+  return server;
 }
 
 // ---------------------------------------------------------------------------
@@ -216,7 +384,7 @@ interface Teacher {
 async function connectTeacher(server: RunningServer): Promise<Teacher> {
   let code = "";
   let auth: Record<string, unknown> = { role: "host" };
-  if (server.kind === "product") {
+  if (server.kind !== "bare") {
     const res = await fetch(`${server.url}/api/sessions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -385,16 +553,28 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
     teacher = await connectTeacher(server);
     const t = teacher;
     const stepCommand = (stepIndex: number) =>
-      kind === "product" ? t.command("step:go", { stepIndex }) : t.command("step", { stepIndex });
+      kind !== "bare" ? t.command("step:go", { stepIndex }) : t.command("step", { stepIndex });
 
     // Warm-up: the code paths the measurement uses, then let the heap settle.
     await stepCommand(1);
     await stepCommand(0);
     await sleep(1_000);
-    const beforeBytes = rssBytes(server.proc.pid!);
+    const beforeBytes = serverRss(server);
+
+    // Cluster: node 1 must own the session (the teacher joined there first), so
+    // students on the other nodes exercise the forwarding and the adapter.
+    const cluster = clusterInfo.get(server);
+    let owner: string | null = null;
+    if (cluster) {
+      const owners = await sessionOwners(cluster.redisUrl);
+      owner = owners.length === 1 ? owners[0] : null;
+      if (owner !== cluster.nodeIds[0])
+        errors.push(`cluster: the session's owner is ${JSON.stringify(owners)}, not node 1 (${cluster.nodeIds[0]})`);
+      log(`${label(kind)} N=${n}: session owned by node ${cluster.nodeIds.indexOf(owner ?? "") + 1} of ${cluster.nodeIds.length}`);
+    }
 
     // --- 4. Join storm
-    log(`${kind} N=${n}: join storm`);
+    log(`${label(kind)} N=${n}: join storm`);
     const shares = workers.map((_, i) => Math.floor(n / workers.length) + (i < n % workers.length ? 1 : 0));
     const joinTimeoutMs = 30_000 + n * 20;
     const joinStart = now();
@@ -403,7 +583,7 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
       w.send({
         cmd: "join",
         kind,
-        url: server.url,
+        urls: server.urls,
         code: t.code,
         offset,
         count: shares[i],
@@ -432,11 +612,11 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
 
     // --- 3. Memory, after every student joined and presence broadcasts settled
     await sleep(1_500);
-    const afterBytes = rssBytes(server.proc.pid!);
+    const afterBytes = serverRss(server);
     const memory = { beforeBytes, afterBytes, perStudentBytes: (afterBytes - beforeBytes) / joinedCount };
 
     // --- 1. Step fan-out
-    log(`${kind} N=${n}: ${STEPS} steps`);
+    log(`${label(kind)} N=${n}: ${STEPS} steps`);
     const lastMs: number[] = [];
     const medianStudentMs: number[] = [];
     let missing = 0;
@@ -470,15 +650,21 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
     };
 
     // --- 2. Vote burst
-    log(`${kind} N=${n}: vote burst`);
+    log(`${label(kind)} N=${n}: vote burst`);
     let vote: ScenarioResult["vote"] = null;
     let pollId: string;
     let options: string[];
-    if (kind === "product") {
+    if (kind !== "bare") {
       const opened = await t.command("poll:open", { kind: "next-step" });
       if (!opened?.ok) throw new Error(`poll:open: ${JSON.stringify(opened)}`);
       pollId = (opened.data as { pollId: string }).pollId;
-      // The host snapshot with the new poll was sent before the ack.
+      // One process sends the host snapshot with the new poll before the ack. A
+      // cluster node delivers broadcasts (even to its own sockets) only after the
+      // Redis adapter's XADD returns, so there the ack can come first: wait for it.
+      const openedAt = Date.now();
+      while (t.latestSnapshot?.poll?.id !== pollId && Date.now() - openedAt < 5_000) await sleep(5);
+      if (t.latestSnapshot?.poll?.id === pollId && Date.now() - openedAt > 1)
+        log(`${label(kind)} N=${n}: the teacher's poll snapshot came ${Date.now() - openedAt} ms after the poll:open ack`);
       const poll = t.latestSnapshot?.poll;
       if (!poll || poll.id !== pollId || !poll.options) throw new Error("the teacher did not receive the opened poll");
       options = poll.options.map((o) => o.id);
@@ -503,7 +689,7 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
     workers.forEach((w) => w.send({ cmd: "armFinal", pollId, expected: acked, timeoutMs: finalTimeoutMs }));
     await Promise.all(workers.map((w) => w.next("armed", 10_000)));
     const closedAt = now();
-    const closeAck = kind === "product" ? t.command("poll:close", { pollId }) : t.command("close", { pollId });
+    const closeAck = kind !== "bare" ? t.command("poll:close", { pollId }) : t.command("close", { pollId });
     const finals = await Promise.all(workers.map((w) => w.next("final", finalTimeoutMs + 5_000)));
     const closed = await closeAck;
     if (!closed?.ok) errors.push(`poll close: ${JSON.stringify(closed)}`);
@@ -543,15 +729,22 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
     const dropped = Object.values(vote.disconnects).reduce((a, b) => a + b, 0);
     if (dropped) errors.push(`${dropped} students were disconnected during the run: ${JSON.stringify(vote.disconnects)}`);
 
+    if (cluster) {
+      const owners = await sessionOwners(cluster.redisUrl).catch((err: Error) => [`? ${err.message}`]);
+      if (owners.length !== 1 || owners[0] !== owner) errors.push(`cluster: the session changed owner during the run: ${owner} → ${JSON.stringify(owners)}`);
+      const live = await liveNodeIds(cluster.redisUrl).catch(() => []);
+      if (live.length !== cluster.nodeIds.length) errors.push(`cluster: ${live.length} of ${cluster.nodeIds.length} nodes heartbeating at the end`);
+    }
+
     return { kind, n, join, memory, fanout, vote, errors };
   } catch (err) {
-    throw new Error(`${kind} N=${n}: ${(err as Error).message}\n--- server output (tail) ---\n${server.output().slice(-4_000)}`);
+    throw new Error(`${label(kind)} N=${n}: ${(err as Error).message}\n--- server output (tail) ---\n${server.output().slice(-4_000)}`);
   } finally {
     const t0 = Date.now();
     teacher?.socket.close();
     await Promise.all(workers.map((w) => w.close()));
-    await stop(server.proc, CPU_PROF_DIR ? 20_000 : 3_000);
-    log(`${kind} N=${n}: stopped in ${Date.now() - t0} ms`);
+    await server.stop();
+    log(`${label(kind)} N=${n}: stopped in ${Date.now() - t0} ms`);
   }
 }
 
@@ -597,53 +790,72 @@ function table(header: string[], rows: string[][]): string {
 function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageWeight>>): string {
   const get = (kind: ServerKind, n: number) => results.find((r) => r.kind === kind && r.n === n);
   const out: string[] = [];
-  const header = ["N", "measure", "product", "bare", "product/bare", "target"];
+  const clusterName = label("cluster");
+  const header = ["N", "measure", "product", "bare", "product/bare", ...(CLUSTER ? [clusterName, `×${CLUSTER}/bare`] : []), "target"];
+  /**
+   * One row: the value of each server (pick → the figure, show → its text) and
+   * the ratios to bare when `ratioed`. The cluster columns appear with --cluster.
+   */
+  function row<T>(
+    n: number,
+    measure: string,
+    pick: (r: ScenarioResult) => T | null | undefined,
+    show: (x: T) => string,
+    ratioed: ((x: T) => number) | null,
+    target: string,
+  ): string[] {
+    const [p, b, c] = (["product", "bare", "cluster"] as const).map((k) => {
+      const r = get(k, n);
+      return r ? pick(r) : undefined;
+    });
+    const cell = (x: T | null | undefined) => (x === null || x === undefined ? "–" : show(x));
+    const rat = (x: T | null | undefined) => (ratioed && x != null && b != null ? ratio(ratioed(x), ratioed(b)) : "");
+    return [String(n), measure, cell(p), cell(b), rat(p), ...(CLUSTER ? [cell(c), rat(c)] : []), target];
+  }
+  const num = (digits = 1) => (x: number) => fmt(x, digits);
+  const id = (x: number) => x;
 
   out.push(`## 1. Step fan-out: teacher's command → last student's snapshot (ms, ${STEPS} steps)`);
   const fanRows: string[][] = [];
   for (const n of NS) {
-    const p = get("product", n)?.fanout;
-    const b = get("bare", n)?.fanout;
     const target = n >= 1000 ? "≤1.25x" : "";
-    fanRows.push([String(n), "last student, median", fmt(p?.lastMedian), fmt(b?.lastMedian), ratio(p?.lastMedian, b?.lastMedian), target]);
-    fanRows.push([String(n), "last student, p99", fmt(p?.lastP99), fmt(b?.lastP99), ratio(p?.lastP99, b?.lastP99), target]);
-    fanRows.push([String(n), "median student, median", fmt(p?.medianStudentMedian), fmt(b?.medianStudentMedian), ratio(p?.medianStudentMedian, b?.medianStudentMedian), ""]);
+    fanRows.push(row(n, "last student, median", (r) => r.fanout.lastMedian, num(), id, target));
+    fanRows.push(row(n, "last student, p99", (r) => r.fanout.lastP99, num(), id, target));
+    fanRows.push(row(n, "median student, median", (r) => r.fanout.medianStudentMedian, num(), id, ""));
   }
   out.push(table(header, fanRows));
 
   out.push("\n## 2. Vote burst: every student votes once, spread over 1 s; then the poll closes");
   const voteRows: string[][] = [];
+  type Vote = NonNullable<ScenarioResult["vote"]>;
   for (const n of NS) {
-    const p = get("product", n)?.vote;
-    const b = get("bare", n)?.vote;
     const is1k = n === 1000;
-    voteRows.push([String(n), "votes sent / acked", p ? `${p.sent} / ${p.acked}` : "–", b ? `${b.sent} / ${b.acked}` : "–", "", ""]);
-    voteRows.push([String(n), "vote → ack, median / max (ms)", p ? `${fmt(p.ackMedianMs)} / ${fmt(p.ackMaxMs)}` : "–", b ? `${fmt(b.ackMedianMs)} / ${fmt(b.ackMaxMs)}` : "–", ratio(p?.ackMaxMs, b?.ackMaxMs), ""]);
-    voteRows.push([String(n), "votes lost (sent − final total)", fmt(p?.lost, 0), fmt(b?.lost, 0), "", "0"]);
-    voteRows.push([String(n), "close → final tally at every student (ms)", fmt(p?.closeToAllMs), fmt(b?.closeToAllMs), ratio(p?.closeToAllMs, b?.closeToAllMs), is1k ? "≤250 ms" : ""]);
-    voteRows.push([String(n), "tally messages sent (sum over students)", fmt(p?.tallyMessages, 0), fmt(b?.tallyMessages, 0), ratio(p?.tallyMessages, b?.tallyMessages), "∝ N"]);
-    voteRows.push([String(n), "poll length, first vote → close (s)", fmt(p?.pollSeconds, 2), fmt(b?.pollSeconds, 2), "", ""]);
-    voteRows.push([String(n), "tallies per student per second of poll", fmt(p?.talliesPerStudentPerSecond, 2), fmt(b?.talliesPerStudentPerSecond, 2), ratio(p?.talliesPerStudentPerSecond, b?.talliesPerStudentPerSecond), is1k ? "≤10" : ""]);
+    const v = (r: ScenarioResult) => r.vote;
+    voteRows.push(row(n, "votes sent / acked", v, (x: Vote) => `${x.sent} / ${x.acked}`, null, ""));
+    voteRows.push(row(n, "vote → ack, median / max (ms)", v, (x: Vote) => `${fmt(x.ackMedianMs)} / ${fmt(x.ackMaxMs)}`, (x: Vote) => x.ackMaxMs, ""));
+    voteRows.push(row(n, "votes lost (sent − final total)", (r) => r.vote?.lost, num(0), null, "0"));
+    voteRows.push(row(n, "close → final tally at every student (ms)", (r) => r.vote?.closeToAllMs, num(), id, is1k ? "≤250 ms" : ""));
+    voteRows.push(row(n, "tally messages sent (sum over students)", (r) => r.vote?.tallyMessages, num(0), id, "∝ N"));
+    voteRows.push(row(n, "poll length, first vote → close (s)", (r) => r.vote?.pollSeconds, num(2), null, ""));
+    voteRows.push(row(n, "tallies per student per second of poll", (r) => r.vote?.talliesPerStudentPerSecond, num(2), id, is1k ? "≤10" : ""));
   }
   out.push(table(header, voteRows));
 
-  out.push("\n## 3. Memory: server RSS growth per connected student (KiB)");
+  out.push(`\n## 3. Memory: server RSS growth per connected student (KiB)${CLUSTER ? `; ${clusterName}: summed over the ${CLUSTER} nodes, Redis not included` : ""}`);
   const memRows: string[][] = [];
+  type Mem = ScenarioResult["memory"];
   for (const n of NS) {
-    const p = get("product", n)?.memory;
-    const b = get("bare", n)?.memory;
-    memRows.push([String(n), "RSS after join − before, per student", fmt(p && p.perStudentBytes / 1024), fmt(b && b.perStudentBytes / 1024), ratio(p?.perStudentBytes, b?.perStudentBytes), "≤1.5x"]);
-    memRows.push([String(n), "RSS before → after (MiB)", p ? `${fmt(p.beforeBytes / 2 ** 20)} → ${fmt(p.afterBytes / 2 ** 20)}` : "–", b ? `${fmt(b.beforeBytes / 2 ** 20)} → ${fmt(b.afterBytes / 2 ** 20)}` : "–", "", ""]);
+    memRows.push(row(n, "RSS after join − before, per student", (r) => r.memory.perStudentBytes / 1024, num(), id, "≤1.5x"));
+    memRows.push(row(n, "RSS before → after (MiB)", (r) => r.memory, (x: Mem) => `${fmt(x.beforeBytes / 2 ** 20)} → ${fmt(x.afterBytes / 2 ** 20)}`, null, ""));
   }
   out.push(table(header, memRows));
 
-  out.push("\n## 4. Join storm: N students connect (100 in flight per worker) and get their first snapshot (ms)");
+  out.push(`\n## 4. Join storm: N students connect (100 in flight per worker) and get their first snapshot (ms)${CLUSTER ? `; ${clusterName}: round-robin over the nodes` : ""}`);
   const joinRows: string[][] = [];
+  type Join = ScenarioResult["join"];
   for (const n of NS) {
-    const p = get("product", n)?.join;
-    const b = get("bare", n)?.join;
-    joinRows.push([String(n), "all joined", fmt(p?.allMs), fmt(b?.allMs), ratio(p?.allMs, b?.allMs), ""]);
-    joinRows.push([String(n), "joined / failed", p ? `${p.ok} / ${p.failed}` : "–", b ? `${b.ok} / ${b.failed}` : "–", "", ""]);
+    joinRows.push(row(n, "all joined", (r) => r.join.allMs, num(), id, ""));
+    joinRows.push(row(n, "joined / failed", (r) => r.join, (x: Join) => `${x.ok} / ${x.failed}`, null, ""));
   }
   out.push(table(header, joinRows));
 
@@ -657,7 +869,7 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
       ) + (page.note ? `\n(${page.note})` : ""),
     );
 
-  const problems = results.flatMap((r) => r.errors.map((e) => `- ${r.kind} N=${r.n}: ${e}`));
+  const problems = results.flatMap((r) => r.errors.map((e) => `- ${label(r.kind)} N=${r.n}: ${e}`));
   if (problems.length) out.push(`\n## Anomalies\n${problems.join("\n")}`);
   return out.join("\n");
 }
@@ -665,9 +877,13 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
 // ---------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+  if (CLUSTER && KINDS.includes("cluster") && !redisServerPath()) {
+    console.error("--cluster needs redis-server on PATH, and none was found. On Debian: apt-get install -y redis-server.");
+    process.exit(2);
+  }
   const started = Date.now();
   const load = os.loadavg();
-  log(`N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.join(", ")}; load average ${load.map((l) => l.toFixed(1)).join(" ")}`);
+  log(`N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.map(label).join(", ")}; load average ${load.map((l) => l.toFixed(1)).join(" ")}`);
   const results: ScenarioResult[] = [];
   const failures: string[] = [];
   for (const n of NS) {
@@ -682,7 +898,7 @@ async function main(): Promise<void> {
   }
   const page = await pageWeight();
   const text = report(results, page);
-  console.log(`\n# Benchmark: product vs bare socket.io 4.8 (${new Date().toISOString()})\n`);
+  console.log(`\n# Benchmark: product vs bare socket.io 4.8${CLUSTER ? ` vs ${label("cluster")}` : ""} (${new Date().toISOString()})\n`);
   console.log(text);
   if (failures.length) console.log(`\n## Failed scenarios\n${failures.map((f) => `- ${f}`).join("\n")}`);
   const seconds = (Date.now() - started) / 1000;
@@ -702,7 +918,7 @@ async function main(): Promise<void> {
         node: process.version,
         cpus: os.cpus().length,
         loadAverage: { start: load, end: os.loadavg() },
-        options: { n: NS, steps: STEPS, workers: WORKERS, servers: KINDS, joinWindowPerWorker: JOIN_WINDOW, voteSpreadMs: VOTE_SPREAD_MS },
+        options: { n: NS, steps: STEPS, workers: WORKERS, servers: KINDS, clusterNodes: CLUSTER || null, joinWindowPerWorker: JOIN_WINDOW, voteSpreadMs: VOTE_SPREAD_MS },
         results,
         pageWeight: page,
         failures,

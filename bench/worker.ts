@@ -127,7 +127,7 @@ function join(c: Extract<DriverCommand, { cmd: "join" }>): void {
   function open(i: number): void {
     const globalIndex = c.offset + i;
     const auth =
-      c.kind === "product"
+      c.kind !== "bare"
         ? { v: PROTOCOL_VERSION, role: "student", code: c.code, nickname: `bench ${globalIndex}` }
         : { role: "student" };
     const options = {
@@ -139,7 +139,8 @@ function join(c: Extract<DriverCommand, { cmd: "join" }>): void {
       // engine.io-client passes this through to ws (and so to net.connect) in Node.
       localAddress: c.addresses[globalIndex % c.addresses.length],
     } as Partial<ManagerOptions & SocketOptions>;
-    const socket = io(c.url, options);
+    // Round-robin over the nodes (one URL unless --cluster): as a load balancer would spread the class.
+    const socket = io(c.urls[globalIndex % c.urls.length], options);
     const student: Student = { socket, globalIndex, joined: false, tallies: 0, stepAt: 0, finalAt: 0, finalTotal: -1 };
     students.push(student);
     let pending = true;
