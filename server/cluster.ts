@@ -29,6 +29,13 @@ const HEARTBEAT_MS = 1000;
 const RPC_TIMEOUT_MS = 2500;
 const OWNERSHIP_CHECK_MS = 1000;
 const PRESENCE_RECONCILE_MS = 5000;
+/**
+ * How long a node trusts what it last learned about a session's owner. Every
+ * forwarded vote would otherwise cost two Redis round trips before it is even
+ * sent; a stale answer costs at most a retry (the owner answers "not owner",
+ * or times out), and Redis's sequence check keeps the log single-writer.
+ */
+const OWNER_CACHE_MS = 1000;
 
 const K = {
   node: (id: string) => `cls:node:${id}`,
@@ -73,6 +80,7 @@ export class ClusterGateway implements RoomGateway {
   readonly nodeId: string;
   private readonly pending = new Map<string, { resolve: (r: RpcResponse) => void; timer: NodeJS.Timeout }>();
   private timers: NodeJS.Timeout[] = [];
+  private readonly ownerCache = new Map<string, { owner: string; at: number }>();
   private stopped = false;
 
   constructor(private readonly o: ClusterOptions) {
@@ -130,12 +138,16 @@ export class ClusterGateway implements RoomGateway {
         try {
           return await this.runLocal(method, args);
         } catch (err) {
-          if (err instanceof NotOwner) continue;
+          if (err instanceof NotOwner) {
+            this.ownerCache.delete(sessionId);
+            continue;
+          }
           throw err;
         }
       }
       const response = await this.call(owner, { id: newId(), from: this.nodeId, method, sessionId, args });
       if (response.ok) return response.result;
+      this.ownerCache.delete(sessionId);
       if (!response.notOwner && response.message !== "timeout") throw new Error(response.message);
       // The owner moved or did not answer: look again (its key expires if it is dead).
       if (response.message === "timeout") await new Promise((r) => setTimeout(r, 200));
@@ -160,6 +172,14 @@ export class ClusterGateway implements RoomGateway {
 
   /** The live owner of a session, claiming it when there is none or the recorded one is dead. */
   async ownerOf(sessionId: string): Promise<string> {
+    const cached = this.ownerCache.get(sessionId);
+    if (cached && Date.now() - cached.at < OWNER_CACHE_MS) return cached.owner;
+    const owner = await this.resolveOwner(sessionId);
+    this.ownerCache.set(sessionId, { owner, at: Date.now() });
+    return owner;
+  }
+
+  private async resolveOwner(sessionId: string): Promise<string> {
     for (let i = 0; i < 5; i++) {
       const current = (await this.cmd(["GET", K.owner(sessionId)])) as string | null;
       if (current === this.nodeId) return current;
@@ -210,8 +230,7 @@ export class ClusterGateway implements RoomGateway {
     const request = message;
     let response: RpcResponse;
     try {
-      const owner = (await this.cmd(["GET", K.owner(request.sessionId)])) as string | null;
-      if (owner !== this.nodeId) throw new NotOwner();
+      if ((await this.ownerOf(request.sessionId)) !== this.nodeId) throw new NotOwner();
       response = { id: request.id, ok: true, result: await this.runLocal(request.method, request.args) };
     } catch (err) {
       response = { id: request.id, ok: false, notOwner: err instanceof NotOwner, message: (err as Error).message ?? "error" };
@@ -235,6 +254,7 @@ export class ClusterGateway implements RoomGateway {
       const owner = await this.cmd(["GET", K.owner(room.id)]).catch(() => this.nodeId);
       if (owner !== this.nodeId) {
         log.warn("no longer the owner of a session; dropping its room", { sessionId: room.id });
+        this.ownerCache.delete(room.id);
         this.o.rooms.drop(room);
       }
     }
