@@ -217,16 +217,18 @@ test("the keyboard alone runs the console, with a visible focus ring", async ({ 
 test("the current arrow stands still when the reader asks for reduced motion", async ({ browser, baseURL }) => {
   const session = await createSession(baseURL!, "Motion");
   const student = await StudentPage.join(browser, session.code, "Mo");
-  const arrow = student.page.locator(".arrow-current");
-  await expect(arrow).toHaveCount(1);
-  const animation = () => arrow.evaluate((el) => getComputedStyle(el).animationName);
+  // A phone shows the steps as a list (the current one slides in) and the drawing on request (its arrow flows).
+  await student.page.getByText("Show the full diagram").click();
+  const moving = [student.page.locator(".arrow-current").first(), student.page.locator("[data-testid=step-trail] .step-enter")];
+  for (const el of moving) await expect(el).toHaveCount(1);
+  const animations = () => Promise.all(moving.map((el) => el.evaluate((e) => getComputedStyle(e).animationName)));
 
   await student.page.emulateMedia({ reducedMotion: "no-preference" });
-  expect(await animation()).not.toBe("none");
+  for (const name of await animations()) expect(name).not.toBe("none");
   await student.page.emulateMedia({ reducedMotion: "reduce" });
-  expect(await animation()).toBe("none");
+  for (const name of await animations()) expect(name).toBe("none");
   await student.page.emulateMedia({ reducedMotion: "no-preference" });
-  expect(await animation()).not.toBe("none");
+  for (const name of await animations()) expect(name).not.toBe("none");
 });
 
 test("an out-of-date student page is refused by name and offers a reload", async ({ browser, baseURL }) => {

@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, useId } from "react";
 import { LIFELINES } from "@/lib/lesson/card";
 import type { ArrowKind, LifelineId, Scenario, ScenarioStep } from "@/lib/lesson/types";
 import { ARROW_STYLES, CURRENT_STROKE, LIFELINE_COLOURS } from "@/components/theme";
@@ -41,11 +41,11 @@ function layout(steps: readonly ScenarioStep[]): { rows: Row[]; height: number }
   return { rows, height: y + 16 };
 }
 
-function markerId(kind: ArrowKind, current: boolean) {
-  return `head-${kind}${current ? "-current" : ""}`;
+function markerId(prefix: string, kind: ArrowKind, current: boolean) {
+  return `${prefix}head-${kind}${current ? "-current" : ""}`;
 }
 
-function Markers() {
+function Markers({ prefix }: { prefix: string }) {
   const defs = [];
   for (const kind of Object.keys(ARROW_STYLES) as ArrowKind[]) {
     for (const current of [false, true]) {
@@ -53,8 +53,8 @@ function Markers() {
       const colour = current ? CURRENT_STROKE : style.stroke;
       defs.push(
         <marker
-          key={markerId(kind, current)}
-          id={markerId(kind, current)}
+          key={markerId(prefix, kind, current)}
+          id={markerId(prefix, kind, current)}
           viewBox="0 0 12 12"
           refX="11"
           refY="6"
@@ -100,6 +100,8 @@ export interface SequenceDiagramProps {
  * drawn at all: they are what the class is asked to predict.
  */
 export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepIndex, large, className }: SequenceDiagramProps) {
+  // Unique per diagram: a page may show two (a phone's folded full view), and ids must not repeat.
+  const prefix = useId().replace(/:/g, "");
   const { rows, height } = layout(scenario.steps);
   const current = scenario.steps[stepIndex];
   const labelSize = large ? 19 : 17;
@@ -108,19 +110,19 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
       viewBox={`0 0 ${WIDTH} ${height}`}
       className={className}
       role="img"
-      aria-labelledby="diagram-title diagram-desc"
+      aria-labelledby={`${prefix}title ${prefix}desc`}
       data-testid="sequence-diagram"
     >
-      <title id="diagram-title">
+      <title id={`${prefix}title`}>
         {`Sequence diagram, ${scenario.title}: step ${stepIndex + 1} of ${scenario.steps.length}${current ? `, ${current.label} ${current.title}` : ""}`}
       </title>
-      <desc id="diagram-desc">
+      <desc id={`${prefix}desc`}>
         {scenario.steps
           .slice(0, stepIndex + 1)
           .map((s) => `${s.label} ${s.title}: ${s.narration}`)
           .join(" ")}
       </desc>
-      <Markers />
+      <Markers prefix={prefix} />
       {LIFELINES.map((l) => (
         <g key={l.id}>
           <line x1={X[l.id]} x2={X[l.id]} y1={HEADER_H} y2={height - 8} stroke="#475569" strokeWidth="2" strokeDasharray="3 6" />
@@ -156,7 +158,7 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
               stroke={colour}
               strokeWidth={style.width + (isCurrent ? 1 : 0)}
               strokeDasharray={step.noop ? "2 6" : style.dash}
-              markerEnd={`url(#${markerId(step.kind, isCurrent)})`}
+              markerEnd={`url(#${markerId(prefix, step.kind, isCurrent)})`}
             />
             {isCurrent && !step.noop && (
               <path d={d} fill="none" stroke="#fff7cc" strokeWidth={style.width} strokeDasharray="3 21" className="arrow-current" opacity={0.9} />

@@ -6,6 +6,7 @@ import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, studentTokenKey, useLive } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
+import { StepTrail } from "@/components/diagram/StepTrail";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
@@ -116,9 +117,21 @@ function StudentScreen({ code }: { code: string }) {
       {snapshot.poll && snapshot.poll.status !== "revealed" ? <PollCard poll={snapshot.poll} /> : null}
       <StepHeader scenario={scenario} snapshot={snapshot} />
       {snapshot.poll && snapshot.poll.status === "revealed" && pollIsCurrent(snapshot.poll, snapshot) && <PollCard poll={snapshot.poll} />}
-      <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-1">
-        <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
-      </div>
+      <section aria-label="Sequence diagram" className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+        {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}
+        <div className="sm:hidden">
+          <StepTrail scenario={scenario} stepIndex={snapshot.stepIndex} />
+          <details className="mt-2">
+            <summary className="cursor-pointer px-2 py-1 text-sky-200">Show the full diagram</summary>
+            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Full sequence diagram (scrolls sideways)">
+              <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-[720px] max-w-none" />
+            </div>
+          </details>
+        </div>
+        <div className="hidden sm:block">
+          <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+        </div>
+      </section>
       <StudentLessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} />
       <FidelityNotes />
     </div>
