@@ -254,7 +254,9 @@ export class Room {
     if (command.kind === "next-step") {
       const generated = generateNextStepPoll(getScenario(this.state.mode, this.state.variant), this.state.stepIndex);
       if (!generated) return fail("NO_NEXT_STEP");
-      const shuffled = this.deps.shuffle(generated.options.map((o, i) => ({ ...o, id: `o${i + 1}` })));
+      // Shuffle first, then number: ids follow screen order, so neither the
+      // position nor the id (visible in dev tools) says which one is right.
+      const shuffled = this.deps.shuffle([...generated.options]).map((o, i) => ({ ...o, id: `o${i + 1}` }));
       question = generated.question;
       options = shuffled.map(({ id: optionId, text, note }) => ({ id: optionId, text, note }));
       correctOptionId = shuffled.find((o) => o.correct)?.id ?? null;

@@ -34,6 +34,22 @@ async function classroom(students: number) {
 const pollOf = (c: TestClient) => (c.latest() as PublicSnapshot).poll;
 
 describe("live polls", () => {
+  it("puts the right answer at a random position, with ids in screen order", async () => {
+    const { host } = await classroom(0);
+    const seen = new Set<string>();
+    // 12 polls = 24 commands, inside the teacher's burst allowance.
+    for (let i = 0; i < 12; i++) {
+      const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
+      await host.waitFor((c) => (c.latest() as HostSnapshot).poll?.id === data.pollId);
+      const poll = (host.latest() as HostSnapshot).poll!;
+      expect(poll.options.map((o) => o.id)).toEqual(["o1", "o2", "o3", "o4"]);
+      seen.add(poll.correctOptionId!);
+      await host.emit("poll:close", { pollId: data.pollId });
+    }
+    // 12 shuffles of 4: the chance of one position every time is 4 x (1/4)^12.
+    expect(seen.size).toBeGreaterThan(1);
+  });
+
   it("counts 200 simultaneous votes exactly, with receipts and coalesced tallies", async () => {
     const { host, projector, kids } = await classroom(200);
     const open = await host.emit("poll:open", { kind: "next-step" });
