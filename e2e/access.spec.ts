@@ -214,6 +214,26 @@ test("the keyboard alone runs the console, with a visible focus ring", async ({ 
 
 });
 
+test("a screen reader hears the poll open, close and reveal", async ({ browser, baseURL }) => {
+  const session = await createSession(baseURL!, "Announce");
+  const teacher = await ConsolePage.open(browser, session);
+  const student = await StudentPage.join(browser, session.code, "Ray");
+  const announcer = student.page.getByTestId("poll-announcer");
+  await expect(announcer).toHaveAttribute("aria-live", "polite");
+  await expect(announcer).toHaveText("");
+  await teacher.page.getByTestId("poll-open").click();
+  await expect(announcer).toContainText("New poll: What happens next, after CREATE PVC?");
+  await pollOptions(student).first().click();
+  await teacher.page.getByTestId("poll-close").click();
+  await expect(announcer).toContainText("The poll is closed");
+  await teacher.page.getByTestId("poll-reveal").click();
+  await expect(announcer).toContainText(/Answer revealed: CREATE POD: .*(You were right!|Not quite\.)/);
+  // The card was not rebuilt for the reveal: the same element now shows the feedback.
+  await expect(student.page.getByTestId("poll-card")).toHaveCount(1);
+  await teacher.context.close();
+  await student.context.close();
+});
+
 test("the current arrow stands still when the reader asks for reduced motion", async ({ browser, baseURL }) => {
   const session = await createSession(baseURL!, "Motion");
   const student = await StudentPage.join(browser, session.code, "Mo");

@@ -12,6 +12,7 @@ import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
 import { StudentLessonPanels } from "@/components/lesson/LazyPanels";
 import { PollCard } from "@/components/poll/PollCard";
+import { PollAnnouncer } from "@/components/poll/PollAnnouncer";
 import { NICKNAME_MAX } from "@/lib/protocol/wire";
 
 /**
@@ -114,9 +115,10 @@ function StudentScreen({ code }: { code: string }) {
       )}
       <ModeBadge mode={snapshot.mode} scenario={scenario} />
       <ModeSwitchNotice snapshot={snapshot} />
-      {snapshot.poll && snapshot.poll.status !== "revealed" ? <PollCard poll={snapshot.poll} /> : null}
+      <PollAnnouncer poll={snapshot.poll} />
+      {/* One card, in one place, from opening to reveal: it is not rebuilt when the answer comes. */}
+      {snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) && <PollCard key={snapshot.poll.id} poll={snapshot.poll} />}
       <StepHeader scenario={scenario} snapshot={snapshot} />
-      {snapshot.poll && snapshot.poll.status === "revealed" && pollIsCurrent(snapshot.poll, snapshot) && <PollCard poll={snapshot.poll} />}
       <section aria-label="Sequence diagram" className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}
         <div className="sm:hidden">

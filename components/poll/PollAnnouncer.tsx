@@ -1,0 +1,41 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { PublicPoll } from "@/lib/session/views";
+import { useLive } from "@/components/live/LiveSession";
+
+/**
+ * One live region that is always on the page, so a screen reader hears a
+ * poll open, close and reveal (a region created together with its text is
+ * often not read out).
+ */
+export function PollAnnouncer({ poll }: { poll: PublicPoll | null }) {
+  const myVote = useLive((s) => s.myVote);
+  const [message, setMessage] = useState("");
+  const keyOf = (p: PublicPoll) => `${p.id}:${p.round}:${p.status}`;
+  // What was already on screen when the page loaded is not news: the card itself is read in page order.
+  const last = useRef<string>(poll ? keyOf(poll) : "");
+
+  useEffect(() => {
+    if (!poll) return;
+    const key = keyOf(poll);
+    if (key === last.current) return;
+    last.current = key;
+    if (poll.status === "open") {
+      setMessage(`${poll.round > 1 ? "The poll is open again" : "New poll"}: ${poll.question} ${poll.options.length} options.`);
+    } else if (poll.status === "closed") {
+      setMessage("The poll is closed. Wait for the teacher to reveal the answer.");
+    } else {
+      const correct = poll.options.find((o) => o.id === poll.correctOptionId);
+      const mine = myVote && myVote.pollId === poll.id && myVote.round === poll.round ? myVote.optionId : null;
+      const verdict = !correct ? "" : mine === null ? " You did not vote." : mine === correct.id ? " You were right!" : " Not quite.";
+      setMessage(correct ? `Answer revealed: ${correct.text}.${verdict}` : "Results revealed.");
+    }
+  }, [poll, myVote]);
+
+  return (
+    <div className="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="poll-announcer">
+      {message}
+    </div>
+  );
+}
