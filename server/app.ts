@@ -28,7 +28,7 @@ export function originAllowed(origin: string | undefined, host: string | undefin
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface ClassroomServerOptions {
-  config: Pick<Config, "publicUrl" | "port" | "host" | "idleTimeoutMs" | "dev" | "adminToken"> & { sessionCreateLimitPerMinute?: number };
+  config: Pick<Config, "publicUrl" | "port" | "host" | "idleTimeoutMs" | "dev" | "adminToken"> & { sessionCreateLimitPerMinute?: number; trustProxy?: boolean };
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
   pages?: PageHandler;
@@ -90,7 +90,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       countPresence: (sessionId) => countPresence(io, sessionId),
     });
   }
-  attachSocketLayer({ io, gateway: cluster ?? local });
+  attachSocketLayer({ io, gateway: cluster ?? local, trustProxy: config.trustProxy });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);
   sweep.unref();

@@ -15,6 +15,8 @@ const envSchema = z.object({
   IDLE_SESSION_TIMEOUT_MINUTES: z.coerce.number().min(0).optional(),
   /** New sessions one address may create per minute. */
   SESSION_CREATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** "1" behind a load balancer you trust: per-address limits use the first X-Forwarded-For address. */
+  TRUST_PROXY: z.enum(["0", "1"]).default("0"),
   NODE_ENV: z.string().default("development"),
   /** "0" serves the API and sockets only (benchmarks, socket-level tests): no Next.js build needed. */
   SERVE_PAGES: z.enum(["0", "1"]).default("1"),
@@ -34,6 +36,7 @@ export interface Config {
   servePages: boolean;
   redisUrl: string | null;
   sessionCreateLimitPerMinute: number;
+  trustProxy: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -57,5 +60,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     servePages: e.SERVE_PAGES === "1",
     redisUrl: e.REDIS_URL ?? null,
     sessionCreateLimitPerMinute: e.SESSION_CREATE_LIMIT,
+    trustProxy: e.TRUST_PROXY === "1",
   };
 }

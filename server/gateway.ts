@@ -114,7 +114,8 @@ export function applyCommand(room: Room, member: Member, event: CommandName, pay
 
 /** The rooms of this process, answered directly. */
 export class LocalGateway implements RoomGateway {
-  private readonly newParticipants = new KeyedLimiter({ capacity: 500, refillPerSecond: 20 });
+  // New identities per address: a lecture hall behind one NAT address joins in seconds; a script cannot mint millions.
+  private readonly newParticipants = new KeyedLimiter({ capacity: 1000, refillPerSecond: 50 });
 
   constructor(
     private readonly rooms: RoomRegistry,

@@ -6,7 +6,7 @@ import { MAX_HTTP_BODY_BYTES } from "../lib/constants";
 import { ERROR_CODES, TITLE_MAX, cleanText, isRoomCode, normalizeRoomCode, type ErrorCode } from "../lib/protocol";
 import type { Config } from "./config";
 import { log } from "./logger";
-import { KeyedLimiter } from "./rateLimit";
+import { KeyedLimiter, addressOf } from "./rateLimit";
 import type { RoomRegistry } from "./rooms";
 import { ApiError, createSessionsReader } from "./sessionsApi";
 import type { SessionStore } from "./store/types";
@@ -16,7 +16,7 @@ export const createSessionBodySchema = z
   .strip();
 
 export interface ApiDeps {
-  config: Pick<Config, "publicUrl" | "port" | "adminToken"> & { sessionCreateLimitPerMinute?: number };
+  config: Pick<Config, "publicUrl" | "port" | "adminToken"> & { sessionCreateLimitPerMinute?: number; trustProxy?: boolean };
   rooms: RoomRegistry;
   store: SessionStore;
 }
@@ -64,6 +64,8 @@ export function createApiHandler(deps: ApiDeps) {
   const perMinute = deps.config.sessionCreateLimitPerMinute ?? 10;
   const creations = new KeyedLimiter({ capacity: perMinute, refillPerSecond: perMinute / 60 });
   const reads = new KeyedLimiter({ capacity: 60, refillPerSecond: 20 });
+  // Asking about unknown codes is guessing: as slow as failed joins on the socket.
+  const unknownCodes = new KeyedLimiter({ capacity: 60, refillPerSecond: 1 });
   const sessions = createSessionsReader(deps.store, deps.config.adminToken);
 
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -88,13 +90,13 @@ export function createApiHandler(deps: ApiDeps) {
       return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
     }
     if (path === "/api/sessions" && req.method === "GET") {
-      if (!reads.take(clientAddress(req))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      if (!reads.take(clientAddress(req, deps.config.trustProxy))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       return sendJson(res, 200, await sessions.list(req));
     }
     const sessionPath = /^\/api\/sessions\/([^/]+)(?:\/(events|export))?$/.exec(path);
     if (sessionPath) {
       if (req.method !== "GET") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET.");
-      if (!reads.take(clientAddress(req))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      if (!reads.take(clientAddress(req, deps.config.trustProxy))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       const [, id, sub] = sessionPath;
       if (!sub) return sendJson(res, 200, await sessions.get(req, id));
       if (sub === "events") return sendJson(res, 200, await sessions.events(req, id));
@@ -108,7 +110,7 @@ export function createApiHandler(deps: ApiDeps) {
     }
     if (path === "/api/sessions") {
       if (req.method !== "POST") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET to list sessions or POST to create one.");
-      if (!creations.take(clientAddress(req))) {
+      if (!creations.take(clientAddress(req, deps.config.trustProxy))) {
         throw new HttpError(429, "RATE_LIMITED", "Too many sessions created from this address. Wait a minute.");
       }
       const body = await readJsonBody(req);
@@ -128,9 +130,14 @@ export function createApiHandler(deps: ApiDeps) {
       });
     }
     if (path === "/api/join-info") {
+      const address = clientAddress(req, deps.config.trustProxy);
+      if (!reads.take(address) || !unknownCodes.peek(address)) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       const code = normalizeRoomCode(url.searchParams.get("code") ?? "");
       if (!isRoomCode(code)) throw new HttpError(400, "BAD_REQUEST", "Give a six-character room code.");
-      if (!(await deps.rooms.byRoomCode(code))) throw new HttpError(404, "NO_SUCH_SESSION", ERROR_CODES.NO_SUCH_SESSION);
+      if (!(await deps.rooms.byRoomCode(code))) {
+        unknownCodes.take(address);
+        throw new HttpError(404, "NO_SUCH_SESSION", ERROR_CODES.NO_SUCH_SESSION);
+      }
       const { base, note } = joinBase(req, deps.config);
       const joinUrl = `${base}/join/${code}`;
       const qrSvg = await QRCode.toString(joinUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
@@ -168,8 +175,8 @@ export function joinBase(
   };
 }
 
-export function clientAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? "unknown";
+export function clientAddress(req: IncomingMessage, trustProxy = false): string {
+  return addressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy);
 }
 
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {

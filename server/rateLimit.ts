@@ -61,3 +61,12 @@ export class KeyedLimiter {
     return bucket.take();
   }
 }
+
+/** The client's address for per-address limits: the TCP peer, or the first X-Forwarded-For entry behind a trusted proxy. */
+export function addressOf(peer: string | undefined, forwarded: string | string[] | undefined, trustProxy: boolean): string {
+  if (trustProxy && forwarded) {
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded).split(",")[0]?.trim();
+    if (first) return first;
+  }
+  return peer ?? "unknown";
+}

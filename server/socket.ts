@@ -28,7 +28,7 @@ import {
   type SocketData,
 } from "../lib/protocol";
 import { log } from "./logger";
-import { KeyedLimiter, TokenBucket } from "./rateLimit";
+import { KeyedLimiter, TokenBucket, addressOf } from "./rateLimit";
 import { MAX_COMMAND_PAYLOAD_BYTES } from "../lib/constants";
 import type { RoomOutbox } from "./room";
 import type { CommandName, JoinResult, Member, RoomGateway } from "./gateway";
@@ -75,7 +75,10 @@ function rejection(code: ErrorCode, message: string = ERROR_CODES[code]): Error 
 export interface SocketLayerOptions {
   io: IoServer;
   gateway: RoomGateway;
+  /** Take the client's address from X-Forwarded-For (behind a load balancer you trust). */
+  trustProxy?: boolean;
 }
+
 
 
 
@@ -84,23 +87,30 @@ export interface SocketLayerOptions {
  * payload is parsed with its zod schema and role-checked here, and the
  * gateway (this process's rooms, or the owning node in a cluster) does the rest.
  */
-export function attachSocketLayer({ io, gateway }: SocketLayerOptions): void {
+export function attachSocketLayer({ io, gateway, trustProxy = false }: SocketLayerOptions): void {
   // Per address: failed joins (guessing room codes or host keys).
   // Generous enough for a class behind one NAT address mistyping codes; far too slow to walk 887 million codes.
   const failedJoins = new KeyedLimiter({ capacity: 60, refillPerSecond: 1 });
   // Per participant, not per socket: reconnecting does not refill the bucket.
   const voteBuckets = new KeyedLimiter({ capacity: 10, refillPerSecond: 4 });
 
+  /**
+   * Only failures are counted, and only failures are slowed: a script guessing
+   * codes from a school's single NAT address gets RATE_LIMITED, while the
+   * students behind that address, who hold valid codes and tokens, still join.
+   */
+  const refuseFailure = (address: string, error: Error): Error =>
+    failedJoins.take(address) ? error : rejection("RATE_LIMITED", "Too many failed attempts to join from this network. Wait a minute.");
+
   io.use(async (socket, next) => {
     try {
-      const address = socket.handshake.address;
-      if (!failedJoins.peek(address)) return next(rejection("RATE_LIMITED", "Too many failed attempts to join. Wait a minute."));
+      const address = addressOf(socket.handshake.address, socket.handshake.headers["x-forwarded-for"], trustProxy);
       const parsed = handshakeSchema.safeParse(socket.handshake.auth ?? {});
       if (!parsed.success) {
-        failedJoins.take(address);
         // An old client may not even send the fields this version expects.
         const v = (socket.handshake.auth as { v?: unknown } | undefined)?.v;
-        return next(v !== PROTOCOL_VERSION ? rejection("CLIENT_TOO_OLD") : rejection("BAD_REQUEST", "The connection request was malformed."));
+        if (v !== PROTOCOL_VERSION) return next(rejection("CLIENT_TOO_OLD"));
+        return next(refuseFailure(address, rejection("BAD_REQUEST", "The connection request was malformed.")));
       }
       const auth = parsed.data;
       if (auth.v !== PROTOCOL_VERSION) return next(rejection("CLIENT_TOO_OLD"));
@@ -113,8 +123,8 @@ export function attachSocketLayer({ io, gateway }: SocketLayerOptions): void {
         address,
       });
       if (!joined.ok) {
-        if (["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED"].includes(joined.code)) failedJoins.take(address);
-        return next(rejection(joined.code, joined.message));
+        const error = rejection(joined.code, joined.message);
+        return next(["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED"].includes(joined.code) ? refuseFailure(address, error) : error);
       }
       socket.data = { sessionId: joined.sessionId, code: joined.code, role: joined.role, participantId: joined.participantId };
       (socket as IoSocket & { joined?: typeof joined }).joined = joined;

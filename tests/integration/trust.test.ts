@@ -59,6 +59,19 @@ describe("hostile input and limits", () => {
     expect(results.slice(60)).toContain("RATE_LIMITED");
   });
 
+  it("keeps admitting valid students from an address that is being slowed for guessing", async () => {
+    const { code } = await srv.createSession();
+    for (let i = 0; i < 65; i++) await connectError(srv.url, { role: "student", code: "ZZZZZZ" });
+    expect((await connectError(srv.url, { role: "student", code: "YYYYYY" })).code).toBe("RATE_LIMITED");
+    // Same address, a real code: the class behind one NAT address is not locked out.
+    const ok = track(await connectClient(srv.url, { role: "student", code }));
+    expect(ok.welcome!.participantId).toBeTruthy();
+    // The join-info lookup is slowed the same way once it starts answering "no such session".
+    let lastStatus = 0;
+    for (let i = 0; i < 62; i++) lastStatus = (await fetch(`${srv.url}/api/join-info?code=ZZZZZZ`)).status;
+    expect(lastStatus).toBe(429);
+  });
+
   it("refuses WebSocket connections from other sites' pages", async () => {
     const { code } = await srv.createSession();
     const socket = connect(srv.url, {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { KeyedLimiter, TokenBucket, addressOf } from "./rateLimit";
+
+describe("rate limits", () => {
+  it("refills a bucket over time", () => {
+    let now = 0;
+    const bucket = new TokenBucket({ capacity: 2, refillPerSecond: 1 }, () => now);
+    expect([bucket.take(), bucket.take(), bucket.take()]).toEqual([true, true, false]);
+    now += 1000;
+    expect(bucket.take()).toBe(true);
+    expect(bucket.take()).toBe(false);
+  });
+
+  it("keys buckets by address and peeks without taking", () => {
+    const limiter = new KeyedLimiter({ capacity: 1, refillPerSecond: 0.001 });
+    expect(limiter.peek("a")).toBe(true);
+    expect(limiter.take("a")).toBe(true);
+    expect(limiter.peek("a")).toBe(false);
+    expect(limiter.take("b")).toBe(true);
+  });
+
+  it("trusts X-Forwarded-For only when told to", () => {
+    expect(addressOf("10.0.0.1", "203.0.113.7, 10.0.0.1", false)).toBe("10.0.0.1");
+    expect(addressOf("10.0.0.1", "203.0.113.7, 10.0.0.1", true)).toBe("203.0.113.7");
+    expect(addressOf("10.0.0.1", undefined, true)).toBe("10.0.0.1");
+  });
+});
