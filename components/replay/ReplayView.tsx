@@ -140,10 +140,15 @@ function Player({ events, access }: Loaded) {
                   {poll.round > 1 ? ` (round ${poll.round})` : ""}
                 </p>
                 <p className="text-sm text-slate-300">
-                  {poll.status === "open" ? "Voting" : poll.status === "closed" ? "Closed, not yet revealed" : "Revealed"} ·{" "}
-                  {poll.results.total} {poll.results.total === 1 ? "vote" : "votes"}
+                  {poll.status === "open" ? "Voting" : poll.status === "closed" ? "Closed, not yet revealed" : "Revealed"}
+                  {access === "viewer" && poll.status === "open" ? "" : ` · ${poll.results.total} ${poll.results.total === 1 ? "vote" : "votes"}`}
                 </p>
-                <TallyBars options={poll.options} results={poll.results} correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null} />
+                {access === "viewer" && poll.status === "open" ? (
+                  // A shared link carries no individual votes: counts appear when the poll closed.
+                  <p className="text-slate-300">Voting… the class&apos;s results appear when the poll closes.</p>
+                ) : (
+                  <TallyBars options={poll.options} results={poll.results} correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null} />
+                )}
                 {access !== "viewer" && poll.status !== "open" && <WhoVoted snapshotPoll={poll} participants={state.participants} />}
               </div>
             ) : (

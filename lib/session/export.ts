@@ -7,12 +7,13 @@ import { EVENT_LOG_VERSION, type SessionEvent, type SessionState } from "./types
  */
 
 /**
- * A shared replay shows aggregates only: nicknames become "Student N" in
- * join order. Participant ids are opaque and stay, so votes still add up.
+ * A shared replay shows aggregates only: nicknames become "Student N" in join
+ * order, and individual votes are left out (each round's counts are on its
+ * poll:closed event), so nobody's answers can be followed from poll to poll.
  */
 export function anonymizeLog(events: readonly SessionEvent[]): SessionEvent[] {
   const numbers = new Map<string, number>();
-  return events.map((e) => {
+  return events.filter((e) => e.type !== "poll:voted").map((e) => {
     if (e.type === "participant:joined") {
       numbers.set(e.participantId, numbers.size + 1);
       return { ...e, nickname: `Student ${numbers.get(e.participantId)}` };

@@ -163,7 +163,8 @@ function apply(s: SessionState, event: SessionEvent): void {
     case "poll:closed": {
       const poll = own(s.polls, event.pollId);
       if (!poll || poll.status !== "open") return;
-      closeRound(s, poll);
+      // The counts the server took at the close are the round's result (a shared replay has no individual votes).
+      closeRound(s, poll, validCounts(poll, event.counts, event.total));
       return;
     }
 
@@ -206,8 +207,22 @@ function apply(s: SessionState, event: SessionEvent): void {
   }
 }
 
-function closeRound(s: SessionState, poll: Poll): void {
-  const closed = countVotes(poll);
+/** The event's counts if they are well formed for this poll; otherwise none (count the votes instead). */
+function validCounts(poll: Poll, counts: unknown, total: unknown): { counts: Record<string, number>; total: number } | null {
+  if (typeof counts !== "object" || counts === null || typeof total !== "number") return null;
+  const clean: Record<string, number> = {};
+  let sum = 0;
+  for (const option of poll.options) {
+    const n = (counts as Record<string, unknown>)[option.id];
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0) return null;
+    clean[option.id] = n;
+    sum += n;
+  }
+  return sum === total ? { counts: clean, total } : null;
+}
+
+function closeRound(s: SessionState, poll: Poll, counted: { counts: Record<string, number>; total: number } | null = null): void {
+  const closed = counted ?? countVotes(poll);
   // History arrays are replaced, never pushed to: snapshots may still hold the old one.
   s.polls[poll.id] = {
     ...poll,

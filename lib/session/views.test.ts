@@ -160,7 +160,8 @@ describe("toPublicSnapshot", () => {
       ...CLASS,
       { ...OPEN, poll: { id: "q1", kind: "custom", question: "How sure are you?", options: BARE_OPTIONS, correctOptionId: null } },
       vote("p1", "o3"),
-      CLOSE_1,
+      // The server's close carries the counts it took; they are the round's result.
+      { type: "poll:closed", pollId: "q1", counts: { o1: 0, o2: 0, o3: 1 }, total: 1 },
       REVEAL,
     ]);
     const poll = toPublicSnapshot(state, 1).poll;

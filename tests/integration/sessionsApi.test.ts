@@ -50,6 +50,9 @@ describe("saved sessions over HTTP", () => {
     expect(shared.access).toBe("viewer");
     expect(JSON.stringify(shared.events)).not.toContain("Ana");
     expect(JSON.stringify(shared.events)).toContain("Student 1");
+    // Aggregates only: no vote can be traced to a (pseudonymous) student.
+    expect(shared.events.some((e: { type: string }) => e.type === "poll:voted")).toBe(false);
+    expect(shared.events.find((e: { type: string }) => e.type === "poll:closed")).toMatchObject({ total: 1 });
     const host = await (await get(`/api/sessions/${s.id}/events`, { "X-Host-Key": s.hostKey })).json();
     expect(host.access).toBe("host");
     expect(JSON.stringify(host.events)).toContain("Ana");
