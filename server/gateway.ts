@@ -140,6 +140,11 @@ export class LocalGateway implements RoomGateway {
       return { ...base, participantId: null, snapshot: room.hostSnapshot(), myVote: null };
     }
     if (request.role === "projector") {
+      // A locked room admits no new watchers either, except the teacher's own projector (it holds the host key).
+      if (room.locked) {
+        const hash = await this.rooms.hostKeyHash(room.id);
+        if (!hash || !secretMatches(request.hostKey, hash)) return refuse("ROOM_LOCKED");
+      }
       room.watcherJoined();
       return { ...base, participantId: null, snapshot: room.publicSnapshot(), myVote: null };
     }

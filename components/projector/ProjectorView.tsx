@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, useLive } from "@/components/live/LiveSession";
+import { hostKeyKey } from "@/components/live/storageKeys";
 import { SessionGate } from "@/components/session/SessionGate";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
@@ -14,9 +15,26 @@ import { PanelBody } from "@/components/lesson/LazyPanels";
 import { PANEL_LABELS } from "@/components/lesson/panelLabels";
 import { pollIsCurrent } from "@/lib/session/views";
 
+/** The teacher's own projector window (same browser) presents the host key, so it still opens once the room is locked. */
+function useStoredHostKey(code: string): string | undefined | null {
+  const [key, setKey] = useState<string | undefined | null>(null);
+  useEffect(() => {
+    let stored: string | undefined;
+    try {
+      stored = localStorage.getItem(hostKeyKey(code)) ?? undefined;
+    } catch {
+      stored = undefined;
+    }
+    setKey(stored);
+  }, [code]);
+  return key;
+}
+
 export function ProjectorView({ code }: { code: string }) {
+  const hostKey = useStoredHostKey(code);
+  if (hostKey === null) return null;
   return (
-    <LiveSessionProvider role="projector" code={code}>
+    <LiveSessionProvider role="projector" code={code} hostKey={hostKey}>
       <SessionGate>
         <Projector code={code} />
       </SessionGate>

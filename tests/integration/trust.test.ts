@@ -103,6 +103,9 @@ describe("hostile input and limits", () => {
 
     expect((await host.emit("room:lock", { locked: true })).ok).toBe(true);
     expect(await connectError(srv.url, { role: "student", code })).toMatchObject({ code: "ROOM_LOCKED" });
+    // Nobody new may watch a locked room either, except the teacher's own projector.
+    expect(await connectError(srv.url, { role: "projector", code })).toMatchObject({ code: "ROOM_LOCKED" });
+    track(await connectClient(srv.url, { role: "projector", code, hostKey }));
     // Someone already in the class may still reconnect to a locked room.
     sam.close();
     const back = track(await connectClient(srv.url, { role: "student", code, token: sam.welcome!.token }));
