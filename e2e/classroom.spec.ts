@@ -1,4 +1,6 @@
 import { expect, test } from "@playwright/test";
+import { io } from "socket.io-client";
+import { PROTOCOL_VERSION } from "../lib/protocol/wire";
 import { ConsolePage, ProjectorPage, StudentPage, createSession } from "./fixtures";
 
 test("a teacher drives, the projector and every student follow", async ({ browser, baseURL }) => {
@@ -89,4 +91,45 @@ test("starting a session from the landing page opens a console that survives a r
   await expect(page.getByTestId("step-indicator")).toHaveAttribute("data-step", "2");
   await page.getByTestId("next-step").click();
   await expect(page.getByTestId("step-indicator")).toHaveAttribute("data-step", "3");
+});
+
+test("a student's own socket cannot drive the class, whatever the page shows", async ({ browser, baseURL }) => {
+  const session = await createSession(baseURL!);
+  const teacher = await ConsolePage.open(browser, session);
+  const student = await StudentPage.join(browser, session.code, "Eve");
+  await expect(student.page.getByTestId("next-step")).toHaveCount(0);
+  // The student's identity, as dev tools would show it, used on a raw socket.
+  const token = await student.page.evaluate((code) => localStorage.getItem(`classroom:token:${code}`), session.code);
+  expect(token).toBeTruthy();
+  const socket = io(baseURL!, { transports: ["websocket"], forceNew: true, reconnection: false, auth: { v: PROTOCOL_VERSION, role: "student", code: session.code, token } });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", () => resolve());
+      socket.once("connect_error", reject);
+    });
+    for (const [event, payload] of [
+      ["step:go", { stepIndex: 11 }],
+      ["step:move", { delta: 1 }],
+      ["mode:set", { mode: "Immediate" }],
+      ["poll:open", { kind: "next-step" }],
+      ["session:end", {}],
+    ] as const) {
+      const ack = await socket.timeout(5000).emitWithAck(event, payload);
+      expect(ack, event).toMatchObject({ ok: false, error: { code: "NOT_HOST" } });
+    }
+    // And claiming to be the host without the key is refused at the door.
+    const fake = io(baseURL!, { transports: ["websocket"], forceNew: true, reconnection: false, auth: { v: PROTOCOL_VERSION, role: "host", code: session.code, hostKey: token } });
+    const refused = await new Promise<string>((resolve) => {
+      fake.once("connect", () => resolve("connected"));
+      fake.once("connect_error", (err: Error & { data?: { code: string } }) => resolve(err.data?.code ?? err.message));
+    });
+    fake.close();
+    expect(refused).toBe("NOT_HOST");
+  } finally {
+    socket.close();
+  }
+  // Nothing moved anywhere.
+  await teacher.expectStep(1);
+  await student.expectStep(1);
+  await expect(teacher.page.getByTestId("poll-close")).toHaveCount(0);
 });
