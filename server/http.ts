@@ -159,9 +159,7 @@ export function joinBase(
   const { hostname, port } = new URL(`${proto}://${hostHeader}`);
   const local = hostname === "localhost" || hostname.startsWith("127.") || hostname === "[::1]" || hostname === "0.0.0.0";
   if (!local) return { base: `${proto}://${hostHeader}`, note: null };
-  const lan = Object.values(interfaces)
-    .flat()
-    .find((i) => i && i.family === "IPv4" && !i.internal);
+  const lan = pickLanAddress(interfaces);
   const portPart = port ? `:${port}` : "";
   if (lan) {
     return {
@@ -173,6 +171,21 @@ export function joinBase(
     base: `${proto}://${hostHeader}`,
     note: "This machine has no network address students can reach, so the link only works on this computer. Connect it to the classroom network or set PUBLIC_URL.",
   };
+}
+
+/**
+ * The address phones on the classroom network can reach. A Kubernetes
+ * teacher's laptop has container and VM bridges (docker0, br-*, virbr*,
+ * cni*, flannel*, veth*, kind/minikube) whose addresses no phone can reach;
+ * skip those and prefer wired and Wi-Fi interfaces.
+ */
+export function pickLanAddress(interfaces: ReturnType<typeof os.networkInterfaces>): { address: string } | null {
+  const virtual = /^(docker|br-|virbr|veth|cni|flannel|cali|vxlan|tun|tap|lo|utun|vmnet|vboxnet|zt|tailscale|wg)/i;
+  const preferred = /^(en|eth|wl|wlan|wlp|wifi)/i;
+  const candidates = Object.entries(interfaces)
+    .filter(([name]) => !virtual.test(name))
+    .flatMap(([name, list]) => (list ?? []).filter((i) => i.family === "IPv4" && !i.internal).map((i) => ({ name, address: i.address })));
+  return candidates.find((c) => preferred.test(c.name)) ?? candidates[0] ?? null;
 }
 
 export function clientAddress(req: IncomingMessage, trustProxy = false): string {
