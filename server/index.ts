@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   if (config.redisUrl) {
     // Several processes: the log and room state live in Redis; SQLite is not used.
     const client = await connectRedis(config.redisUrl);
-    store = new RedisSessionStore(client);
+    store = await RedisSessionStore.open(client);
     redis = { client, subscriber: await connectRedis(config.redisUrl), adapterClient: await connectRedis(config.redisUrl) };
   } else {
     store = new SqliteSessionStore(config.dbFile);

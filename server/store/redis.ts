@@ -32,8 +32,12 @@ const K = {
   events: (id: string) => `cls:e:${id}`,
   tokens: (id: string) => `cls:t:${id}`,
   sessions: "cls:sessions",
+  schema: "cls:schema",
   live: "cls:live",
 };
+
+/** The layout of the keys below; bumped on any incompatible change. */
+export const REDIS_SCHEMA_VERSION = 1;
 
 const RAISE_PEAK = `local c = tonumber(redis.call('HGET', KEYS[1], 'peak') or '0')
 if tonumber(ARGV[1]) > c then redis.call('HSET', KEYS[1], 'peak', ARGV[1]) end
@@ -48,6 +52,21 @@ return 1`;
  */
 export class RedisSessionStore implements SessionStore {
   private readonly queue: WriteQueue<{ sessionId: string; event: SessionEvent }>;
+
+  /**
+   * Opens the store after checking the data's schema version: data written by
+   * a newer server is refused with the reason, never read as an empty list.
+   */
+  static async open(client: RedisClient): Promise<RedisSessionStore> {
+    await client.sendCommand(["SETNX", K.schema, String(REDIS_SCHEMA_VERSION)]);
+    const version = Number(await client.sendCommand(["GET", K.schema]));
+    if (!Number.isInteger(version) || version > REDIS_SCHEMA_VERSION) {
+      throw new StoreError(
+        `the Redis data was written by a newer version of this server (schema ${String(version)}, this server knows ${REDIS_SCHEMA_VERSION}). Upgrade the server.`,
+      );
+    }
+    return new RedisSessionStore(client);
+  }
 
   constructor(private readonly client: RedisClient) {
     this.queue = new WriteQueue(

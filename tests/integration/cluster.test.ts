@@ -59,6 +59,22 @@ function client(url: string, auth: Record<string, unknown>) {
 }
 
 describe("scale-out on Redis", () => {
+  it("refuses to start on Redis data written by a newer version", async () => {
+    const other = await startRedis();
+    try {
+      const { createClient } = await import("redis");
+      const client = createClient({ url: other.url });
+      await client.connect();
+      await client.set("cls:schema", "99");
+      await client.quit();
+      const node = await spawnServer({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "classroom-newer-")), port: await freePort(), env: { REDIS_URL: other.url }, waitReady: false });
+      expect(await node.exited).toBe(1);
+      expect(node.output()).toMatch(/written by a newer version/);
+    } finally {
+      await other.stop();
+    }
+  }, 30_000);
+
   it("serves one class from three processes, and survives the teacher's node dying mid-poll", async () => {
     const [a, b, c] = nodes;
     const created = (await (
