@@ -2,7 +2,7 @@ import { createClient } from "redis";
 import type { SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
 import { StoreError } from "./sqlite";
-import { WriteQueue, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import { WriteQueue, type QueuedWrite, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
 
 /** The slice of a node-redis client this code uses (raw commands keep replies predictable across versions). */
 export interface RedisClient {
@@ -51,7 +51,7 @@ return 1`;
  * which one they run on.
  */
 export class RedisSessionStore implements SessionStore {
-  private readonly queue: WriteQueue<{ sessionId: string; event: SessionEvent }>;
+  private readonly queue: WriteQueue<QueuedWrite>;
 
   /**
    * Opens the store after checking the data's schema version: data written by
@@ -116,7 +116,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   append(sessionId: string, event: SessionEvent): void {
-    this.queue.push({ sessionId, event });
+    this.queue.push({ kind: "event", sessionId, event });
   }
 
   afterDurable(fn: () => void): void {
@@ -128,9 +128,18 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** One pipelined round trip per batch; any refused entry fails the batch. */
-  private async writeBatch(batch: { sessionId: string; event: SessionEvent }[]): Promise<void> {
+  private async writeBatch(batch: QueuedWrite[]): Promise<void> {
     const ops: Promise<Reply>[] = [];
-    for (const { sessionId, event } of batch) {
+    for (const write of batch) {
+      if (write.kind === "token") {
+        ops.push(this.cmd(["HSET", K.tokens(write.sessionId), write.tokenHash, write.participantId]));
+        continue;
+      }
+      if (write.kind === "peak") {
+        ops.push(this.cmd(["EVAL", RAISE_PEAK, 1, K.session(write.sessionId), write.peak]));
+        continue;
+      }
+      const { sessionId, event } = write;
       ops.push(this.cmd(["XADD", K.events(sessionId), `${event.seq}-1`, "e", JSON.stringify(event)]));
       ops.push(this.cmd(["HSET", K.session(sessionId), "lastEventAt", event.at]));
       ops.push(this.cmd(["HINCRBY", K.session(sessionId), "events", 1]));
@@ -219,13 +228,12 @@ export class RedisSessionStore implements SessionStore {
   }
 
   notePeakParticipants(sessionId: string, peak: number): void {
-    this.cmd(["EVAL", RAISE_PEAK, 1, K.session(sessionId), peak]).catch((err: Error) =>
-      log.warn("could not record peak participants", { sessionId, error: err.message }),
-    );
+    this.queue.push({ kind: "peak", sessionId, peak });
   }
 
+  /** Pipelined with the join's event; durable at the same flush. */
   async saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void> {
-    await this.cmd(["HSET", K.tokens(sessionId), tokenHash, participantId]);
+    this.queue.push({ kind: "token", sessionId, participantId, tokenHash });
   }
 
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {

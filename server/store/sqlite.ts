@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_LOG_VERSION, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
-import { WriteQueue, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import { WriteQueue, type QueuedWrite, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
 
 /** The schema version this code writes; a database from a newer version is refused. */
 export const SQLITE_SCHEMA_VERSION = 1;
@@ -25,7 +25,7 @@ export class StoreError extends Error {
 export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
   private readonly stmts;
-  private readonly queue: WriteQueue<{ sessionId: string; event: SessionEvent }>;
+  private readonly queue: WriteQueue<QueuedWrite>;
 
   constructor(file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -63,11 +63,19 @@ export class SqliteSessionStore implements SessionStore {
       ),
       findToken: this.db.prepare(`SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`),
     };
-    const writeBatch = this.db.transaction((batch: { sessionId: string; event: SessionEvent }[]) => {
-      for (const { sessionId, event } of batch) {
-        this.stmts.insertEvent.run(sessionId, event.seq, event.at, event.type, JSON.stringify(event));
-        if (event.type === "session:ended") this.stmts.endSession.run(event.at, event.at, sessionId);
-        else this.stmts.touchSession.run(event.at, sessionId);
+    // Everything a turn of the event loop wrote (a join's token and its event, a vote storm) in one transaction.
+    const writeBatch = this.db.transaction((batch: QueuedWrite[]) => {
+      for (const write of batch) {
+        if (write.kind === "token") {
+          this.stmts.saveToken.run(write.sessionId, write.tokenHash, write.participantId);
+        } else if (write.kind === "peak") {
+          this.stmts.peak.run(write.peak, write.sessionId);
+        } else {
+          const { sessionId, event } = write;
+          this.stmts.insertEvent.run(sessionId, event.seq, event.at, event.type, JSON.stringify(event));
+          if (event.type === "session:ended") this.stmts.endSession.run(event.at, event.at, sessionId);
+          else this.stmts.touchSession.run(event.at, sessionId);
+        }
       }
     });
     this.queue = new WriteQueue(writeBatch, (err) => log.error("writing events failed", { error: err.message }));
@@ -120,7 +128,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   append(sessionId: string, event: SessionEvent): void {
-    this.queue.push({ sessionId, event });
+    this.queue.push({ kind: "event", sessionId, event });
   }
 
   afterDurable(fn: () => void): void {
@@ -207,11 +215,12 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   notePeakParticipants(sessionId: string, peak: number): void {
-    this.stmts.peak.run(peak, sessionId);
+    this.queue.push({ kind: "peak", sessionId, peak });
   }
 
+  /** Queued with the join's event; durable at the same flush (the join waits for it before admitting the socket). */
   async saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void> {
-    this.stmts.saveToken.run(sessionId, tokenHash, participantId);
+    this.queue.push({ kind: "token", sessionId, participantId, tokenHash });
   }
 
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {

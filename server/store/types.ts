@@ -59,6 +59,12 @@ export interface SessionStore {
   close(): Promise<void>;
 }
 
+/** One queued write: an event, a student's token, or a new peak of connected students. */
+export type QueuedWrite =
+  | { kind: "event"; sessionId: string; event: SessionEvent }
+  | { kind: "token"; sessionId: string; participantId: string; tokenHash: string }
+  | { kind: "peak"; sessionId: string; peak: number };
+
 /**
  * The write queue both stores share: appends collect into a batch that is
  * written on the next turn of the event loop; callbacks waiting for
