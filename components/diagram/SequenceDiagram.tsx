@@ -30,10 +30,10 @@ interface Row {
   noteLines: string[];
 }
 
-function layout(steps: readonly ScenarioStep[]): { rows: Row[]; height: number } {
+function layout(steps: readonly ScenarioStep[], noteChars: number): { rows: Row[]; height: number } {
   let y = TOP;
   const rows = steps.map((step) => {
-    const noteLines = step.note ? wrap(step.note, 44) : [];
+    const noteLines = step.note ? wrap(step.note, noteChars) : [];
     const row = { step, y: y + 30, noteLines };
     y += ROW_H + (noteLines.length ? noteLines.length * NOTE_LINE_H + 14 : 0);
     return row;
@@ -102,9 +102,13 @@ export interface SequenceDiagramProps {
 export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepIndex, large, className }: SequenceDiagramProps) {
   // Unique per diagram: a page may show two (a phone's folded full view), and ids must not repeat.
   const prefix = useId().replace(/:/g, "");
-  const { rows, height } = layout(scenario.steps);
+  // The projector's type is larger: it is read from the back of the room.
+  const type = large
+    ? { label: 24, badge: 14, name: 22, role: 13, note: 17, noteChars: 38 }
+    : { label: 17, badge: 13, name: 19, role: 12.5, note: 14.5, noteChars: 44 };
+  const { rows, height } = layout(scenario.steps, type.noteChars);
   const current = scenario.steps[stepIndex];
-  const labelSize = large ? 19 : 17;
+  const labelSize = type.label;
   return (
     <svg
       viewBox={`0 0 ${WIDTH} ${height}`}
@@ -127,13 +131,13 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
         <g key={l.id}>
           <line x1={X[l.id]} x2={X[l.id]} y1={HEADER_H} y2={height - 8} stroke="#475569" strokeWidth="2" strokeDasharray="3 6" />
           <rect x={X[l.id] - 84} y={8} width={168} height={HEADER_H - 16} rx={12} fill="#111a2e" stroke={LIFELINE_COLOURS[l.id]} strokeWidth="2" />
-          <text x={X[l.id]} y={32} textAnchor="middle" fill={LIFELINE_COLOURS[l.id]} fontSize="13" fontWeight="700" letterSpacing="2">
+          <text x={X[l.id]} y={32} textAnchor="middle" fill={LIFELINE_COLOURS[l.id]} fontSize={type.badge} fontWeight="700" letterSpacing="2">
             {l.badge}
           </text>
-          <text x={X[l.id]} y={55} textAnchor="middle" fill="#f1f5f9" fontSize="19" fontWeight="700">
+          <text x={X[l.id]} y={56} textAnchor="middle" fill="#f1f5f9" fontSize={type.name} fontWeight="700">
             {l.name}
           </text>
-          <text x={X[l.id]} y={75} textAnchor="middle" fill="#cbd5e1" fontSize="12.5">
+          <text x={X[l.id]} y={77} textAnchor="middle" fill="#cbd5e1" fontSize={type.role}>
             {l.role}
           </text>
         </g>
@@ -190,7 +194,7 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
                   stroke={step.kind === "binding" ? "#4ade80" : "#facc15"}
                 />
                 {noteLines.map((line, n) => (
-                  <text key={n} x={noteX + 10} y={y + 32 + n * NOTE_LINE_H} fontSize="14.5" fill="#f8fafc">
+                  <text key={n} x={noteX + 10} y={y + 32 + n * NOTE_LINE_H} fontSize={type.note} fill="#f8fafc">
                     {line}
                   </text>
                 ))}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { NOT_SHOWN, type Scenario } from "@/lib/lesson";
+import { FIDELITY_NOTES, NOT_SHOWN, type Scenario } from "@/lib/lesson";
 import { PROJECTOR_PANELS, type ProjectorPanel } from "@/lib/session/types";
 import { ObjectInspector } from "./ObjectInspector";
 import { TopologyPanel } from "./TopologyPanel";
@@ -41,6 +41,12 @@ export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; step
       ) : (
         <p className="text-slate-400">The card tells the whole story of this step.</p>
       )}
+      <h4 className="pt-2 font-semibold">How the card simplifies</h4>
+      <ul className="list-disc space-y-1 pl-5 text-slate-200" data-testid="fidelity-notes">
+        {FIDELITY_NOTES.map((n) => (
+          <li key={n}>{n}</li>
+        ))}
+      </ul>
       <h4 className="pt-2 font-semibold">Not shown on the card</h4>
       {NOT_SHOWN.map((u) => (
         <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2">

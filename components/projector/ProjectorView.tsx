@@ -71,7 +71,8 @@ function Projector({ code }: { code: string }) {
       : poll?.results ?? null;
   const joinUrl = useJoinUrl(code);
   return (
-    <div className="flex min-h-screen flex-col gap-4 p-6">
+    // Exactly one screen: the diagram takes whatever height the header leaves, so nothing falls below the fold.
+    <div className="grid h-screen grid-rows-[auto_auto_minmax(0,1fr)] gap-4 overflow-hidden p-6">
       <header className="flex items-start justify-between gap-6">
         <div className="min-w-0 flex-1">
           <StepHeader scenario={scenario} snapshot={snapshot} large />
@@ -92,12 +93,12 @@ function Projector({ code }: { code: string }) {
         <ModeBadge mode={snapshot.mode} scenario={scenario} />
         <ModeSwitchNotice snapshot={snapshot} />
       </div>
-      <div className="grid flex-1 gap-6" style={{ gridTemplateColumns: poll || panel !== "none" ? "minmax(0,1fr) 640px" : "minmax(0,1fr)" }}>
-        <div className="min-w-0">
-          <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} large className="h-auto max-h-[78vh] w-full" />
+      <div className="grid min-h-0 gap-6" style={{ gridTemplateColumns: poll || panel !== "none" ? "minmax(0,1fr) 640px" : "minmax(0,1fr)" }}>
+        <div className="min-h-0 min-w-0">
+          <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} large className="h-full w-full" />
         </div>
         {poll && (
-          <section className="rounded-2xl border-2 border-violet-400/70 bg-slate-900 p-6" aria-labelledby="projector-poll" data-testid="projector-poll">
+          <section className="min-h-0 overflow-y-auto rounded-2xl border-2 border-violet-400/70 bg-slate-900 p-6" aria-labelledby="projector-poll" data-testid="projector-poll">
             <p className="text-xl font-semibold uppercase tracking-widest text-violet-300">
               {poll.status === "open" ? "Vote on your phone" : poll.revealed ? "The answer" : "Poll closed"}{" "}
               {poll.status === "open" && <Countdown closesAt={poll.closesAt} />}
@@ -124,7 +125,9 @@ function Projector({ code }: { code: string }) {
           </section>
         )}
         {!poll && panel !== "none" && (
-          <section className="min-w-0 rounded-2xl border border-slate-700 bg-slate-900 p-5 text-lg" aria-label={PANEL_LABELS[panel]} data-testid="projector-panel" data-panel={panel}>
+          <section
+            className="min-h-0 min-w-0 overflow-y-auto rounded-2xl border border-slate-700 bg-slate-900 p-5 text-lg [&_pre]:max-h-none [&_pre]:text-[17px] [&_pre]:leading-6 [&_table]:text-[15px]"
+            tabIndex={0} aria-label={PANEL_LABELS[panel]} data-testid="projector-panel" data-panel={panel}>
             <PanelBody panel={panel} scenario={scenario} stepIndex={snapshot.stepIndex} />
           </section>
         )}

@@ -10,6 +10,7 @@ import { LessonPanels } from "@/components/lesson/LazyPanels";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { hostKeyHeaders } from "@/components/sessions/hostKeys";
 import { ReplayControls } from "./ReplayControls";
+import { FidelityNotes } from "@/components/session/FidelityNotes";
 
 export const SPEEDS = [1, 2, 4, 8] as const;
 
@@ -127,6 +128,7 @@ function Player({ events, access }: Loaded) {
             <SequenceDiagram scenario={scenario} stepIndex={state.stepIndex} className="h-auto w-full" />
           </div>
           <LessonPanels scenario={scenario} stepIndex={state.stepIndex} audience="host" />
+          <FidelityNotes />
         </div>
         <aside className="space-y-4">
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="replay-poll" aria-live="polite">
