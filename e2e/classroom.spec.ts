@@ -133,3 +133,36 @@ test("a student's own socket cannot drive the class, whatever the page shows", a
   await student.expectStep(1);
   await expect(teacher.page.getByTestId("poll-close")).toHaveCount(0);
 });
+
+test("a locked room tells a newcomer plainly, while the class carries on", async ({ browser, baseURL }) => {
+  const session = await createSession(baseURL!);
+  const teacher = await ConsolePage.open(browser, session);
+  const inside = await StudentPage.join(browser, session.code, "Early");
+  await teacher.page.getByTestId("room-lock").click();
+  await expect(teacher.page.getByTestId("room-lock")).toHaveAttribute("aria-pressed", "true");
+  const late = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const page = await late.newPage();
+  await page.goto(`/join/${session.code}?name=Late`);
+  await expect(page.getByTestId("session-error")).toHaveAttribute("data-code", "ROOM_LOCKED");
+  await expect(page.getByRole("heading", { name: "The room is locked" })).toBeVisible();
+  // Someone already in the class reloads and is still in.
+  await inside.page.reload();
+  await inside.expectConnected();
+  await teacher.next();
+  await inside.expectStep(2);
+  await teacher.expectParticipants(1);
+});
+
+test("the projector fits one 1920x1080 screen at the last step", async ({ browser, baseURL }) => {
+  const session = await createSession(baseURL!);
+  const teacher = await ConsolePage.open(browser, session);
+  const projector = await ProjectorPage.open(browser, session.code);
+  await teacher.page.locator("body").press("End");
+  await projector.expectStep(12);
+  const box = await projector.page.getByTestId("sequence-diagram").boundingBox();
+  expect(box).not.toBeNull();
+  expect(box!.y + box!.height).toBeLessThanOrEqual(1080);
+  expect(box!.height).toBeGreaterThan(600);
+  // Nothing scrolls: the whole lesson is on the screen.
+  expect(await projector.page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(1080);
+});

@@ -137,10 +137,13 @@ function Console({ code }: { code: string }) {
           </div>
           <ModeSwitchNotice snapshot={snapshot} />
           <StepControls scenario={scenario} stepIndex={snapshot.stepIndex} disabled={ended} />
-          <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-            <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+          {/* On a wide screen the inspector sits beside the diagram; on a laptop, below it. */}
+          <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,600px)]">
+            <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+              <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+            </div>
+            <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />
           </div>
-          <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />
           <FidelityNotes />
         </div>
         <aside className="space-y-4" aria-label="Teacher tools">

@@ -124,10 +124,12 @@ function Player({ events, access }: Loaded) {
             <ModeBadge mode={state.mode} scenario={scenario} />
           </div>
           <ModeSwitchNotice snapshot={snapshot} />
-          <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-            <SequenceDiagram scenario={scenario} stepIndex={state.stepIndex} className="h-auto w-full" />
+          <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">
+            <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+              <SequenceDiagram scenario={scenario} stepIndex={state.stepIndex} className="h-auto w-full" />
+            </div>
+            <LessonPanels scenario={scenario} stepIndex={state.stepIndex} audience="host" />
           </div>
-          <LessonPanels scenario={scenario} stepIndex={state.stepIndex} audience="host" />
           <FidelityNotes />
         </div>
         <aside className="space-y-4">
