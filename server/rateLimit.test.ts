@@ -19,9 +19,20 @@ describe("rate limits", () => {
     expect(limiter.take("b")).toBe(true);
   });
 
+  it("forgets the least recently used address past its limit, never everyone at once", () => {
+    const limiter = new KeyedLimiter({ capacity: 1, refillPerSecond: 0.001 }, 2);
+    limiter.take("a");
+    limiter.take("b");
+    limiter.take("a"); // a is now the most recent
+    limiter.take("c"); // evicts b
+    expect(limiter.peek("a")).toBe(false);
+    expect(limiter.peek("b")).toBe(true);
+  });
+
   it("trusts X-Forwarded-For only when told to", () => {
     expect(addressOf("10.0.0.1", "203.0.113.7, 10.0.0.1", false)).toBe("10.0.0.1");
-    expect(addressOf("10.0.0.1", "203.0.113.7, 10.0.0.1", true)).toBe("203.0.113.7");
+    // The proxy appends the address it saw; what the client wrote before it is not trusted.
+    expect(addressOf("10.0.0.1", "6.6.6.6, 203.0.113.7", true)).toBe("203.0.113.7");
     expect(addressOf("10.0.0.1", undefined, true)).toBe("10.0.0.1");
   });
 });

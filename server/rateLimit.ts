@@ -36,7 +36,7 @@ export class TokenBucket {
   }
 }
 
-/** Token buckets keyed by a string (a client address), forgotten when full again. */
+/** Token buckets keyed by a string (a client address); the least recently used are forgotten past `maxKeys`. */
 export class KeyedLimiter {
   private readonly buckets = new Map<string, TokenBucket>();
 
@@ -52,21 +52,30 @@ export class KeyedLimiter {
 
   take(key: string): boolean {
     let bucket = this.buckets.get(key);
-    if (!bucket) {
-      // Bounded memory: a flood of addresses cannot grow this map without limit.
-      if (this.buckets.size >= this.maxKeys) this.buckets.clear();
+    if (bucket) {
+      // Map order is insertion order: re-inserting marks the key as recently used.
+      this.buckets.delete(key);
+    } else {
       bucket = new TokenBucket(this.options);
-      this.buckets.set(key, bucket);
+      // Bounded memory without amnesty: evict the least recently used key, never every bucket at once
+      // (clearing would let a flood of addresses reset everyone's limits).
+      if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
     }
+    this.buckets.set(key, bucket);
     return bucket.take();
   }
 }
 
-/** The client's address for per-address limits: the TCP peer, or the first X-Forwarded-For entry behind a trusted proxy. */
+/**
+ * The client's address for per-address limits: the TCP peer, or behind a
+ * trusted proxy the last X-Forwarded-For entry, the one that proxy appended
+ * (earlier entries come from the client and can say anything).
+ */
 export function addressOf(peer: string | undefined, forwarded: string | string[] | undefined, trustProxy: boolean): string {
   if (trustProxy && forwarded) {
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded).split(",")[0]?.trim();
-    if (first) return first;
+    const entries = (Array.isArray(forwarded) ? forwarded.join(",") : forwarded).split(",");
+    const last = entries[entries.length - 1]?.trim();
+    if (last) return last;
   }
   return peer ?? "unknown";
 }
