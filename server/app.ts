@@ -76,10 +76,16 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     pingInterval: 10_000,
     pingTimeout: 10_000,
   });
+  // Whatever failed to write, rooms in memory may now be ahead of the log: drop them all and let every client
+  // reconnect to the durable state (a full disk or a lost Redis is rare, and nothing unsaved was acknowledged).
+  store.onWriteError(() => {
+    rooms.disposeAll();
+    io.disconnectSockets();
+  });
   const local = new LocalGateway(rooms, store, (sessionId) => disconnectSession(io, sessionId));
   let cluster: ClusterGateway | null = null;
   if (redis) {
-    // Broadcasts reach sockets on every node; the streams adapter also keeps connection-state recovery working.
+    // Broadcasts reach sockets on every node (clients resync from whole snapshots, so connection-state recovery is not needed).
     io.adapter(createAdapter(redis.adapterClient));
     cluster = new ClusterGateway({
       local,
@@ -118,7 +124,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     close: async () => {
       clearInterval(sweep);
       // Everything acknowledged is already durable; flush what is still queued, then tell clients to come back.
-      await store.flush().catch(() => undefined);
+      await store.flush().catch((err: Error) => log.error("events still queued at shutdown could not be written", { error: err.message }));
       await cluster?.stop();
       io.emit("server:restarting");
       rooms.disposeAll();

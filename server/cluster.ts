@@ -36,6 +36,8 @@ const PRESENCE_RECONCILE_MS = 5000;
  * or times out), and Redis's sequence check keeps the log single-writer.
  */
 const OWNER_CACHE_MS = 1000;
+/** How long an owner remembers answers by request id (well past a caller's retries). */
+const ANSWER_MEMORY_MS = 30_000;
 
 const K = {
   node: (id: string) => `cls:node:${id}`,
@@ -51,7 +53,7 @@ if (cur == false and ARGV[1] == '') or cur == ARGV[1] then
 end
 return 0`;
 
-type Method = "join" | "command" | "left" | "view";
+type Method = "join" | "command" | "connected" | "left" | "view";
 interface RpcRequest {
   id: string;
   from: string;
@@ -81,6 +83,12 @@ export class ClusterGateway implements RoomGateway {
   private readonly pending = new Map<string, { resolve: (r: RpcResponse) => void; timer: NodeJS.Timeout }>();
   private timers: NodeJS.Timeout[] = [];
   private readonly ownerCache = new Map<string, { owner: string; at: number }>();
+  /**
+   * Answers by request id, kept for a while: a caller that timed out resends
+   * the same request, and a command must not run twice (a step would move
+   * twice). In flight or done, the second copy gets the first one's answer.
+   */
+  private readonly answered = new Map<string, { at: number; response: Promise<RpcResponse> }>();
   private stopped = false;
 
   constructor(private readonly o: ClusterOptions) {
@@ -119,6 +127,10 @@ export class ClusterGateway implements RoomGateway {
     return this.route(member.sessionId, "command", [member, event, payload]) as Promise<Ack<unknown>>;
   }
 
+  async connected(member: Member): Promise<void> {
+    await this.route(member.sessionId, "connected", [member]);
+  }
+
   async left(member: Member): Promise<void> {
     await this.route(member.sessionId, "left", [member]);
   }
@@ -132,6 +144,8 @@ export class ClusterGateway implements RoomGateway {
 
   /** Runs a call on the session's owner: here, or over RPC; takes over from a dead owner. */
   private async route(sessionId: string, method: Method, args: unknown[]): Promise<unknown> {
+    // One id for every attempt, so the owner can tell a resend from a new command.
+    const requestId = newId();
     for (let attempt = 0; attempt < 4; attempt++) {
       const owner = await this.ownerOf(sessionId);
       if (owner === this.nodeId) {
@@ -145,7 +159,7 @@ export class ClusterGateway implements RoomGateway {
           throw err;
         }
       }
-      const response = await this.call(owner, { id: newId(), from: this.nodeId, method, sessionId, args });
+      const response = await this.call(owner, { id: requestId, from: this.nodeId, method, sessionId, args });
       if (response.ok) return response.result;
       this.ownerCache.delete(sessionId);
       if (!response.notOwner && response.message !== "timeout") throw new Error(response.message);
@@ -163,6 +177,8 @@ export class ClusterGateway implements RoomGateway {
         return local.join(args[0] as JoinRequest);
       case "command":
         return local.command(args[0] as Member, args[1] as CommandName, args[2]);
+      case "connected":
+        return local.connected(args[0] as Member);
       case "left":
         return local.left(args[0] as Member);
       case "view":
@@ -228,14 +244,31 @@ export class ClusterGateway implements RoomGateway {
       return;
     }
     const request = message;
-    let response: RpcResponse;
+    const now = Date.now();
+    for (const [id, entry] of this.answered) {
+      if (now - entry.at < ANSWER_MEMORY_MS) break; // insertion order: the rest are newer
+      this.answered.delete(id);
+    }
+    let entry = this.answered.get(request.id);
+    if (!entry) {
+      entry = { at: now, response: this.answer(request) };
+      this.answered.set(request.id, entry);
+    }
+    const response = await entry.response;
+    // A "not owner" answer ran nothing: a resend after the owner moved must be tried afresh.
+    if (!response.ok) this.answered.delete(request.id);
+    await this.o.client.publish(K.rpc(request.from), JSON.stringify({ kind: "res", ...response })).catch((err: Error) =>
+      log.warn("could not send an RPC answer", { to: request.from, error: err.message }),
+    );
+  }
+
+  private async answer(request: RpcRequest): Promise<RpcResponse> {
     try {
       if ((await this.ownerOf(request.sessionId)) !== this.nodeId) throw new NotOwner();
-      response = { id: request.id, ok: true, result: await this.runLocal(request.method, request.args) };
+      return { id: request.id, ok: true, result: await this.runLocal(request.method, request.args) };
     } catch (err) {
-      response = { id: request.id, ok: false, notOwner: err instanceof NotOwner, message: (err as Error).message ?? "error" };
+      return { id: request.id, ok: false, notOwner: err instanceof NotOwner, message: (err as Error).message ?? "error" };
     }
-    await this.o.client.publish(K.rpc(request.from), JSON.stringify({ kind: "res", ...response })).catch(() => undefined);
   }
 
   // ---------------------------------------------------------------------------

@@ -64,6 +64,8 @@ export interface RoomGateway {
   join(request: JoinRequest): Promise<JoinResult>;
   /** Runs a parsed, role-checked command; resolves once its events are durable. */
   command(member: Member, event: CommandName, payload: unknown): Promise<Ack<unknown>>;
+  /** The member's socket is connected (presence only; counted here, not at the handshake, which can be abandoned). */
+  connected(member: Member): Promise<void>;
   /** The member's socket is gone (presence only). */
   left(member: Member): Promise<void>;
   /** The member's current view, for a resync. */
@@ -136,7 +138,6 @@ export class LocalGateway implements RoomGateway {
       if (!hash || !secretMatches(request.hostKey, hash)) {
         return refuse("NOT_HOST", "This browser does not hold the host key for this session.");
       }
-      room.watcherJoined();
       return { ...base, participantId: null, snapshot: room.hostSnapshot(), myVote: null };
     }
     if (request.role === "projector") {
@@ -145,7 +146,6 @@ export class LocalGateway implements RoomGateway {
         const hash = await this.rooms.hostKeyHash(room.id);
         if (!hash || !secretMatches(request.hostKey, hash)) return refuse("ROOM_LOCKED");
       }
-      room.watcherJoined();
       return { ...base, participantId: null, snapshot: room.publicSnapshot(), myVote: null };
     }
 
@@ -166,8 +166,14 @@ export class LocalGateway implements RoomGateway {
       room.addParticipant(participantId, request.nickname || `Student ${count + 1}`);
     }
     // The join event is durable before the socket is admitted.
-    await this.store.flush();
-    room.connect(participantId!);
+    try {
+      await this.store.flush();
+    } catch (err) {
+      log.error("a join could not be written; reloading the room", { sessionId: room.id, error: (err as Error).message });
+      this.rooms.drop(room);
+      this.disconnectAll(room.id);
+      return refuse("INTERNAL");
+    }
     return {
       ...base,
       participantId: participantId!,
@@ -194,6 +200,13 @@ export class LocalGateway implements RoomGateway {
       return { ok: false, error: protocolError("INTERNAL", "The server could not save that. Reconnecting…") };
     }
     return result;
+  }
+
+  async connected(member: Member): Promise<void> {
+    const room = await this.rooms.load(member.sessionId);
+    if (!room) return;
+    if (member.participantId) room.connect(member.participantId);
+    else room.watcherJoined();
   }
 
   async left(member: Member): Promise<void> {

@@ -134,7 +134,9 @@ export function createApiHandler(deps: ApiDeps) {
       if (!reads.take(address) || !unknownCodes.peek(address)) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       const code = normalizeRoomCode(url.searchParams.get("code") ?? "");
       if (!isRoomCode(code)) throw new HttpError(400, "BAD_REQUEST", "Give a six-character room code.");
-      if (!(await deps.rooms.byRoomCode(code))) {
+      // The store, not the rooms: answering a lookup must not load a room (in a cluster, on a node that does not own it).
+      const record = await deps.store.findByCode(code);
+      if (!record || record.endedAt !== null) {
         unknownCodes.take(address);
         throw new HttpError(404, "NO_SUCH_SESSION", ERROR_CODES.NO_SUCH_SESSION);
       }

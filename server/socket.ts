@@ -156,8 +156,13 @@ export function attachSocketLayer({ io, gateway, trustProxy = false }: SocketLay
     }
     socket.emit("session:snapshot", joined.snapshot);
     if (participantId) socket.emit("poll:myVote", joined.myVote);
+    // Presence counts from here: a handshake abandoned half-way never reaches "connection", so it is never counted.
+    const counted = gateway.connected(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message }));
     socket.on("disconnect", () => {
-      gateway.left(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message }));
+      // After the count above has landed, or a quick disconnect would be undone by it.
+      void counted.then(() =>
+        gateway.left(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message })),
+      );
     });
 
     // One middleware per socket does all the work (no listener per command:
@@ -183,7 +188,7 @@ export function attachSocketLayer({ io, gateway, trustProxy = false }: SocketLay
       // Oversized payloads are refused before parsing.
       let size: number;
       try {
-        size = JSON.stringify(payload ?? null).length;
+        size = Buffer.byteLength(JSON.stringify(payload ?? null), "utf8");
       } catch {
         size = Infinity;
       }

@@ -43,6 +43,7 @@ const FATAL: ReadonlySet<string> = new Set<ErrorCode>([
   "NOT_HOST",
   "ROOM_LOCKED",
   "REMOVED",
+  "ROOM_FULL",
   "BAD_REQUEST",
 ]);
 
@@ -98,6 +99,8 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
       reconnectionDelayMax: 4000,
     });
     socketHolder.socket = socket;
+    // A retry after a passing refusal; cleared on unmount so no ghost connection is opened.
+    let retry: ReturnType<typeof setTimeout> | null = null;
 
     socket.on("connect", () => actions.setConnection("connected"));
     socket.on("disconnect", (reason) => {
@@ -119,7 +122,7 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
       // Network trouble or a server restart: socket.io keeps retrying; if the
       // middleware refused us for a passing reason, retry by hand.
       actions.setConnection("reconnecting");
-      if (data) setTimeout(() => socket.connect(), 1000);
+      if (data) retry = setTimeout(() => socket.connect(), 1000);
     });
     socket.on("session:welcome", (welcome) => {
       if (welcome.token) writeStorage(studentTokenKey(code), welcome.token);
@@ -134,6 +137,7 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
     socket.on("participant:renamed", ({ nickname }) => actions.renamed(nickname));
 
     return () => {
+      if (retry) clearTimeout(retry);
       socket.removeAllListeners();
       socket.disconnect();
       socketHolder.socket = null;

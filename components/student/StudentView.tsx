@@ -117,7 +117,7 @@ function StudentScreen({ code }: { code: string }) {
       <ModeSwitchNotice snapshot={snapshot} />
       <PollAnnouncer poll={snapshot.poll} />
       {/* One card, in one place, from opening to reveal: it is not rebuilt when the answer comes. */}
-      {snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) && <PollCard key={snapshot.poll.id} poll={snapshot.poll} />}
+      {snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) && <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} />}
       <StepHeader scenario={scenario} snapshot={snapshot} />
       <section aria-label="Sequence diagram" className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}

@@ -70,7 +70,7 @@ export interface HostSnapshot extends Omit<PublicSnapshot, "poll"> {
   resultsVisible: boolean;
   participants: HostParticipant[];
   poll: HostPoll | null;
-  /** Every poll so far, newest last, for the console's history. */
+  /** How many polls the session has asked so far. */
   pollCount: number;
 }
 

@@ -39,6 +39,23 @@ const K = {
 /** The layout of the keys below; bumped on any incompatible change. */
 export const REDIS_SCHEMA_VERSION = 1;
 
+/**
+ * One event, atomically: the stream entry first (Redis refuses a sequence
+ * number that exists, which aborts the script), then the record's counters.
+ * A stale owner's refused event therefore changes nothing, not even "ended".
+ * KEYS: events stream, session hash, live set. ARGV: entry id, json, at, type, session id.
+ */
+const APPEND_EVENT = `redis.call('XADD', KEYS[1], ARGV[1], 'e', ARGV[2])
+redis.call('HSET', KEYS[2], 'lastEventAt', ARGV[3])
+redis.call('HINCRBY', KEYS[2], 'events', 1)
+if ARGV[4] == 'participant:joined' then redis.call('HINCRBY', KEYS[2], 'participants', 1) end
+if ARGV[4] == 'poll:opened' then redis.call('HINCRBY', KEYS[2], 'polls', 1) end
+if ARGV[4] == 'session:ended' then
+  redis.call('HSET', KEYS[2], 'endedAt', ARGV[3])
+  redis.call('SREM', KEYS[3], ARGV[5])
+end
+return 1`;
+
 const RAISE_PEAK = `local c = tonumber(redis.call('HGET', KEYS[1], 'peak') or '0')
 if tonumber(ARGV[1]) > c then redis.call('HSET', KEYS[1], 'peak', ARGV[1]) end
 return 1`;
@@ -52,6 +69,7 @@ return 1`;
  */
 export class RedisSessionStore implements SessionStore {
   private readonly queue: WriteQueue<QueuedWrite>;
+  private readonly writeErrorListeners: ((err: Error) => void)[] = [];
 
   /**
    * Opens the store after checking the data's schema version: data written by
@@ -71,7 +89,10 @@ export class RedisSessionStore implements SessionStore {
   constructor(private readonly client: RedisClient) {
     this.queue = new WriteQueue(
       (batch) => this.writeBatch(batch),
-      (err) => log.error("writing events to redis failed", { error: err.message }),
+      (err) => {
+        log.error("writing events to redis failed", { error: err.message });
+        for (const listener of this.writeErrorListeners) listener(err);
+      },
     );
   }
 
@@ -127,6 +148,10 @@ export class RedisSessionStore implements SessionStore {
     return this.queue.flush();
   }
 
+  onWriteError(listener: (err: Error) => void): void {
+    this.writeErrorListeners.push(listener);
+  }
+
   /** One pipelined round trip per batch; any refused entry fails the batch. */
   private async writeBatch(batch: QueuedWrite[]): Promise<void> {
     const ops: Promise<Reply>[] = [];
@@ -140,15 +165,21 @@ export class RedisSessionStore implements SessionStore {
         continue;
       }
       const { sessionId, event } = write;
-      ops.push(this.cmd(["XADD", K.events(sessionId), `${event.seq}-1`, "e", JSON.stringify(event)]));
-      ops.push(this.cmd(["HSET", K.session(sessionId), "lastEventAt", event.at]));
-      ops.push(this.cmd(["HINCRBY", K.session(sessionId), "events", 1]));
-      if (event.type === "participant:joined") ops.push(this.cmd(["HINCRBY", K.session(sessionId), "participants", 1]));
-      if (event.type === "poll:opened") ops.push(this.cmd(["HINCRBY", K.session(sessionId), "polls", 1]));
-      if (event.type === "session:ended") {
-        ops.push(this.cmd(["HSET", K.session(sessionId), "endedAt", event.at]));
-        ops.push(this.cmd(["SREM", K.live, sessionId]));
-      }
+      ops.push(
+        this.cmd([
+          "EVAL",
+          APPEND_EVENT,
+          3,
+          K.events(sessionId),
+          K.session(sessionId),
+          K.live,
+          `${event.seq}-1`,
+          JSON.stringify(event),
+          event.at,
+          event.type,
+          sessionId,
+        ]),
+      );
     }
     const results = await Promise.allSettled(ops);
     const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
@@ -241,7 +272,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
-    await this.queue.flush().catch(() => undefined);
+    await this.queue.flush().catch((err: Error) => log.error("events still queued at close could not be written", { error: err.message }));
     await this.client.quit().catch(() => undefined);
   }
 }

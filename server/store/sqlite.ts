@@ -26,6 +26,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
   private readonly stmts;
   private readonly queue: WriteQueue<QueuedWrite>;
+  private readonly writeErrorListeners: ((err: Error) => void)[] = [];
 
   constructor(file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -78,7 +79,10 @@ export class SqliteSessionStore implements SessionStore {
         }
       }
     });
-    this.queue = new WriteQueue(writeBatch, (err) => log.error("writing events failed", { error: err.message }));
+    this.queue = new WriteQueue(writeBatch, (err) => {
+      log.error("writing events failed", { error: err.message });
+      for (const listener of this.writeErrorListeners) listener(err);
+    });
   }
 
   private migrate(): void {
@@ -137,6 +141,10 @@ export class SqliteSessionStore implements SessionStore {
 
   flush(): Promise<void> {
     return this.queue.flush();
+  }
+
+  onWriteError(listener: (err: Error) => void): void {
+    this.writeErrorListeners.push(listener);
   }
 
   async loadEvents(sessionId: string): Promise<SessionEvent[]> {
@@ -229,7 +237,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
-    await this.queue.flush().catch(() => undefined);
+    await this.queue.flush().catch((err: Error) => log.error("events still queued at close could not be written", { error: err.message }));
     if (this.db.open) this.db.close();
   }
 

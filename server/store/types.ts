@@ -43,6 +43,8 @@ export interface SessionStore {
   afterDurable(fn: () => void): void;
   /** Resolves once everything appended so far is durable; rejects if writing failed. */
   flush(): Promise<void>;
+  /** Called when a batch could not be written (whoever appended it may not be waiting: a poll timer, the idle sweep). */
+  onWriteError(listener: (err: Error) => void): void;
   loadEvents(sessionId: string): Promise<SessionEvent[]>;
   getSession(id: string): Promise<SessionRecord | null>;
   findByCode(code: string): Promise<SessionRecord | null>;
