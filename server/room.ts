@@ -351,6 +351,12 @@ export class Room {
   end(): Ack {
     if (this.isEnded) return ok;
     this.cancelTally();
+    // Close an open poll first, with its counts on the event, so every export and replay has the round's result.
+    const poll = activePoll(this.state);
+    if (poll && poll.status === "open") {
+      const { counts, total } = countVotes(poll);
+      this.commit({ type: "poll:closed", pollId: poll.id, counts, total });
+    }
     this.commitAndPublish({ type: "session:ended" });
     this.dispose();
     return ok;

@@ -5,6 +5,7 @@ import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { hostKeyKey, LiveSessionProvider, useLive, useSend } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
+import { useSessionExists } from "@/components/session/useSessionExists";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
@@ -46,7 +47,9 @@ function useHostKey(code: string): string | null | undefined {
 
 export function HostConsole({ code }: { code: string }) {
   const hostKey = useHostKey(code);
-  if (hostKey === undefined) return <main className="p-6 text-slate-300">Loading the console…</main>;
+  const exists = useSessionExists(code, hostKey === null);
+  if (hostKey === undefined || (hostKey === null && exists === "checking")) return <main className="p-6 text-slate-300">Loading the console…</main>;
+  if (hostKey === null && exists === "missing") return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
   if (hostKey === null) {
     const message = `The console of session ${code} opens only in the browser that started it (or with its host link).`;
     return <ErrorScreen error={{ code: "NOT_HOST", message }} code={code} />;
@@ -74,7 +77,7 @@ function Console({ code }: { code: string }) {
     <div className="mx-auto max-w-[1600px] px-4 py-4 lg:px-6">
       <header className="flex flex-wrap items-center justify-between gap-4 border-b border-slate-800 pb-4">
         <div>
-          <p className="text-sm uppercase tracking-widest text-slate-400">Teacher console{snapshot.title ? ` · ${snapshot.title}` : ""}</p>
+          <p className="text-sm uppercase tracking-widest text-slate-400 [overflow-wrap:anywhere]">Teacher console{snapshot.title ? ` · ${snapshot.title}` : ""}</p>
           <p className="mt-1 flex items-baseline gap-3">
             <span className="text-slate-300">Room code</span>
             <span data-testid="room-code" className="font-mono text-5xl font-bold tracking-[0.2em] text-white">
@@ -163,7 +166,7 @@ function Console({ code }: { code: string }) {
           <ModeSwitch snapshot={snapshot} disabled={ended} />
           <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} />
           <JoinPanel code={code} />
-          <Participants snapshot={snapshot} />
+          <Participants snapshot={snapshot} disabled={ended} />
         </aside>
       </div>
     </div>

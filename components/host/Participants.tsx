@@ -4,7 +4,7 @@ import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
 
 /** Who has joined, who is connected now, and the room lock. */
-export function Participants({ snapshot }: { snapshot: HostSnapshot }) {
+export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
   const send = useSend();
   const people = [...snapshot.participants].sort((a, b) => Number(b.connected) - Number(a.connected) || a.nickname.localeCompare(b.nickname));
   return (
@@ -13,6 +13,7 @@ export function Participants({ snapshot }: { snapshot: HostSnapshot }) {
         <h2 id="people-heading" className="text-lg font-semibold">
           Students ({snapshot.participantCount} connected, {people.length} joined)
         </h2>
+        {!disabled && (
         <button
           type="button"
           data-testid="room-lock"
@@ -22,16 +23,18 @@ export function Participants({ snapshot }: { snapshot: HostSnapshot }) {
         >
           {snapshot.locked ? "Unlock room" : "Lock room"}
         </button>
+        )}
       </div>
       {snapshot.locked && <p className="mt-2 text-sm text-amber-200">Locked: nobody new can join.</p>}
       <ul className="mt-3 max-h-64 space-y-1 overflow-y-auto" data-testid="participant-list">
         {people.map((p) => (
           <li key={p.id} className="flex items-center justify-between gap-2">
-            <span className={p.connected ? "text-slate-100" : "text-slate-500"}>
+            <span className={`min-w-0 [overflow-wrap:anywhere] ${p.connected ? "text-slate-100" : "text-slate-500"}`}>
               <span aria-hidden="true">{p.connected ? "● " : "○ "}</span>
               {p.nickname}
               <span className="sr-only">{p.connected ? " (connected)" : " (away)"}</span>
             </span>
+            {!disabled && (
             <span className="flex shrink-0 gap-1">
               <button
                 type="button"
@@ -59,6 +62,7 @@ export function Participants({ snapshot }: { snapshot: HostSnapshot }) {
                 Remove
               </button>
             </span>
+            )}
           </li>
         ))}
         {people.length === 0 && <li className="text-slate-400">Nobody has joined yet.</li>}

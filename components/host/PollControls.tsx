@@ -38,7 +38,7 @@ export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; d
             <button
               type="button"
               data-testid="poll-open"
-              onClick={() => void send("poll:open", { kind: "next-step", durationS })}
+              onClick={(e) => e.detail < 2 && void send("poll:open", { kind: "next-step", durationS })}
               className="rounded-lg bg-violet-400 px-4 py-3 font-semibold text-slate-950 hover:bg-violet-300"
             >
               What happens next?
@@ -75,19 +75,21 @@ export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; d
             {poll.status === "open"
               ? `${results.total} of ${snapshot.participantCount} ${snapshot.participantCount === 1 ? "student has" : "students have"} voted`
               : poll.status === "closed"
-                ? `Closed with ${results.total} ${results.total === 1 ? "vote" : "votes"}. The class has not seen the results yet${snapshot.resultsVisible ? " (live results were on)" : ""}.`
+                ? `Closed with ${results.total} ${results.total === 1 ? "vote" : "votes"}. ${
+                    snapshot.resultsVisible ? "The class sees these results (live results are on); reveal to show the answer." : "The class has not seen the results yet."
+                  }`
                 : `Revealed to the class.`}{" "}
             {poll.status === "open" && <Countdown closesAt={poll.closesAt} />}
           </p>
           <TallyBars options={poll.options} results={results} correctOptionId={poll.correctOptionId} />
           {poll.history.length > 1 && <RoundShift poll={poll} />}
           <div className="flex flex-wrap gap-2">
-            {poll.status === "open" && (
+            {poll.status === "open" && !disabled && (
               <>
                 <button
                   type="button"
                   data-testid="poll-close"
-                  onClick={() => void send("poll:close", { pollId: poll.id })}
+                  onClick={(e) => e.detail < 2 && void send("poll:close", { pollId: poll.id })}
                   className="rounded-lg bg-amber-300 px-4 py-2 font-semibold text-slate-950"
                 >
                   Close poll
@@ -104,11 +106,11 @@ export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; d
                 </label>
               </>
             )}
-            {poll.status === "closed" && (
+            {poll.status === "closed" && !disabled && (
               <button
                 type="button"
                 data-testid="poll-reveal"
-                onClick={() => void send("poll:reveal", { pollId: poll.id })}
+                onClick={(e) => e.detail < 2 && void send("poll:reveal", { pollId: poll.id })}
                 className="rounded-lg bg-emerald-400 px-4 py-2 font-semibold text-slate-950"
               >
                 Reveal answer and results
@@ -118,7 +120,7 @@ export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; d
               <button
                 type="button"
                 data-testid="poll-reopen"
-                onClick={() => void send("poll:reopen", { pollId: poll.id, durationS })}
+                onClick={(e) => e.detail < 2 && void send("poll:reopen", { pollId: poll.id, durationS })}
                 className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
               >
                 Ask again

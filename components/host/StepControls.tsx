@@ -54,7 +54,8 @@ export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scen
           type="button"
           data-testid="prev-step"
           disabled={disabled || stepIndex === 0}
-          onClick={() => void send("step:move", { delta: -1 })}
+          // The second click of a double-click is ignored: it would skip the step the class is predicting.
+          onClick={(e) => e.detail < 2 && void send("step:move", { delta: -1 })}
           className="rounded-lg border border-slate-500 px-5 py-3 text-lg font-semibold hover:bg-slate-800 disabled:opacity-40"
           aria-keyshortcuts="ArrowLeft"
         >
@@ -64,7 +65,7 @@ export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scen
           type="button"
           data-testid="next-step"
           disabled={disabled || stepIndex === last}
-          onClick={() => void send("step:move", { delta: 1 })}
+          onClick={(e) => e.detail < 2 && void send("step:move", { delta: 1 })}
           className="rounded-lg bg-sky-400 px-6 py-3 text-lg font-semibold text-slate-950 hover:bg-sky-300 disabled:opacity-40"
           aria-keyshortcuts="ArrowRight Space"
         >

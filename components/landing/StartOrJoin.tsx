@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { hostKeyKey } from "@/components/live/storageKeys";
+import { startedAtKey } from "@/components/sessions/hostKeys";
 import { TITLE_MAX, isRoomCode, normalizeRoomCode } from "@/lib/protocol/wire";
 
 export function StartOrJoin() {
@@ -32,6 +33,7 @@ function StartForm() {
       const body = await res.json();
       if (!res.ok) throw new Error(body?.error?.message ?? "Could not start a session.");
       localStorage.setItem(hostKeyKey(body.code), body.hostKey);
+      localStorage.setItem(startedAtKey(body.code), String(Date.now()));
       // A full navigation so the key travels in the fragment, never to the server.
       window.location.assign(`/host/${body.code}#key=${body.hostKey}`);
     } catch (err) {

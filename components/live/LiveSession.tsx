@@ -93,7 +93,8 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
           code,
           hostKey,
           token: role === "student" ? readStorage(studentTokenKey(code)) : undefined,
-          nickname: role === "student" ? nickname : undefined,
+          // Only on the first join: a reconnect must not undo a rename by the teacher.
+          nickname: role === "student" && !readStorage(studentTokenKey(code)) ? nickname : undefined,
         }),
       reconnectionDelay: 500,
       reconnectionDelayMax: 4000,

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { PublicPoll } from "@/lib/session/views";
 import { useLive, useLiveActions, useSend } from "@/components/live/LiveSession";
 import { TallyBars } from "./TallyBars";
@@ -22,6 +22,11 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
   const liveResults =
     open && tally && tally.pollId === poll.id && tally.round === poll.round ? { counts: tally.counts, total: tally.total } : poll.results;
 
+  // A receipt speaks for the open poll only: it goes when the poll closes (a new round gets a fresh card).
+  useEffect(() => {
+    if (poll.status !== "open") setMessage(null);
+  }, [poll.status]);
+
   async function vote(optionId: string) {
     setPending(optionId);
     const ack = await send("poll:vote", { pollId: poll.id, optionId });
@@ -42,7 +47,7 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
       <p className="text-sm font-semibold uppercase tracking-widest text-violet-300">
         {open ? "Poll open" : poll.revealed ? "Answer revealed" : "Poll closed"} {open && <Countdown closesAt={poll.closesAt} />}
       </p>
-      <h2 id="poll-question" className="mt-1 text-xl font-bold sm:text-2xl">
+      <h2 id="poll-question" className="mt-1 text-xl font-bold [overflow-wrap:anywhere] sm:text-2xl">
         {poll.question}
       </h2>
       {!poll.revealed && (
@@ -58,7 +63,7 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
                   aria-pressed={selected}
                   disabled={pending !== null}
                   onClick={() => void vote(o.id)}
-                  className={`min-h-14 w-full rounded-xl border-2 px-4 py-3 text-left text-lg font-semibold ${
+                  className={`min-h-14 w-full rounded-xl border-2 px-4 py-3 text-left text-lg font-semibold [overflow-wrap:anywhere] ${
                     selected ? "border-sky-300 bg-sky-400 text-slate-950" : "border-slate-600 bg-slate-800 hover:border-sky-300"
                   } ${!open ? "opacity-70" : ""}`}
                 >

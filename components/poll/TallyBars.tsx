@@ -31,7 +31,7 @@ export function TallyBars({
           return (
             <li key={o.id} data-option-id={o.id} data-count={n} className={large ? "text-2xl" : ""}>
               <div className="flex items-baseline justify-between gap-3">
-                <span className={`min-w-0 ${correct ? "font-bold text-emerald-200" : ""}`}>
+                <span className={`min-w-0 [overflow-wrap:anywhere] ${correct ? "font-bold text-emerald-200" : ""}`}>
                   {correct && <span aria-hidden="true">✓ </span>}
                   {o.text}
                   {correct && <span className="sr-only"> (correct answer)</span>}

@@ -77,6 +77,11 @@ function Projector({ code }: { code: string }) {
         <div className="min-w-0 flex-1">
           <StepHeader scenario={scenario} snapshot={snapshot} large />
         </div>
+        {snapshot.status === "ended" ? (
+          <p className="shrink-0 rounded-2xl border border-slate-600 bg-slate-900 px-5 py-3 text-2xl" role="status" data-testid="session-ended">
+            This session has ended.
+          </p>
+        ) : (
         <div className="shrink-0 rounded-2xl border border-slate-600 bg-slate-900 px-5 py-3 text-right">
           <p className="text-lg text-slate-300" data-testid="join-link">
             Join at {joinUrl ? joinUrl.replace(/^https?:\/\//, "") : "…"}
@@ -88,6 +93,7 @@ function Projector({ code }: { code: string }) {
             {snapshot.participantCount} {snapshot.participantCount === 1 ? "student" : "students"}
           </p>
         </div>
+        )}
       </header>
       <div className="flex flex-wrap items-center gap-4 text-lg">
         <ModeBadge mode={snapshot.mode} scenario={scenario} />

@@ -96,7 +96,7 @@ function Player({ events, access }: Loaded) {
           <p className="text-sm uppercase tracking-widest text-slate-400">
             Replay{access === "viewer" ? " · shared link: class results only" : ""}
           </p>
-          <h1 className="text-3xl font-bold">{state.title || `Session ${state.code}`}</h1>
+          <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{state.title || `Session ${state.code}`}</h1>
           <p className="text-slate-300">
             Room {state.code} · {new Date(state.createdAt).toLocaleString()} · {joined} {joined === 1 ? "student" : "students"} joined so far
           </p>

@@ -42,6 +42,10 @@ export function ErrorScreen({ error, code }: { error: ProtocolError; code: strin
           <button type="button" onClick={() => window.location.reload()} className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
             Reload
           </button>
+        ) : error.code === "SESSION_ENDED" ? (
+          <Link href="/sessions" className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
+            Saved sessions and replays
+          </Link>
         ) : error.code === "NOT_HOST" ? (
           <Link href={`/join/${code}`} className="rounded-lg bg-emerald-400 px-4 py-3 font-semibold text-slate-950">
             Open the student view

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { ADMIN_TOKEN_KEY, hostKeyHeaders } from "./hostKeys";
+import { ADMIN_TOKEN_KEY, HOST_KEYS_PER_REQUEST, allHostKeys, hostKeyHeaders } from "./hostKeys";
 
 interface SessionRow {
   id: string;
@@ -44,9 +44,11 @@ export function SessionsList() {
   const [scope, setScope] = useState<"host" | "admin">("host");
   const [error, setError] = useState<string | null>(null);
   const [token, setToken] = useState("");
+  const [heldKeys, setHeldKeys] = useState(0);
 
   const load = useCallback(() => {
     setError(null);
+    setHeldKeys(allHostKeys().length);
     fetch("/api/sessions", { headers: hostKeyHeaders() })
       .then(async (res) => {
         const body = await res.json();
@@ -77,6 +79,11 @@ export function SessionsList() {
           ? "Every session on this server (admin)."
           : "Sessions started in this browser. Replay links are private but shareable: whoever has one sees the class's results, never student names."}
       </p>
+      {scope === "host" && heldKeys > HOST_KEYS_PER_REQUEST && (
+        <p role="status" className="rounded-lg bg-slate-800 px-3 py-2" data-testid="sessions-truncated">
+          This browser started {heldKeys} sessions; the list shows the {HOST_KEYS_PER_REQUEST} most recent. The admin token shows all of them.
+        </p>
+      )}
       {error && (
         <p role="alert" className="rounded-lg bg-rose-950 px-3 py-2 text-rose-100">
           {error}

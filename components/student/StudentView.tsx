@@ -4,7 +4,8 @@ import { useEffect, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, studentTokenKey, useLive } from "@/components/live/LiveSession";
-import { SessionGate } from "@/components/session/SessionGate";
+import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
+import { useSessionExists } from "@/components/session/useSessionExists";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { StepTrail } from "@/components/diagram/StepTrail";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
@@ -35,8 +36,13 @@ export function StudentView({ code, initialName }: { code: string; initialName: 
     setChecked(true);
   }, [code, initialName]);
 
+  const exists = useSessionExists(code, checked && nickname === null);
   if (!checked) return null;
-  if (nickname === null) return <NicknameForm code={code} onJoin={setNickname} />;
+  if (nickname === null) {
+    if (exists === "checking") return null;
+    if (exists === "missing") return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
+    return <NicknameForm code={code} onJoin={setNickname} />;
+  }
   return (
     <LiveSessionProvider role="student" code={code} nickname={nickname || undefined}>
       <SessionGate>
@@ -102,7 +108,7 @@ function StudentScreen({ code }: { code: string }) {
   return (
     <div className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
       <header className="flex items-center justify-between gap-3">
-        <p className="text-sm text-slate-300">
+        <p className="min-w-0 text-sm text-slate-300 [overflow-wrap:anywhere]">
           <span className="font-mono font-semibold tracking-widest text-white">{code}</span>
           {nickname ? ` · ${nickname}` : ""}
         </p>
@@ -117,7 +123,7 @@ function StudentScreen({ code }: { code: string }) {
       <ModeSwitchNotice snapshot={snapshot} />
       <PollAnnouncer poll={snapshot.poll} />
       {/* One card, in one place, from opening to reveal: it is not rebuilt when the answer comes. */}
-      {snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) && <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} />}
+      {snapshot.poll && snapshot.status !== "ended" && pollIsCurrent(snapshot.poll, snapshot) && <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} />}
       <StepHeader scenario={scenario} snapshot={snapshot} />
       <section aria-label="Sequence diagram" className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}

@@ -18,6 +18,15 @@ export const PROTOCOL_VERSION = 1;
 export const ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 export const ROOM_CODE_LENGTH = 6;
 
+/** A URL segment as text; a malformed %-escape is kept as typed (it then fails validation) instead of throwing. */
+export function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Room codes are case-insensitive on input; look-alikes are not in the alphabet. */
 export function normalizeRoomCode(input: string): string {
   return input.trim().toUpperCase().replace(/[\s-]/g, "");

@@ -59,10 +59,11 @@ export interface ClosedRound {
 export function closedRounds(events: readonly SessionEvent[]): { rounds: ClosedRound[]; final: SessionState } {
   const state = initialState();
   const rounds: ClosedRound[] = [];
-  const capture = (s: SessionState, pollId: string) => {
+  const capture = (s: SessionState, pollId: string, taken?: { counts: Record<string, number>; total: number }) => {
     const poll = own(s.polls, pollId);
     if (!poll || poll.status !== "open") return;
-    const { counts, total } = countVotes(poll);
+    // The counts the server took at the close (a shared log has no individual votes to count).
+    const { counts, total } = taken ?? countVotes(poll);
     rounds.push({
       pollNumber: s.pollOrder.indexOf(pollId) + 1,
       pollId,
@@ -76,7 +77,7 @@ export function closedRounds(events: readonly SessionEvent[]): { rounds: ClosedR
     });
   };
   for (const event of events) {
-    if (event.type === "poll:closed") capture(state, event.pollId);
+    if (event.type === "poll:closed") capture(state, event.pollId, { counts: event.counts, total: event.total });
     if (event.type === "session:ended" && state.activePollId) capture(state, state.activePollId);
     applyEvent(state, event);
   }

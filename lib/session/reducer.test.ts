@@ -313,6 +313,7 @@ describe("polls", () => {
       history: [],
       openedAt: atOf(8),
       closesAt: atOf(60),
+      revealedAt: null,
     });
     expect(activePoll(state)).toBe(state.polls.q1);
   });

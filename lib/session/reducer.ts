@@ -144,6 +144,7 @@ function apply(s: SessionState, event: SessionEvent): void {
         history: [],
         openedAt: event.at,
         closesAt: event.closesAt,
+        revealedAt: null,
       };
       s.pollOrder = [...s.pollOrder, event.poll.id];
       s.activePollId = event.poll.id;
@@ -171,14 +172,14 @@ function apply(s: SessionState, event: SessionEvent): void {
     case "poll:revealed": {
       const poll = own(s.polls, event.pollId);
       if (!poll || poll.status !== "closed") return;
-      s.polls[poll.id] = { ...poll, status: "revealed" };
+      s.polls[poll.id] = { ...poll, status: "revealed", revealedAt: { mode: s.mode, variant: s.variant, stepIndex: s.stepIndex } };
       return;
     }
 
     case "poll:reopened": {
       const poll = own(s.polls, event.pollId);
       if (!poll || poll.status === "open") return;
-      s.polls[poll.id] = { ...poll, status: "open", round: poll.round + 1, votes: {}, closesAt: event.closesAt };
+      s.polls[poll.id] = { ...poll, status: "open", round: poll.round + 1, votes: {}, closesAt: event.closesAt, revealedAt: null };
       s.activePollId = poll.id;
       s.resultsVisible = false;
       return;

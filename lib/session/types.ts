@@ -48,6 +48,8 @@ export interface Poll {
   openedAt: number;
   /** Server time at which the poll closes by itself, or null. */
   closesAt: number | null;
+  /** Where the class was when the answer was revealed (the reveal stays on screen until the class moves on). */
+  revealedAt: { mode: BindingMode; variant: VariantId; stepIndex: number } | null;
 }
 
 export type SessionStatus = "live" | "ended";

@@ -85,6 +85,7 @@ describe("toPublicSnapshot", () => {
       round: 1,
       mode: "WaitForFirstConsumer",
       stepIndex: 3,
+      revealedAt: null,
       closesAt: T0 + 60_000,
       results: null,
       correctOptionId: null,
@@ -185,6 +186,7 @@ describe("toHostSnapshot", () => {
       round: 1,
       mode: "WaitForFirstConsumer",
       stepIndex: 3,
+      revealedAt: null,
       closesAt: T0 + 60_000,
       results: { counts: { o1: 2, o2: 1, o3: 0 }, total: 3 },
       correctOptionId: "o2",
@@ -267,19 +269,28 @@ describe("toHostSnapshot", () => {
 });
 
 describe("pollIsCurrent", () => {
-  const at = (mode: "WaitForFirstConsumer" | "Immediate", stepIndex: number) => ({ mode, stepIndex });
-  const poll = (status: "open" | "closed" | "revealed") => ({ status, mode: "WaitForFirstConsumer" as const, stepIndex: 3 });
+  const at = (mode: "WaitForFirstConsumer" | "Immediate", stepIndex: number) => ({ mode, variant: "standard" as const, stepIndex });
+  type At = { mode: "WaitForFirstConsumer" | "Immediate"; variant: "standard"; stepIndex: number };
+  const poll = (status: "open" | "closed" | "revealed", revealedAt: At = { mode: "WaitForFirstConsumer", variant: "standard", stepIndex: 3 }) => ({
+    status,
+    revealedAt: status === "revealed" ? revealedAt : null,
+  });
 
   it("keeps an open or closed poll on screen wherever the class is", () => {
     expect(pollIsCurrent(poll("open"), at("Immediate", 11))).toBe(true);
     expect(pollIsCurrent(poll("closed"), at("WaitForFirstConsumer", 9))).toBe(true);
   });
 
-  it("keeps a revealed poll until the class moves past the predicted step", () => {
+  it("keeps a revealed poll until the class moves past the step after the reveal", () => {
     expect(pollIsCurrent(poll("revealed"), at("WaitForFirstConsumer", 3))).toBe(true);
     expect(pollIsCurrent(poll("revealed"), at("WaitForFirstConsumer", 4))).toBe(true);
     expect(pollIsCurrent(poll("revealed"), at("WaitForFirstConsumer", 5))).toBe(false);
     expect(pollIsCurrent(poll("revealed"), at("Immediate", 3))).toBe(false);
+  });
+
+  it("shows the reveal when the mode was switched while the poll was open", () => {
+    // Opened in WaitForFirstConsumer, switched to Immediate, then revealed there.
+    expect(pollIsCurrent(poll("revealed", { mode: "Immediate", variant: "standard", stepIndex: 8 }), at("Immediate", 8))).toBe(true);
   });
 
   it("agrees with the snapshot the public view builds", () => {

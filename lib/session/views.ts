@@ -25,6 +25,8 @@ export interface PublicPoll {
   /** Where the class was when the poll opened. */
   mode: BindingMode;
   stepIndex: number;
+  /** Where the class was at the reveal. */
+  revealedAt: Poll["revealedAt"];
   closesAt: number | null;
   /** Present once the teacher reveals, or shows live results. */
   results: PollResults | null;
@@ -92,6 +94,7 @@ export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
     round: poll.round,
     mode: poll.mode,
     stepIndex: poll.stepIndex,
+    revealedAt: poll.revealedAt,
     closesAt: poll.closesAt,
     results: showResults ? resultsOf(poll) : null,
     correctOptionId: revealed ? poll.correctOptionId : null,
@@ -102,11 +105,16 @@ export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
 
 /**
  * Whether a poll still belongs on screen: while open or closed, and once
- * revealed until the class has moved past the step it predicted.
+ * revealed until the class moves past the step after the reveal (or to
+ * another mode). A mode switch before the reveal does not hide it.
  */
-export function pollIsCurrent(poll: Pick<PublicPoll, "status" | "mode" | "stepIndex">, snapshot: Pick<PublicSnapshot, "mode" | "stepIndex">): boolean {
-  if (poll.status !== "revealed") return true;
-  return poll.mode === snapshot.mode && snapshot.stepIndex <= poll.stepIndex + 1;
+export function pollIsCurrent(
+  poll: Pick<PublicPoll, "status" | "revealedAt">,
+  snapshot: Pick<PublicSnapshot, "mode" | "variant" | "stepIndex">,
+): boolean {
+  if (poll.status !== "revealed" || !poll.revealedAt) return true;
+  const at = poll.revealedAt;
+  return snapshot.mode === at.mode && snapshot.variant === at.variant && snapshot.stepIndex >= at.stepIndex && snapshot.stepIndex <= at.stepIndex + 1;
 }
 
 /** Counts of the current round while open; the last closed round's once closed. */

@@ -1,5 +1,5 @@
 import { StudentView } from "@/components/student/StudentView";
-import { NICKNAME_MAX, cleanText, normalizeRoomCode } from "@/lib/protocol/wire";
+import { NICKNAME_MAX, cleanText, normalizeRoomCode, safeDecode } from "@/lib/protocol/wire";
 
 export const metadata = { title: "Join · Dynamic provisioning, live" };
 
@@ -13,5 +13,5 @@ export default async function JoinCodePage({
   const { code } = await params;
   const { name } = await searchParams;
   const initialName = typeof name === "string" ? cleanText(name, NICKNAME_MAX) : null;
-  return <StudentView code={normalizeRoomCode(decodeURIComponent(code))} initialName={initialName} />;
+  return <StudentView code={normalizeRoomCode(safeDecode(code))} initialName={initialName} />;
 }
