@@ -166,3 +166,19 @@ test("the projector fits one 1920x1080 screen at the last step", async ({ browse
   // Nothing scrolls: the whole lesson is on the screen.
   expect(await projector.page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(1080);
 });
+
+test("a teacher's rename sticks when the student reconnects", async ({ browser, baseURL }) => {
+  const session = await createSession(baseURL!);
+  const teacher = await ConsolePage.open(browser, session);
+  const student = await StudentPage.join(browser, session.code, "xXsk8rXx");
+  await teacher.expectParticipants(1);
+  teacher.page.once("dialog", (d) => d.accept("Sam"));
+  await teacher.page.getByTestId("participant-rename").click();
+  await expect(teacher.page.getByTestId("participant-list")).toContainText("Sam");
+  await expect(student.page.locator("header")).toContainText("Sam");
+  // The student's link still says ?name=xXsk8rXx; reloading must not undo the rename.
+  await student.page.reload();
+  await student.expectConnected();
+  await expect(student.page.locator("header")).toContainText("Sam");
+  await expect(teacher.page.getByTestId("participant-list")).not.toContainText("xXsk8rXx");
+});

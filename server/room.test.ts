@@ -101,6 +101,23 @@ describe("Room", () => {
     room.dispose();
   });
 
+  it("closes an open poll with its counts when the session ends", async () => {
+    const { room, store } = setup();
+    room.addParticipant("p1", "Sam");
+    const { data } = room.openPoll({ kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 }) as {
+      ok: true;
+      data: { pollId: string };
+    };
+    room.vote("p1", data.pollId, "o2");
+    room.end();
+    await store.flush();
+    const tail = store.loadEventsSync("s1").slice(-2);
+    expect(tail).toMatchObject([
+      { type: "poll:closed", pollId: data.pollId, counts: { o1: 0, o2: 1 }, total: 1 },
+      { type: "session:ended" },
+    ]);
+  });
+
   it("removes a participant: their vote stops counting and they are kicked", async () => {
     const { room, sent, store } = setup();
     room.addParticipant("p1", "Sam");

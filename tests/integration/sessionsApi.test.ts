@@ -77,6 +77,21 @@ describe("saved sessions over HTTP", () => {
     expect((await get(`/api/sessions/${s.id}/export?format=xml`)).status).toBe(400);
   });
 
+  it("keeps a poll's counts when the session ends while it is open, for the host and for shared links", async () => {
+    const s = await srv.createSession("Ends mid-poll");
+    const host = await connectClient(srv.url, { role: "host", code: s.code, hostKey: s.hostKey });
+    const kids = await Promise.all(["A", "B"].map((nickname) => connectClient(srv.url, { role: "student", code: s.code, nickname })));
+    clients.push(host, ...kids);
+    const { data } = (await host.emit("poll:open", { kind: "custom", question: "Ready?", options: ["yes", "no"] })) as { data: { pollId: string } };
+    await kids[1].waitFor((c) => c.latest().poll?.id === data.pollId);
+    for (const k of kids) await k.emit("poll:vote", { pollId: data.pollId, optionId: "o1" });
+    await host.emit("session:end", {});
+    for (const headers of [{}, { "X-Host-Key": s.hostKey }] as Record<string, string>[]) {
+      const csv = await (await get(`/api/sessions/${s.id}/export?format=csv`, headers)).text();
+      expect(csv).toContain("1,Ready?,1,yes,2,100,n/a");
+    }
+  });
+
   it("answers unknown ids and methods with clear errors", async () => {
     expect((await get("/api/sessions/not-a-uuid")).status).toBe(404);
     expect((await get("/api/sessions/00000000-0000-4000-8000-000000000000/events")).status).toBe(404);
