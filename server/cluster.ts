@@ -1,5 +1,5 @@
-import { normalizeRoomCode, protocolError, type Ack, type AnySnapshot, type MyVote } from "../lib/protocol";
-import type { CommandName, JoinRequest, JoinResult, LocalGateway, Member, RoomGateway } from "./gateway";
+import { normalizeRoomCode, protocolError, type Ack, type AnySnapshot, type Command, type MyVote } from "../lib/protocol";
+import type { JoinRequest, JoinResult, LocalGateway, Member, RoomGateway } from "./gateway";
 import { log } from "./logger";
 import type { RoomRegistry } from "./rooms";
 import { newId } from "./secrets";
@@ -123,8 +123,8 @@ export class ClusterGateway implements RoomGateway {
     return this.route(record.id, "join", [request]) as Promise<JoinResult>;
   }
 
-  command(member: Member, event: CommandName, payload: unknown): Promise<Ack<unknown>> {
-    return this.route(member.sessionId, "command", [member, event, payload]) as Promise<Ack<unknown>>;
+  command(member: Member, command: Command): Promise<Ack<unknown>> {
+    return this.route(member.sessionId, "command", [member, command]) as Promise<Ack<unknown>>;
   }
 
   async connected(member: Member): Promise<void> {
@@ -176,7 +176,7 @@ export class ClusterGateway implements RoomGateway {
       case "join":
         return local.join(args[0] as JoinRequest);
       case "command":
-        return local.command(args[0] as Member, args[1] as CommandName, args[2]);
+        return local.command(args[0] as Member, args[1] as Command);
       case "connected":
         return local.connected(args[0] as Member);
       case "left":

@@ -8,12 +8,10 @@ import {
   type AnySnapshot,
   type ClientToServerEvents,
   type ErrorCode,
-  type ModeSet,
   type MyVote,
-  type PollOpen,
+  type Command,
   type Role,
 } from "../lib/protocol";
-import type { ProjectorPanel } from "../lib/session";
 import { log } from "./logger";
 import { KeyedLimiter } from "./rateLimit";
 import type { Room } from "./room";
@@ -63,7 +61,7 @@ export type CommandName = Exclude<keyof ClientToServerEvents, "session:sync">;
 export interface RoomGateway {
   join(request: JoinRequest): Promise<JoinResult>;
   /** Runs a parsed, role-checked command; resolves once its events are durable. */
-  command(member: Member, event: CommandName, payload: unknown): Promise<Ack<unknown>>;
+  command(member: Member, command: Command): Promise<Ack<unknown>>;
   /** The member's socket is connected (presence only; counted here, not at the handshake, which can be abandoned). */
   connected(member: Member): Promise<void>;
   /** The member's socket is gone (presence only). */
@@ -75,41 +73,40 @@ export interface RoomGateway {
 const refuse = (code: ErrorCode, message: string = ERROR_CODES[code]): JoinResult => ({ ok: false, code, message });
 
 /** Maps a command onto the room's rules. Payloads were parsed with their zod schemas at the edge. */
-export function applyCommand(room: Room, member: Member, event: CommandName, payload: unknown): Ack<unknown> {
-  const p = payload as Record<string, unknown>;
-  switch (event) {
+export function applyCommand(room: Room, member: Member, command: Command): Ack<unknown> {
+  switch (command.event) {
     case "step:go":
-      return room.stepGo(p.stepIndex as number);
+      return room.stepGo(command.payload.stepIndex);
     case "step:move":
-      return room.stepMove(p.delta as 1 | -1);
+      return room.stepMove(command.payload.delta);
     case "mode:set":
-      return room.setMode(p as unknown as ModeSet);
+      return room.setMode(command.payload);
     case "poll:open":
-      return room.openPoll(p as unknown as PollOpen);
+      return room.openPoll(command.payload);
     case "poll:close":
-      return room.closePoll(p.pollId as string);
+      return room.closePoll(command.payload.pollId);
     case "poll:reveal":
-      return room.revealPoll(p.pollId as string);
+      return room.revealPoll(command.payload.pollId);
     case "poll:reopen":
-      return room.reopenPoll(p.pollId as string, (p.durationS as number) ?? 0);
+      return room.reopenPoll(command.payload.pollId, command.payload.durationS);
     case "results:show":
-      return room.setResultsVisible(p.visible as boolean);
+      return room.setResultsVisible(command.payload.visible);
     case "projector:show":
-      return room.setProjectorPanel(p.panel as ProjectorPanel);
+      return room.setProjectorPanel(command.payload.panel);
     case "room:lock":
-      return room.setLocked(p.locked as boolean);
+      return room.setLocked(command.payload.locked);
     case "participant:remove":
-      return room.removeParticipant(p.participantId as string);
+      return room.removeParticipant(command.payload.participantId);
     case "participant:rename":
-      return room.renameParticipant(p.participantId as string, p.nickname as string);
+      return room.renameParticipant(command.payload.participantId, command.payload.nickname);
     case "session:end":
       return room.end();
     case "poll:vote":
       if (!member.participantId) return { ok: false, error: protocolError("NOT_STUDENT") };
-      return room.vote(member.participantId, p.pollId as string, p.optionId as string);
+      return room.vote(member.participantId, command.payload.pollId, command.payload.optionId);
     default: {
-      const never: never = event;
-      return { ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command ${String(never)}`) };
+      const never: never = command;
+      return { ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command ${JSON.stringify(never)}`) };
     }
   }
 }
@@ -184,12 +181,12 @@ export class LocalGateway implements RoomGateway {
     };
   }
 
-  async command(member: Member, event: CommandName, payload: unknown): Promise<Ack<unknown>> {
+  async command(member: Member, command: Command): Promise<Ack<unknown>> {
     const room = await this.rooms.load(member.sessionId);
     // Ending twice is not an error: the second click finds the session already ended.
-    if (!room) return event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") };
-    const result = applyCommand(room, member, event, payload);
-    if (event === "session:end") this.rooms.drop(room);
+    if (!room) return command.event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") };
+    const result = applyCommand(room, member, command);
+    if (command.event === "session:end") this.rooms.drop(room);
     try {
       // Acknowledge only what is on disk.
       await this.store.flush();

@@ -3,27 +3,15 @@ import type { z } from "zod";
 import {
   COMMAND_RULES,
   ERROR_CODES,
-  emptySchema,
   PROTOCOL_VERSION,
   handshakeSchema,
-  modeSetSchema,
-  participantRefSchema,
-  participantRenameSchema,
-  pollOpenSchema,
-  projectorPanelSchema,
-  pollRefSchema,
-  pollReopenSchema,
-  pollVoteSchema,
   protocolError,
-  resultsVisibilitySchema,
-  roomLockSchema,
-  stepGoSchema,
-  stepMoveSchema,
   type Ack,
   type ClientToServerEvents,
+  type Command,
+  type Role,
   type ErrorCode,
   type InterServerEvents,
-  type Role,
   type ServerToClientEvents,
   type SocketData,
 } from "../lib/protocol";
@@ -214,7 +202,7 @@ export function attachSocketLayer({ io, gateway, trustProxy = false }: SocketLay
       }
 
       const command = name as CommandName;
-      const { schema, roles } = COMMAND_RULES[command];
+      const { schema, roles }: { schema: z.ZodType; roles: readonly Role[] } = COMMAND_RULES[command];
       if (!roles.includes(member.role)) {
         return reply({ ok: false, error: protocolError(command === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST") });
       }
@@ -224,7 +212,8 @@ export function attachSocketLayer({ io, gateway, trustProxy = false }: SocketLay
         const where = issue?.path.length ? ` (${issue.path.join(".")})` : "";
         return reply({ ok: false, error: protocolError("BAD_REQUEST", `Invalid ${command} payload${where}: ${issue?.message ?? "malformed"}`) });
       }
-      reply(await gateway.command(member, command, parsed.data ?? {}));
+      // The one cast: the payload has just passed this command's schema.
+      reply(await gateway.command(member, { event: command, payload: parsed.data ?? {} } as Command));
     } catch (err) {
       log.error("command failed", { event: name.slice(0, 40), sessionId: member.sessionId, error: (err as Error).stack });
       reply({ ok: false, error: protocolError("INTERNAL") });

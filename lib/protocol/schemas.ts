@@ -79,7 +79,7 @@ export type PollVote = z.infer<typeof pollVoteSchema>;
  * Every client command: its payload schema and who may send it. The socket
  * edge enforces exactly this table; anything not in it is UNKNOWN_EVENT.
  */
-export const COMMAND_RULES: { readonly [E in keyof ClientToServerEvents]: { schema: z.ZodType; roles: readonly Role[] } } = {
+export const COMMAND_RULES = {
   "step:go": { schema: stepGoSchema, roles: ["host"] },
   "step:move": { schema: stepMoveSchema, roles: ["host"] },
   "mode:set": { schema: modeSetSchema, roles: ["host"] },
@@ -95,4 +95,10 @@ export const COMMAND_RULES: { readonly [E in keyof ClientToServerEvents]: { sche
   "session:end": { schema: emptySchema, roles: ["host"] },
   "poll:vote": { schema: pollVoteSchema, roles: ["student"] },
   "session:sync": { schema: emptySchema, roles: ["host", "projector", "student"] },
-};
+} satisfies { readonly [E in keyof ClientToServerEvents]: { schema: z.ZodType; roles: readonly Role[] } };
+
+/** A parsed command: the event and its payload as its schema outputs it (what the rooms receive). */
+export type Command = {
+  [E in Exclude<keyof typeof COMMAND_RULES, "session:sync">]: { event: E; payload: z.output<(typeof COMMAND_RULES)[E]["schema"]> };
+}[Exclude<keyof typeof COMMAND_RULES, "session:sync">];
+

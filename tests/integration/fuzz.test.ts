@@ -5,7 +5,6 @@ import { BINDING_MODES, VARIANTS, getScenario, isVariantOf } from "../../lib/les
 import {
   ERROR_CODES,
   NICKNAME_MAX,
-  PROTOCOL_VERSION,
   COMMAND_RULES,
   cleanText,
   type Ack,

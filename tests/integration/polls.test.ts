@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
 import type { HostSnapshot, PublicSnapshot } from "../../lib/session";
-import { connectClient, startServer, waitUntil, type TestClient, type TestServer } from "./harness";
+import { connectClient, startServer, type TestClient, type TestServer } from "./harness";
 
 let srv: TestServer;
 const clients: TestClient[] = [];
