@@ -2,27 +2,17 @@
 
 import { useState, type FormEvent } from "react";
 import { POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX } from "@/lib/protocol/wire";
-import type { HostSnapshot, PollResults } from "@/lib/session/views";
-import { useLive, useSend } from "@/components/live/LiveSession";
+import type { HostSnapshot } from "@/lib/session/views";
+import { useSend } from "@/components/live/LiveSession";
+import { useLiveResults } from "@/components/poll/useLiveResults";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { Countdown } from "@/components/poll/Countdown";
-
-/** The newest counts: the coalesced tally while voting, the snapshot otherwise. */
-function useHostResults(snapshot: HostSnapshot): PollResults | null {
-  const tally = useLive((s) => s.tally);
-  const poll = snapshot.poll;
-  if (!poll) return null;
-  if (tally && tally.pollId === poll.id && tally.round === poll.round && poll.status === "open" && tally.rev >= snapshot.rev) {
-    return { counts: tally.counts, total: tally.total };
-  }
-  return poll.results;
-}
 
 /** Open "what happens next?" or a custom poll, watch the tally, close, reveal, re-open. */
 export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
   const send = useSend();
   const poll = snapshot.poll;
-  const results = useHostResults(snapshot);
+  const results = useLiveResults(poll, snapshot.rev);
   const [durationS, setDurationS] = useState(0);
   const [customOpen, setCustomOpen] = useState(false);
   const canOpen = !disabled && (!poll || poll.status !== "open");

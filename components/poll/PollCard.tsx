@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import type { PublicPoll } from "@/lib/session/views";
 import { useLive, useLiveActions, useSend } from "@/components/live/LiveSession";
 import { TallyBars } from "./TallyBars";
+import { useLiveResults } from "./useLiveResults";
 import { Countdown } from "./Countdown";
 
 /**
@@ -14,13 +15,12 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
   const send = useSend();
   const actions = useLiveActions();
   const myVote = useLive((s) => s.myVote);
-  const tally = useLive((s) => s.tally);
+  const snapshotRev = useLive((s) => s.snapshot?.rev ?? 0);
   const [pending, setPending] = useState<string | null>(null);
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const mine = myVote && myVote.pollId === poll.id && myVote.round === poll.round ? myVote.optionId : null;
   const open = poll.status === "open";
-  const liveResults =
-    open && tally && tally.pollId === poll.id && tally.round === poll.round ? { counts: tally.counts, total: tally.total } : poll.results;
+  const liveResults = useLiveResults(poll, snapshotRev);
 
   // A receipt speaks for the open poll only: it goes when the poll closes (a new round gets a fresh card).
   useEffect(() => {

@@ -10,6 +10,7 @@ import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { TallyBars } from "@/components/poll/TallyBars";
+import { useLiveResults } from "@/components/poll/useLiveResults";
 import { Countdown } from "@/components/poll/Countdown";
 import { PanelBody } from "@/components/lesson/LazyPanels";
 import { PANEL_LABELS } from "@/components/lesson/panelLabels";
@@ -61,14 +62,10 @@ function useJoinUrl(code: string): string | null {
 /** The projector: the diagram large, no controls; poll results only when the teacher shows them. */
 function Projector({ code }: { code: string }) {
   const snapshot = useLive((s) => s.snapshot) as PublicSnapshot;
-  const tally = useLive((s) => s.tally);
   const scenario = getScenario(snapshot.mode, snapshot.variant);
   const poll = snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) ? snapshot.poll : null;
   const panel = snapshot.projectorPanel;
-  const results =
-    poll && poll.status === "open" && tally && tally.pollId === poll.id && tally.round === poll.round
-      ? { counts: tally.counts, total: tally.total }
-      : poll?.results ?? null;
+  const results = useLiveResults(poll, snapshot.rev);
   const joinUrl = useJoinUrl(code);
   return (
     // Exactly one screen: the diagram takes whatever height the header leaves, so nothing falls below the fold.
