@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
-import { IDLE_SWEEP_INTERVAL_MS, MAX_SOCKET_MESSAGE_BYTES } from "../lib/constants";
+import { IDLE_SWEEP_INTERVAL_MS, MAX_SOCKET_MESSAGE_BYTES, SOCKET_PING_INTERVAL_MS, SOCKET_PING_TIMEOUT_MS } from "../lib/constants";
 import type { Config } from "./config";
 import { createApiHandler, sendJson, setSecurityHeaders } from "./http";
 import { log } from "./logger";
@@ -73,8 +73,8 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     // Browsers may connect only from pages this server served (non-browser clients send no Origin).
     allowRequest: (req, callback) => callback(null, originAllowed(req.headers.origin, req.headers.host, config.publicUrl)),
     serveClient: false,
-    pingInterval: 10_000,
-    pingTimeout: 10_000,
+    pingInterval: SOCKET_PING_INTERVAL_MS,
+    pingTimeout: SOCKET_PING_TIMEOUT_MS,
   });
   // Whatever failed to write, rooms in memory may now be ahead of the log: drop them all and let every client
   // reconnect to the durable state (a full disk or a lost Redis is rare, and nothing unsaved was acknowledged).

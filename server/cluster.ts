@@ -1,5 +1,6 @@
 import { normalizeRoomCode, protocolError, type Ack, type AnySnapshot, type Command, type MyVote } from "../lib/protocol";
 import type { JoinRequest, JoinResult, LocalGateway, Member, RoomGateway } from "./gateway";
+import { assertNever } from "../lib/assertNever";
 import { log } from "./logger";
 import type { RoomRegistry } from "./rooms";
 import { newId } from "./secrets";
@@ -183,6 +184,8 @@ export class ClusterGateway implements RoomGateway {
         return local.left(args[0] as Member);
       case "view":
         return local.view(args[0] as Member);
+      default:
+        return assertNever(method);
     }
   }
 

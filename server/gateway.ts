@@ -1,4 +1,4 @@
-import { MAX_PARTICIPANTS_PER_SESSION } from "../lib/constants";
+import { MAX_PARTICIPANTS_PER_SESSION, RATE_LIMITS } from "../lib/constants";
 import {
   ERROR_CODES,
   isRoomCode,
@@ -114,7 +114,7 @@ export function applyCommand(room: Room, member: Member, command: Command): Ack<
 /** The rooms of this process, answered directly. */
 export class LocalGateway implements RoomGateway {
   // New identities per address: a lecture hall behind one NAT address joins in seconds; a script cannot mint millions.
-  private readonly newParticipants = new KeyedLimiter({ capacity: 1000, refillPerSecond: 50 });
+  private readonly newParticipants = new KeyedLimiter(RATE_LIMITS.newParticipants);
 
   constructor(
     private readonly rooms: RoomRegistry,

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import os from "node:os";
 import QRCode from "qrcode";
 import { z } from "zod";
-import { MAX_HTTP_BODY_BYTES } from "../lib/constants";
+import { MAX_HTTP_BODY_BYTES, RATE_LIMITS } from "../lib/constants";
 import { ERROR_CODES, TITLE_MAX, cleanText, isRoomCode, normalizeRoomCode, type ErrorCode } from "../lib/protocol";
 import type { Config } from "./config";
 import { log } from "./logger";
@@ -63,9 +63,9 @@ export function setSecurityHeaders(res: ServerResponse, dev: boolean): void {
 export function createApiHandler(deps: ApiDeps) {
   const perMinute = deps.config.sessionCreateLimitPerMinute ?? 10;
   const creations = new KeyedLimiter({ capacity: perMinute, refillPerSecond: perMinute / 60 });
-  const reads = new KeyedLimiter({ capacity: 60, refillPerSecond: 20 });
+  const reads = new KeyedLimiter(RATE_LIMITS.reads);
   // Asking about unknown codes is guessing: as slow as failed joins on the socket.
-  const unknownCodes = new KeyedLimiter({ capacity: 60, refillPerSecond: 1 });
+  const unknownCodes = new KeyedLimiter(RATE_LIMITS.unknownCodeLookups);
   const sessions = createSessionsReader(deps.store, deps.config.adminToken);
 
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<boolean> {

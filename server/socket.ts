@@ -17,7 +17,7 @@ import {
 } from "../lib/protocol";
 import { log } from "./logger";
 import { KeyedLimiter, TokenBucket, addressOf } from "./rateLimit";
-import { MAX_COMMAND_PAYLOAD_BYTES } from "../lib/constants";
+import { MAX_COMMAND_PAYLOAD_BYTES, RATE_LIMITS } from "../lib/constants";
 import type { RoomOutbox } from "./room";
 import type { CommandName, JoinResult, Member, RoomGateway } from "./gateway";
 
@@ -78,9 +78,9 @@ export interface SocketLayerOptions {
 export function attachSocketLayer({ io, gateway, trustProxy = false }: SocketLayerOptions): void {
   // Per address: failed joins (guessing room codes or host keys).
   // Generous enough for a class behind one NAT address mistyping codes; far too slow to walk 887 million codes.
-  const failedJoins = new KeyedLimiter({ capacity: 60, refillPerSecond: 1 });
+  const failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins);
   // Per participant, not per socket: reconnecting does not refill the bucket.
-  const voteBuckets = new KeyedLimiter({ capacity: 10, refillPerSecond: 4 });
+  const voteBuckets = new KeyedLimiter(RATE_LIMITS.votes);
 
   /**
    * Only failures are counted, and only failures are slowed: a script guessing
@@ -188,7 +188,7 @@ export function attachSocketLayer({ io, gateway, trustProxy = false }: SocketLay
       if (voting) withinRate = voteBuckets.take(`${member.sessionId}:${member.participantId}`);
       else {
         let bucket = commandBuckets.get(socket);
-        if (!bucket) commandBuckets.set(socket, (bucket = new TokenBucket({ capacity: 30, refillPerSecond: 10 })));
+        if (!bucket) commandBuckets.set(socket, (bucket = new TokenBucket(RATE_LIMITS.commands)));
         withinRate = bucket.take();
       }
       if (!withinRate) return reply({ ok: false, error: protocolError("RATE_LIMITED") });

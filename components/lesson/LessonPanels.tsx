@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { assertNever } from "@/lib/assertNever";
 import { FIDELITY_NOTES, NOT_SHOWN, type Scenario } from "@/lib/lesson";
 import { PROJECTOR_PANELS, type ProjectorPanel } from "@/lib/session/types";
 import { ObjectInspector } from "./ObjectInspector";
@@ -20,6 +21,8 @@ export function PanelBody({ panel, scenario, stepIndex }: { panel: Exclude<Proje
       return <CompareView scenario={scenario} stepIndex={stepIndex} />;
     case "hood":
       return <UnderTheHood scenario={scenario} stepIndex={stepIndex} />;
+    default:
+      return assertNever(panel);
   }
 }
 

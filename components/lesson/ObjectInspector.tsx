@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import { assertNever } from "@/lib/assertNever";
 import { changedLines, toYaml, worldAt, type KubeObject, type Scenario, type World } from "@/lib/lesson";
 
 const KINDS = ["PersistentVolumeClaim", "PersistentVolume", "Pod", "StorageClass", "VolumeAttachment"] as const;
@@ -26,6 +27,8 @@ function objectOf(world: World, kind: Kind): KubeObject | null {
       return world.storageClass;
     case "VolumeAttachment":
       return world.volumeAttachment;
+    default:
+      return assertNever(kind);
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type Role,
   type ServerToClientEvents,
 } from "@/lib/protocol/wire";
+import { COMMAND_ACK_TIMEOUT_MS, RECONNECT_DELAY_MAX_MS, RECONNECT_DELAY_MS, REFUSAL_RETRY_MS } from "@/lib/constants";
 import { createLiveStore, type LiveState, type LiveStore } from "./store";
 import { hostKeyKey, studentTokenKey } from "./storageKeys";
 
@@ -34,7 +35,6 @@ interface LiveContextValue {
 
 const LiveContext = createContext<LiveContextValue | null>(null);
 
-const COMMAND_TIMEOUT_MS = 8000;
 /** Refusals that a reconnect cannot fix. */
 const FATAL: ReadonlySet<string> = new Set<ErrorCode>([
   "CLIENT_TOO_OLD",
@@ -96,8 +96,8 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
           // Only on the first join: a reconnect must not undo a rename by the teacher.
           nickname: role === "student" && !readStorage(studentTokenKey(code)) ? nickname : undefined,
         }),
-      reconnectionDelay: 500,
-      reconnectionDelayMax: 4000,
+      reconnectionDelay: RECONNECT_DELAY_MS,
+      reconnectionDelayMax: RECONNECT_DELAY_MAX_MS,
     });
     socketHolder.socket = socket;
     // A retry after a passing refusal; cleared on unmount so no ghost connection is opened.
@@ -123,7 +123,7 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
       // Network trouble or a server restart: socket.io keeps retrying; if the
       // middleware refused us for a passing reason, retry by hand.
       actions.setConnection("reconnecting");
-      if (data) retry = setTimeout(() => socket.connect(), 1000);
+      if (data) retry = setTimeout(() => socket.connect(), REFUSAL_RETRY_MS);
     });
     socket.on("session:welcome", (welcome) => {
       if (welcome.token) writeStorage(studentTokenKey(code), welcome.token);
@@ -153,7 +153,7 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
           resolve({ ok: false, error: { code: "INTERNAL", message: "Not connected. Wait for the connection to come back." } });
           return;
         }
-        (socket.timeout(COMMAND_TIMEOUT_MS).emit as (e: string, p: unknown, cb: (err: Error | null, r: Ack<unknown>) => void) => void)(
+        (socket.timeout(COMMAND_ACK_TIMEOUT_MS).emit as (e: string, p: unknown, cb: (err: Error | null, r: Ack<unknown>) => void) => void)(
           event,
           payload,
           (err, response) => {

@@ -3,8 +3,9 @@
 import { useEffect } from "react";
 import type { ReplayTimeline, TimelineMark } from "@/lib/session";
 
-const SPEEDS = [1, 2, 4, 8] as const;
-type Speed = (typeof SPEEDS)[number];
+/** Playback speeds the player offers. */
+export const SPEEDS = [1, 2, 4, 8] as const;
+export type Speed = (typeof SPEEDS)[number];
 
 const MARK_STYLE: Record<TimelineMark["kind"], string> = {
   step: "h-3 w-0.5 bg-slate-300",

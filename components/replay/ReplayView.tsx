@@ -9,10 +9,9 @@ import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { LessonPanels } from "@/components/lesson/LazyPanels";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { hostKeyHeaders } from "@/components/sessions/hostKeys";
-import { ReplayControls } from "./ReplayControls";
+import { ReplayControls, type Speed } from "./ReplayControls";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
 
-export const SPEEDS = [1, 2, 4, 8] as const;
 
 interface Loaded {
   events: SessionEvent[];
@@ -59,7 +58,7 @@ function Player({ events, access }: Loaded) {
   const timeline = useMemo(() => new ReplayTimeline(events), [events]);
   const [t, setT] = useState(0);
   const [playing, setPlaying] = useState(false);
-  const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(1);
+  const [speed, setSpeed] = useState<Speed>(1);
   const last = useRef<number | null>(null);
 
   useEffect(() => {

@@ -607,9 +607,6 @@ export function getScenario(mode: BindingMode, variant: VariantId = "standard"):
   return SCENARIOS[scenarioId(mode, variant) ?? (scenarioId(mode, VARIANTS_BY_MODE[mode][0]) as ScenarioId)];
 }
 
-export function scenarioIdOf(scenario: Scenario): ScenarioId | null {
-  return scenarioId(scenario.mode, scenario.variant);
-}
 
 /**
  * Where the class lands after a mode switch: the same moment (step label) if

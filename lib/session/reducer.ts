@@ -1,3 +1,4 @@
+import { assertNever } from "../assertNever";
 import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { PROJECTOR_PANELS, type Poll, type SessionEvent, type SessionState } from "./types";
 
@@ -259,6 +260,4 @@ export function own<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-function assertNever(value: never): never {
-  throw new Error(`unhandled event ${JSON.stringify(value)}`);
-}
+
