@@ -2,7 +2,7 @@ import { createClient } from "redis";
 import type { SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
 import { StoreError } from "./sqlite";
-import { WriteQueue, type QueuedWrite, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import { BatchedStore, type QueuedWrite, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
 
 /** The slice of a node-redis client this code uses (raw commands keep replies predictable across versions). */
 export interface RedisClient {
@@ -67,10 +67,9 @@ return 1`;
  * counters. The same SessionStore interface as SQLite; the rules do not know
  * which one they run on.
  */
-export class RedisSessionStore implements SessionStore {
-  private readonly queue: WriteQueue<QueuedWrite>;
-  private readonly writeErrorListeners: ((err: Error) => void)[] = [];
+const logError = (msg: string, err: Error) => log.error(msg, { error: err.message });
 
+export class RedisSessionStore extends BatchedStore implements SessionStore {
   /**
    * Opens the store after checking the data's schema version: data written by
    * a newer server is refused with the reason, never read as an empty list.
@@ -87,13 +86,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   constructor(private readonly client: RedisClient) {
-    this.queue = new WriteQueue(
-      (batch) => this.writeBatch(batch),
-      (err) => {
-        log.error("writing events to redis failed", { error: err.message });
-        for (const listener of this.writeErrorListeners) listener(err);
-      },
-    );
+    super("events to redis", logError);
   }
 
   private cmd(args: (string | number)[]): Promise<Reply> {
@@ -136,24 +129,8 @@ export class RedisSessionStore implements SessionStore {
     ]);
   }
 
-  append(sessionId: string, event: SessionEvent): void {
-    this.queue.push({ kind: "event", sessionId, event });
-  }
-
-  afterDurable(fn: () => void): void {
-    this.queue.afterDurable(fn);
-  }
-
-  flush(): Promise<void> {
-    return this.queue.flush();
-  }
-
-  onWriteError(listener: (err: Error) => void): void {
-    this.writeErrorListeners.push(listener);
-  }
-
   /** One pipelined round trip per batch; any refused entry fails the batch. */
-  private async writeBatch(batch: QueuedWrite[]): Promise<void> {
+  protected async writeBatch(batch: QueuedWrite[]): Promise<void> {
     const ops: Promise<Reply>[] = [];
     for (const write of batch) {
       if (write.kind === "token") {
@@ -258,21 +235,12 @@ export class RedisSessionStore implements SessionStore {
     return [...new Set(sets.flat())];
   }
 
-  notePeakParticipants(sessionId: string, peak: number): void {
-    this.queue.push({ kind: "peak", sessionId, peak });
-  }
-
-  /** Pipelined with the join's event; durable at the same flush. */
-  async saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void> {
-    this.queue.push({ kind: "token", sessionId, participantId, tokenHash });
-  }
-
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {
     return (await this.cmd(["HGET", K.tokens(sessionId), tokenHash])) as string | null;
   }
 
   async close(): Promise<void> {
-    await this.queue.flush().catch((err: Error) => log.error("events still queued at close could not be written", { error: err.message }));
+    await this.flushBeforeClose(logError);
     await this.client.quit().catch(() => undefined);
   }
 }

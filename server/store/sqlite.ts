@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_LOG_VERSION, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
-import { WriteQueue, type QueuedWrite, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import { BatchedStore, type QueuedWrite, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
 
 /** The schema version this code writes; a database from a newer version is refused. */
 export const SQLITE_SCHEMA_VERSION = 1;
@@ -22,13 +22,15 @@ export class StoreError extends Error {
  * `synchronous = NORMAL` in WAL mode a process crash loses nothing that was
  * committed (only an OS crash can lose the last commits).
  */
-export class SqliteSessionStore implements SessionStore {
+const logError = (msg: string, err: Error) => log.error(msg, { error: err.message });
+
+export class SqliteSessionStore extends BatchedStore implements SessionStore {
   private readonly db: Database.Database;
   private readonly stmts;
-  private readonly queue: WriteQueue<QueuedWrite>;
-  private readonly writeErrorListeners: ((err: Error) => void)[] = [];
+  private readonly writeTransaction: (batch: QueuedWrite[]) => void;
 
   constructor(file: string) {
+    super("events", logError);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     try {
       this.db = new Database(file);
@@ -65,7 +67,7 @@ export class SqliteSessionStore implements SessionStore {
       findToken: this.db.prepare(`SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`),
     };
     // Everything a turn of the event loop wrote (a join's token and its event, a vote storm) in one transaction.
-    const writeBatch = this.db.transaction((batch: QueuedWrite[]) => {
+    this.writeTransaction = this.db.transaction((batch: QueuedWrite[]) => {
       for (const write of batch) {
         if (write.kind === "token") {
           this.stmts.saveToken.run(write.sessionId, write.tokenHash, write.participantId);
@@ -79,10 +81,10 @@ export class SqliteSessionStore implements SessionStore {
         }
       }
     });
-    this.queue = new WriteQueue(writeBatch, (err) => {
-      log.error("writing events failed", { error: err.message });
-      for (const listener of this.writeErrorListeners) listener(err);
-    });
+  }
+
+  protected writeBatch(batch: QueuedWrite[]): void {
+    this.writeTransaction(batch);
   }
 
   private migrate(): void {
@@ -129,22 +131,6 @@ export class SqliteSessionStore implements SessionStore {
       this.stmts.insertSession.run(record);
       this.stmts.insertEvent.run(record.id, created.seq, created.at, created.type, JSON.stringify(created));
     })();
-  }
-
-  append(sessionId: string, event: SessionEvent): void {
-    this.queue.push({ kind: "event", sessionId, event });
-  }
-
-  afterDurable(fn: () => void): void {
-    this.queue.afterDurable(fn);
-  }
-
-  flush(): Promise<void> {
-    return this.queue.flush();
-  }
-
-  onWriteError(listener: (err: Error) => void): void {
-    this.writeErrorListeners.push(listener);
   }
 
   async loadEvents(sessionId: string): Promise<SessionEvent[]> {
@@ -222,22 +208,13 @@ export class SqliteSessionStore implements SessionStore {
     return rows.map((r) => r.id);
   }
 
-  notePeakParticipants(sessionId: string, peak: number): void {
-    this.queue.push({ kind: "peak", sessionId, peak });
-  }
-
-  /** Queued with the join's event; durable at the same flush (the join waits for it before admitting the socket). */
-  async saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void> {
-    this.queue.push({ kind: "token", sessionId, participantId, tokenHash });
-  }
-
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {
     const row = this.stmts.findToken.get(sessionId, tokenHash) as { participant_id: string } | undefined;
     return row?.participant_id ?? null;
   }
 
   async close(): Promise<void> {
-    await this.queue.flush().catch((err: Error) => log.error("events still queued at close could not be written", { error: err.message }));
+    await this.flushBeforeClose(logError);
     if (this.db.open) this.db.close();
   }
 

@@ -68,6 +68,59 @@ export type QueuedWrite =
   | { kind: "peak"; sessionId: string; peak: number };
 
 /**
+ * What both stores share: the queue of writes, batched per turn, and the
+ * listeners told when a batch fails. A store supplies `writeBatch`.
+ */
+export abstract class BatchedStore {
+  private readonly queue: WriteQueue<QueuedWrite>;
+  private readonly writeErrorListeners: ((err: Error) => void)[] = [];
+
+  constructor(description: string, onLog: (msg: string, err: Error) => void) {
+    this.queue = new WriteQueue(
+      (batch) => this.writeBatch(batch),
+      (err) => {
+        onLog(`writing ${description} failed`, err);
+        for (const listener of this.writeErrorListeners) listener(err);
+      },
+    );
+  }
+
+  /** Writes one batch durably, or throws (nothing of it is then acknowledged or broadcast). */
+  protected abstract writeBatch(batch: QueuedWrite[]): Promise<void> | void;
+
+  append(sessionId: string, event: SessionEvent): void {
+    this.queue.push({ kind: "event", sessionId, event });
+  }
+
+  afterDurable(fn: () => void): void {
+    this.queue.afterDurable(fn);
+  }
+
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  onWriteError(listener: (err: Error) => void): void {
+    this.writeErrorListeners.push(listener);
+  }
+
+  /** Queued with the events; best effort (a peak is presence, not a teaching event). */
+  notePeakParticipants(sessionId: string, peak: number): void {
+    this.queue.push({ kind: "peak", sessionId, peak });
+  }
+
+  /** Queued with the join's event; durable at the same flush (the join waits for it before admitting the socket). */
+  async saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void> {
+    this.queue.push({ kind: "token", sessionId, participantId, tokenHash });
+  }
+
+  /** Writes what is still queued, logging (never hiding) a failure. */
+  protected async flushBeforeClose(onLog: (msg: string, err: Error) => void): Promise<void> {
+    await this.queue.flush().catch((err: Error) => onLog("events still queued at close could not be written", err));
+  }
+}
+
+/**
  * The write queue both stores share: appends collect into a batch that is
  * written on the next turn of the event loop; callbacks waiting for
  * durability run, in order, when their batch is written.
