@@ -8,6 +8,7 @@ import {
   PROTOCOL_VERSION,
   protocolError,
   type Ack,
+  type AckData,
   type ClientToServerEvents,
   type ErrorCode,
   type ProtocolError,
@@ -24,7 +25,7 @@ type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type Send = <E extends keyof ClientToServerEvents>(
   event: E,
   payload: Parameters<ClientToServerEvents[E]>[0],
-) => Promise<Ack<unknown>>;
+) => Promise<Ack<AckData<E>>>;
 
 interface LiveContextValue {
   store: LiveStore;
@@ -146,18 +147,19 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
   }, [store, socketHolder, role, code, hostKey, nickname]);
 
   const [send] = useState<Send>(() => {
-    const sendCommand: Send = (event, payload) =>
-      new Promise<Ack<unknown>>((resolve) => {
+    const sendCommand: Send = <E extends keyof ClientToServerEvents>(event: E, payload: Parameters<ClientToServerEvents[E]>[0]) =>
+      new Promise<Ack<AckData<E>>>((resolve) => {
         const socket = socketHolder.socket;
         if (!socket || !socket.connected) {
           resolve({ ok: false, error: { code: "INTERNAL", message: "Not connected. Wait for the connection to come back." } });
           return;
         }
-        (socket.timeout(COMMAND_ACK_TIMEOUT_MS).emit as (e: string, p: unknown, cb: (err: Error | null, r: Ack<unknown>) => void) => void)(
+        // socket.io's typed emit cannot follow a generic event name; the event map still types what comes back.
+        (socket.timeout(COMMAND_ACK_TIMEOUT_MS).emit as (e: string, p: unknown, cb: (err: Error | null, r: Ack<AckData<E>>) => void) => void)(
           event,
           payload,
           (err, response) => {
-            const result: Ack<unknown> = err
+            const result: Ack<AckData<E>> = err
               ? { ok: false, error: protocolError("INTERNAL", "The server did not answer in time. Try again.") }
               : response;
             store.getState().actions.error(result.ok ? null : result.error);

@@ -31,7 +31,7 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
     setPending(optionId);
     const ack = await send("poll:vote", { pollId: poll.id, optionId });
     setPending(null);
-    if (ack.ok) actions.myVote(ack.data as typeof myVote);
+    if (ack.ok) actions.myVote(ack.data);
     if (ack.ok) setMessage({ kind: "ok", text: "Vote counted. You can change it until the poll closes." });
     else setMessage({ kind: "error", text: ack.error.code === "POLL_CLOSED" ? "This poll is closed." : ack.error.message });
   }

@@ -185,6 +185,9 @@ export interface ClientToServerEvents {
   "session:sync": (payload: Record<string, never>, ack: AckCallback) => void;
 }
 
+/** What a command's acknowledgement carries when it succeeds (its `data`). */
+export type AckData<E extends keyof ClientToServerEvents> = Parameters<ClientToServerEvents[E]>[1] extends AckCallback<infer T> ? T : never;
+
 export type InterServerEvents = Record<string, never>;
 
 /** Filled by the handshake middleware; fixed for the socket's life. */
