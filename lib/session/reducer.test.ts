@@ -3,6 +3,7 @@ import { getScenario, mapPosition, VARIANTS_BY_MODE, type BindingMode, type Vari
 import { activePoll, countVotes, initialState, reduce, replay } from "./reducer";
 import { PROJECTOR_PANELS } from "./types";
 import type { Poll, ProjectorPanel, SessionEvent, SessionEventBody, SessionState } from "./types";
+import { mulberry32 } from "../../tests/support/random";
 
 // Server time is stamped onto events; tests use a fixed clock so states compare exactly.
 const T0 = 1_700_000_000_000;
@@ -534,17 +535,6 @@ describe("countVotes", () => {
 // Replay over a long, realistic log.
 // ---------------------------------------------------------------------------
 
-/** mulberry32: small, seedable, the same numbers on every machine. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A lesson as a teacher would run it: students join, the class steps through

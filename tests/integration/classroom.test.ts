@@ -1,27 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { HostSnapshot } from "../../lib/session";
-import { connectClient, connectError, startServer, type TestClient, type TestServer } from "./harness";
+import { connectClient, connectError, serverPerTest } from "./harness";
 
-let srv: TestServer;
-const clients: TestClient[] = [];
-const track = (c: TestClient) => (clients.push(c), c);
-
-beforeEach(async () => {
-  srv = await startServer();
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await srv.close();
-});
+const t = serverPerTest();
+const track = t.track;
 
 describe("live classroom over real sockets", () => {
   it("creates a session over HTTP and every view follows the teacher's steps", async () => {
-    const { code, hostKey } = await srv.createSession();
+    const { code, hostKey } = await t.srv.createSession();
     expect(code).toMatch(/^[A-HJ-NP-Z2-9]{6}$/);
-    const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
-    const projector = track(await connectClient(srv.url, { role: "projector", code }));
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    const projector = track(await connectClient(t.srv.url, { role: "projector", code }));
     const students = await Promise.all(
-      ["Ana", "Bo", "Cy"].map(async (nickname) => track(await connectClient(srv.url, { role: "student", code: code.toLowerCase(), nickname }))),
+      ["Ana", "Bo", "Cy"].map(async (nickname) => track(await connectClient(t.srv.url, { role: "student", code: code.toLowerCase(), nickname }))),
     );
     expect(host.latest().stepIndex).toBe(0);
 
@@ -36,30 +27,30 @@ describe("live classroom over real sockets", () => {
   });
 
   it("shows a late joiner the current step at once", async () => {
-    const { code, hostKey } = await srv.createSession();
-    const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
     await host.emit("step:go", { stepIndex: 6 });
-    const late = track(await connectClient(srv.url, { role: "student", code }));
+    const late = track(await connectClient(t.srv.url, { role: "student", code }));
     expect(late.snapshots[0].stepIndex).toBe(6);
   });
 
   it("keeps a student's identity across reconnects: no second participant", async () => {
-    const { code, hostKey } = await srv.createSession();
-    const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
-    const first = track(await connectClient(srv.url, { role: "student", code, nickname: "Sam" }));
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    const first = track(await connectClient(t.srv.url, { role: "student", code, nickname: "Sam" }));
     const token = first.welcome!.token!;
     const id = first.welcome!.participantId;
     first.close();
-    const again = track(await connectClient(srv.url, { role: "student", code, token }));
+    const again = track(await connectClient(t.srv.url, { role: "student", code, token }));
     expect(again.welcome!.participantId).toBe(id);
     expect(again.welcome!.nickname).toBe("Sam");
     await host.waitFor((x) => (x.latest() as HostSnapshot).participants.length === 1 && x.latest().participantCount === 1);
   });
 
   it("rejects every teacher command from a student or projector socket", async () => {
-    const { code } = await srv.createSession();
-    const student = track(await connectClient(srv.url, { role: "student", code }));
-    const projector = track(await connectClient(srv.url, { role: "projector", code }));
+    const { code } = await t.srv.createSession();
+    const student = track(await connectClient(t.srv.url, { role: "student", code }));
+    const projector = track(await connectClient(t.srv.url, { role: "projector", code }));
     for (const c of [student, projector]) {
       for (const [event, payload] of [
         ["step:move", { delta: 1 }],
@@ -74,22 +65,22 @@ describe("live classroom over real sockets", () => {
       }
     }
     // A student claiming the host role without the key is refused at the door.
-    expect(await connectError(srv.url, { role: "host", code })).toMatchObject({ code: "NOT_HOST" });
-    expect(await connectError(srv.url, { role: "host", code, hostKey: "guess" })).toMatchObject({ code: "NOT_HOST" });
+    expect(await connectError(t.srv.url, { role: "host", code })).toMatchObject({ code: "NOT_HOST" });
+    expect(await connectError(t.srv.url, { role: "host", code, hostKey: "guess" })).toMatchObject({ code: "NOT_HOST" });
     expect(student.latest().stepIndex).toBe(0);
   });
 
   it("answers a bad room code, an old client and a malformed handshake with named errors", async () => {
-    expect(await connectError(srv.url, { role: "student", code: "ZZZZZZ" })).toMatchObject({ code: "NO_SUCH_SESSION" });
-    expect(await connectError(srv.url, { role: "student", code: "nope" })).toMatchObject({ code: "NO_SUCH_SESSION" });
-    const { code } = await srv.createSession();
-    expect(await connectError(srv.url, { role: "student", code, v: 0 })).toMatchObject({ code: "CLIENT_TOO_OLD" });
-    expect(await connectError(srv.url, { role: "admin", code })).toMatchObject({ code: "BAD_REQUEST" });
+    expect(await connectError(t.srv.url, { role: "student", code: "ZZZZZZ" })).toMatchObject({ code: "NO_SUCH_SESSION" });
+    expect(await connectError(t.srv.url, { role: "student", code: "nope" })).toMatchObject({ code: "NO_SUCH_SESSION" });
+    const { code } = await t.srv.createSession();
+    expect(await connectError(t.srv.url, { role: "student", code, v: 0 })).toMatchObject({ code: "CLIENT_TOO_OLD" });
+    expect(await connectError(t.srv.url, { role: "admin", code })).toMatchObject({ code: "BAD_REQUEST" });
   });
 
   it("answers malformed payloads with BAD_REQUEST and carries on", async () => {
-    const { code, hostKey } = await srv.createSession();
-    const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
     for (const bad of [null, "x", 42, { delta: 2 }, { delta: "1" }, { __proto__: { delta: 1 } }, []]) {
       const ack = await host.emit("step:move", bad as never);
       expect(ack).toMatchObject({ ok: false, error: { code: "BAD_REQUEST" } });
@@ -104,14 +95,14 @@ describe("live classroom over real sockets", () => {
 
   it("validates the create-session body", async () => {
     const post = (body: string, type = "application/json") =>
-      fetch(`${srv.url}/api/sessions`, { method: "POST", headers: { "content-type": type }, body });
+      fetch(`${t.srv.url}/api/sessions`, { method: "POST", headers: { "content-type": type }, body });
     expect((await post("{not json")).status).toBe(400);
     expect((await post(JSON.stringify({ title: 5 }))).status).toBe(400);
     expect((await post(JSON.stringify({ title: "x".repeat(20_000) }))).status).toBe(413);
     const res = await post(JSON.stringify({ title: "  Storage \u0007101  " }));
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ title: "Storage 101" });
-    const bad = await fetch(`${srv.url}/api/sessions`, { method: "PUT" });
+    const bad = await fetch(`${t.srv.url}/api/sessions`, { method: "PUT" });
     expect(bad.status).toBe(405);
     expect(await bad.json()).toMatchObject({ error: { code: "METHOD_NOT_ALLOWED" } });
   });

@@ -30,6 +30,7 @@ import {
 } from "../../lib/session";
 import type { Room } from "../../server/room";
 import { connectClient, startServer, waitUntil, type TestClient, type TestServer } from "./harness";
+import { mulberry32 } from "../support/random";
 
 /**
  * Seeded fuzz of one live classroom over real sockets (tldraw's syncFuzz.test.ts
@@ -78,16 +79,6 @@ const COUNTED_HANDSHAKE_FAILURES_PER_SEED = 3;
 // ---------------------------------------------------------------------------
 // Randomness
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Rng {
   private readonly next: () => number;

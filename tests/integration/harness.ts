@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
+import { afterEach, beforeEach } from "vitest";
 import {
   PROTOCOL_VERSION,
   type Ack,
@@ -141,4 +142,24 @@ export async function waitUntil(predicate: () => boolean, timeoutMs = 5000): Pro
     if (Date.now() - start > timeoutMs) throw new Error("timed out waiting for condition");
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * A fresh server for each test, and the clients it opened closed after it:
+ * `const t = serverPerTest(); ... t.srv.url ... t.track(await connectClient(...))`.
+ */
+export function serverPerTest(options: Parameters<typeof startServer>[0] = {}) {
+  const clients: TestClient[] = [];
+  const t = {
+    srv: undefined as unknown as TestServer,
+    track: (c: TestClient) => (clients.push(c), c),
+  };
+  beforeEach(async () => {
+    t.srv = await startServer(options);
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.close();
+    await t.srv.close();
+  });
+  return t;
 }

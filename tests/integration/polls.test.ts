@@ -1,29 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
 import type { HostSnapshot, PublicSnapshot } from "../../lib/session";
-import { connectClient, startServer, type TestClient, type TestServer } from "./harness";
+import { connectClient, type TestClient, serverPerTest } from "./harness";
 
-let srv: TestServer;
-const clients: TestClient[] = [];
-const track = (c: TestClient) => (clients.push(c), c);
-
-beforeEach(async () => {
-  srv = await startServer();
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await srv.close();
-});
+const t = serverPerTest();
+const track = t.track;
 
 async function classroom(students: number) {
-  const { code, hostKey } = await srv.createSession();
-  const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
-  const projector = track(await connectClient(srv.url, { role: "projector", code }));
+  const { code, hostKey } = await t.srv.createSession();
+  const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+  const projector = track(await connectClient(t.srv.url, { role: "projector", code }));
   const kids: TestClient[] = [];
   for (let i = 0; i < students; i += 50) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(50, students - i) }, (_, j) =>
-        connectClient(srv.url, { role: "student", code, nickname: `s${i + j}` }),
+        connectClient(t.srv.url, { role: "student", code, nickname: `s${i + j}` }),
       ),
     );
     kids.push(...batch.map(track));
@@ -104,8 +95,8 @@ describe("live polls", () => {
     const token = kids[0].welcome!.token!;
     kids[0].close();
     // Same browser, new socket (a reload), and a second tab at the same time.
-    const again = track(await connectClient(srv.url, { role: "student", code, token }));
-    const tab2 = track(await connectClient(srv.url, { role: "student", code, token }));
+    const again = track(await connectClient(t.srv.url, { role: "student", code, token }));
+    const tab2 = track(await connectClient(t.srv.url, { role: "student", code, token }));
     expect(again.myVotes.at(-1)).toMatchObject({ pollId, optionId: b.id });
     await tab2.emit("poll:vote", { pollId, optionId: a.id });
     await again.waitFor((c) => c.myVotes.at(-1)?.optionId === a.id);

@@ -1,23 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { connectClient, startServer, type TestClient, type TestServer } from "./harness";
+import { describe, expect, it } from "vitest";
+import { connectClient, serverPerTest } from "./harness";
 
 const ADMIN = "admin-token-0123456789abcdef";
-let srv: TestServer;
-const clients: TestClient[] = [];
-
-beforeEach(async () => {
-  srv = await startServer({ adminToken: ADMIN });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await srv.close();
-});
+const t = serverPerTest({ adminToken: ADMIN });
+const track = t.track;
 
 async function runClass() {
-  const s = await srv.createSession("Week 3");
-  const host = await connectClient(srv.url, { role: "host", code: s.code, hostKey: s.hostKey });
-  const ana = await connectClient(srv.url, { role: "student", code: s.code, nickname: "Ana" });
-  clients.push(host, ana);
+  const s = await t.srv.createSession("Week 3");
+  const host = await connectClient(t.srv.url, { role: "host", code: s.code, hostKey: s.hostKey });
+  const ana = await connectClient(t.srv.url, { role: "student", code: s.code, nickname: "Ana" });
+  [host, ana].forEach(track);
   await host.emit("step:move", { delta: 1 });
   const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
   await ana.waitFor((c) => c.latest().poll?.id === data.pollId);
@@ -27,12 +19,12 @@ async function runClass() {
   return s;
 }
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${srv.url}${path}`, { headers });
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${t.srv.url}${path}`, { headers });
 
 describe("saved sessions over HTTP", () => {
   it("lists only the sessions whose host keys the browser holds, or all for the admin", async () => {
     const mine = await runClass();
-    const other = await srv.createSession("Someone else's");
+    const other = await t.srv.createSession("Someone else's");
     const byKey = await (await get("/api/sessions", { "X-Host-Keys": `${mine.hostKey},not-a-key` })).json();
     expect(byKey.scope).toBe("host");
     expect(byKey.sessions.map((s: { id: string }) => s.id)).toEqual([mine.id]);
@@ -78,10 +70,10 @@ describe("saved sessions over HTTP", () => {
   });
 
   it("keeps a poll's counts when the session ends while it is open, for the host and for shared links", async () => {
-    const s = await srv.createSession("Ends mid-poll");
-    const host = await connectClient(srv.url, { role: "host", code: s.code, hostKey: s.hostKey });
-    const kids = await Promise.all(["A", "B"].map((nickname) => connectClient(srv.url, { role: "student", code: s.code, nickname })));
-    clients.push(host, ...kids);
+    const s = await t.srv.createSession("Ends mid-poll");
+    const host = await connectClient(t.srv.url, { role: "host", code: s.code, hostKey: s.hostKey });
+    const kids = await Promise.all(["A", "B"].map((nickname) => connectClient(t.srv.url, { role: "student", code: s.code, nickname })));
+    [host, ...kids].forEach(track);
     const { data } = (await host.emit("poll:open", { kind: "custom", question: "Ready?", options: ["yes", "no"] })) as { data: { pollId: string } };
     await kids[1].waitFor((c) => c.latest().poll?.id === data.pollId);
     for (const k of kids) await k.emit("poll:vote", { pollId: data.pollId, optionId: "o1" });
@@ -95,8 +87,8 @@ describe("saved sessions over HTTP", () => {
   it("answers unknown ids and methods with clear errors", async () => {
     expect((await get("/api/sessions/not-a-uuid")).status).toBe(404);
     expect((await get("/api/sessions/00000000-0000-4000-8000-000000000000/events")).status).toBe(404);
-    const s = await srv.createSession();
-    const del = await fetch(`${srv.url}/api/sessions/${s.id}`, { method: "DELETE" });
+    const s = await t.srv.createSession();
+    const del = await fetch(`${t.srv.url}/api/sessions/${s.id}`, { method: "DELETE" });
     expect(del.status).toBe(405);
     expect((await get(`/api/sessions/${s.id}`)).status).toBe(200);
     expect((await get("/api/nope")).status).toBe(404);

@@ -1,26 +1,17 @@
 import { io as connect } from "socket.io-client";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_COMMAND_PAYLOAD_BYTES } from "../../lib/constants";
 import { PROTOCOL_VERSION } from "../../lib/protocol";
 import type { HostSnapshot } from "../../lib/session";
-import { connectClient, connectError, startServer, waitUntil, type TestClient, type TestServer } from "./harness";
+import { connectClient, connectError, waitUntil, serverPerTest } from "./harness";
 
-let srv: TestServer;
-const clients: TestClient[] = [];
-const track = (c: TestClient) => (clients.push(c), c);
-
-beforeEach(async () => {
-  srv = await startServer();
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await srv.close();
-});
+const t = serverPerTest();
+const track = t.track;
 
 describe("hostile input and limits", () => {
   it("answers unknown events and oversized payloads with named errors, and keeps the socket", async () => {
-    const { code, hostKey } = await srv.createSession();
-    const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
     expect(await host.emit("admin:nuke" as never, {} as never)).toMatchObject({ ok: false, error: { code: "UNKNOWN_EVENT" } });
     const big = { stepIndex: 1, junk: "x".repeat(MAX_COMMAND_PAYLOAD_BYTES + 10) };
     expect(await host.emit("step:go", big as never)).toMatchObject({ ok: false, error: { code: "PAYLOAD_TOO_LARGE" } });
@@ -29,18 +20,18 @@ describe("hostile input and limits", () => {
   });
 
   it("closes only the offending connection when a message exceeds the transport cap", async () => {
-    const { code, hostKey } = await srv.createSession();
-    const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
-    const student = track(await connectClient(srv.url, { role: "student", code }));
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    const student = track(await connectClient(t.srv.url, { role: "student", code }));
     (student.socket.emit as (e: string, p: unknown) => void)("poll:vote", { pollId: "x".repeat(200_000), optionId: "o1" });
     await waitUntil(() => !student.socket.connected);
     expect(await host.emit("step:move", { delta: 1 })).toEqual({ ok: true, data: null });
   });
 
   it("rate-limits votes per student, across reconnects", async () => {
-    const { code, hostKey } = await srv.createSession();
-    const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
-    const s = track(await connectClient(srv.url, { role: "student", code }));
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    const s = track(await connectClient(t.srv.url, { role: "student", code }));
     const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
     await s.waitFor((c) => c.latest().poll?.id === data.pollId);
     const [a, b] = s.latest().poll!.options;
@@ -48,33 +39,33 @@ describe("hostile input and limits", () => {
     const limited = acks.filter((r) => !r.ok && r.error.code === "RATE_LIMITED").length;
     expect(limited).toBeGreaterThan(10);
     s.close();
-    const again = track(await connectClient(srv.url, { role: "student", code, token: s.welcome!.token }));
+    const again = track(await connectClient(t.srv.url, { role: "student", code, token: s.welcome!.token }));
     expect(await again.emit("poll:vote", { pollId: data.pollId, optionId: a.id })).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
   });
 
   it("slows down an address that keeps guessing room codes or host keys", async () => {
     const results: string[] = [];
-    for (let i = 0; i < 70; i++) results.push((await connectError(srv.url, { role: "student", code: "ZZZZZZ" })).code);
+    for (let i = 0; i < 70; i++) results.push((await connectError(t.srv.url, { role: "student", code: "ZZZZZZ" })).code);
     expect(results.slice(0, 55).every((c) => c === "NO_SUCH_SESSION")).toBe(true);
     expect(results.slice(60)).toContain("RATE_LIMITED");
   });
 
   it("keeps admitting valid students from an address that is being slowed for guessing", async () => {
-    const { code } = await srv.createSession();
-    for (let i = 0; i < 65; i++) await connectError(srv.url, { role: "student", code: "ZZZZZZ" });
-    expect((await connectError(srv.url, { role: "student", code: "YYYYYY" })).code).toBe("RATE_LIMITED");
+    const { code } = await t.srv.createSession();
+    for (let i = 0; i < 65; i++) await connectError(t.srv.url, { role: "student", code: "ZZZZZZ" });
+    expect((await connectError(t.srv.url, { role: "student", code: "YYYYYY" })).code).toBe("RATE_LIMITED");
     // Same address, a real code: the class behind one NAT address is not locked out.
-    const ok = track(await connectClient(srv.url, { role: "student", code }));
+    const ok = track(await connectClient(t.srv.url, { role: "student", code }));
     expect(ok.welcome!.participantId).toBeTruthy();
     // The join-info lookup is slowed the same way once it starts answering "no such session".
     let lastStatus = 0;
-    for (let i = 0; i < 62; i++) lastStatus = (await fetch(`${srv.url}/api/join-info?code=ZZZZZZ`)).status;
+    for (let i = 0; i < 62; i++) lastStatus = (await fetch(`${t.srv.url}/api/join-info?code=ZZZZZZ`)).status;
     expect(lastStatus).toBe(429);
   });
 
   it("refuses WebSocket connections from other sites' pages", async () => {
-    const { code } = await srv.createSession();
-    const socket = connect(srv.url, {
+    const { code } = await t.srv.createSession();
+    const socket = connect(t.srv.url, {
       transports: ["websocket"],
       reconnection: false,
       forceNew: true,
@@ -87,14 +78,14 @@ describe("hostile input and limits", () => {
     });
     socket.close();
     expect(outcome).toBe("refused");
-    const ok = track(await connectClient(srv.url, { role: "student", code }));
+    const ok = track(await connectClient(t.srv.url, { role: "student", code }));
     expect(ok.socket.connected).toBe(true);
   });
 
   it("locks the room, removes and renames participants", async () => {
-    const { code, hostKey } = await srv.createSession();
-    const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
-    const sam = track(await connectClient(srv.url, { role: "student", code, nickname: "<b>Sam</b>\u0000\u202e" }));
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    const sam = track(await connectClient(t.srv.url, { role: "student", code, nickname: "<b>Sam</b>\u0000\u202e" }));
     expect(sam.welcome!.nickname).toBe("<b>Sam</b>");
     const renamed: string[] = [];
     sam.socket.on("participant:renamed", ({ nickname }) => renamed.push(nickname));
@@ -102,34 +93,34 @@ describe("hostile input and limits", () => {
     await waitUntil(() => renamed[0] === "Sam K.");
 
     expect((await host.emit("room:lock", { locked: true })).ok).toBe(true);
-    expect(await connectError(srv.url, { role: "student", code })).toMatchObject({ code: "ROOM_LOCKED" });
+    expect(await connectError(t.srv.url, { role: "student", code })).toMatchObject({ code: "ROOM_LOCKED" });
     // Nobody new may watch a locked room either, except the teacher's own projector.
-    expect(await connectError(srv.url, { role: "projector", code })).toMatchObject({ code: "ROOM_LOCKED" });
-    track(await connectClient(srv.url, { role: "projector", code, hostKey }));
+    expect(await connectError(t.srv.url, { role: "projector", code })).toMatchObject({ code: "ROOM_LOCKED" });
+    track(await connectClient(t.srv.url, { role: "projector", code, hostKey }));
     // Someone already in the class may still reconnect to a locked room.
     sam.close();
-    const back = track(await connectClient(srv.url, { role: "student", code, token: sam.welcome!.token }));
+    const back = track(await connectClient(t.srv.url, { role: "student", code, token: sam.welcome!.token }));
     expect(back.welcome!.participantId).toBe(sam.welcome!.participantId);
 
     expect((await host.emit("participant:remove", { participantId: sam.welcome!.participantId! })).ok).toBe(true);
     await back.waitFor((c) => c.kicked.length === 1 && !c.socket.connected);
     expect(back.kicked[0]).toMatchObject({ code: "REMOVED" });
-    expect(await connectError(srv.url, { role: "student", code, token: sam.welcome!.token })).toMatchObject({ code: "REMOVED" });
+    expect(await connectError(t.srv.url, { role: "student", code, token: sam.welcome!.token })).toMatchObject({ code: "REMOVED" });
     await host.waitFor((c) => (c.latest() as HostSnapshot).participants.length === 0);
   });
 
   it("ends a session once; ending again is not an error, and nobody can join after", async () => {
-    const { code, hostKey } = await srv.createSession();
-    const host = track(await connectClient(srv.url, { role: "host", code, hostKey }));
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
     expect(await host.emit("session:end", {})).toEqual({ ok: true, data: null });
     expect(await host.emit("session:end", {})).toEqual({ ok: true, data: null });
     await host.waitFor((c) => c.latest().status === "ended");
-    expect(await connectError(srv.url, { role: "student", code })).toMatchObject({ code: "SESSION_ENDED" });
+    expect(await connectError(t.srv.url, { role: "student", code })).toMatchObject({ code: "SESSION_ENDED" });
     expect(await host.emit("step:move", { delta: 1 })).toMatchObject({ ok: false, error: { code: "SESSION_ENDED" } });
   });
 
   it("never leaks a stack trace or internal message over HTTP", async () => {
-    const res = await fetch(`${srv.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{\"title\": [1,2,3]}" });
+    const res = await fetch(`${t.srv.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{\"title\": [1,2,3]}" });
     const text = await res.text();
     expect(res.status).toBe(400);
     expect(text).not.toMatch(/at .*\.ts:\d+|node_modules|Error:/);
