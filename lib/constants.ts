@@ -47,6 +47,43 @@ export const RATE_LIMITS = {
   unknownCodeLookups: { capacity: 60, refillPerSecond: 1 },
 } as const;
 
+/**
+ * Every inbound socket.io frame spends these budgets before it is parsed
+ * (server/frameGuard.ts). A student votes at most 4 times a second and a
+ * teacher sends 10 commands a second, so a connection's 20 frames a second
+ * is never reached by the app; an address's budgets are sized for a lecture
+ * hall of 1,000 phones behind one NAT address voting at once (a vote is
+ * about 80 bytes).
+ */
+export const FRAME_LIMITS = {
+  perConnection: { capacity: 60, refillPerSecond: 20 },
+  perAddressFrames: { capacity: 5_000, refillPerSecond: 2_000 },
+  perAddressBytes: { capacity: 2 * 1024 * 1024, refillPerSecond: 512 * 1024 },
+  /** A frame longer than this (in UTF-16 units, so at most ~3x as many bytes) is refused unread. */
+  maxFrameChars: MAX_COMMAND_PAYLOAD_BYTES,
+  /** Arrays and objects nested deeper than this are refused unread; real commands nest 3 deep. */
+  maxDepth: 8,
+  /** Refused frames in a row after which the connection is closed (a client that ignores RATE_LIMITED). */
+  refusalsBeforeClose: 100,
+} as const;
+
+/**
+ * Connections per client address (server/connectionGuard.ts). Defaults let a
+ * 1,000-phone lecture hall behind one NAT address in (its WebSockets plus the
+ * page loads of latecomers); one address can no longer hold the server's file
+ * descriptors. Both are configurable (MAX_CONNECTIONS_PER_ADDRESS,
+ * MAX_PENDING_PER_ADDRESS).
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 4_000;
+/** Connections that have not finished a handshake: no complete HTTP request yet, or a WebSocket not yet in a session. */
+export const DEFAULT_MAX_PENDING_PER_ADDRESS = 500;
+/** Slow clients: complete request headers within this, or the connection is closed (slowloris). */
+export const HTTP_HEADERS_TIMEOUT_MS = 10_000;
+/** A whole request (headers and body) within this. */
+export const HTTP_REQUEST_TIMEOUT_MS = 20_000;
+/** A WebSocket must join a session (send its CONNECT) within this after opening. */
+export const SOCKET_CONNECT_TIMEOUT_MS = 10_000;
+
 /** socket.io heartbeat: a dead phone is noticed within ping interval + timeout. */
 export const SOCKET_PING_INTERVAL_MS = 10_000;
 export const SOCKET_PING_TIMEOUT_MS = 10_000;

@@ -1,9 +1,22 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
-import { IDLE_SWEEP_INTERVAL_MS, MAX_SOCKET_MESSAGE_BYTES, SOCKET_PING_INTERVAL_MS, SOCKET_PING_TIMEOUT_MS } from "../lib/constants";
+import {
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_MAX_PENDING_PER_ADDRESS,
+  IDLE_SWEEP_INTERVAL_MS,
+  MAX_SOCKET_MESSAGE_BYTES,
+  RATE_LIMITS,
+  SOCKET_CONNECT_TIMEOUT_MS,
+  SOCKET_PING_INTERVAL_MS,
+  SOCKET_PING_TIMEOUT_MS,
+} from "../lib/constants";
 import type { Config } from "./config";
-import { createApiHandler, sendJson, setSecurityHeaders } from "./http";
+import { ConnectionGuard } from "./connectionGuard";
+import { createFrameGuard } from "./frameGuard";
+import { createApiHandler, sendHtml, sendJson, setSecurityHeaders } from "./http";
+import { createOriginPolicy } from "./origin";
+import { KeyedLimiter, addressOf } from "./rateLimit";
 import { log } from "./logger";
 import { RoomRegistry } from "./rooms";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
@@ -13,22 +26,15 @@ import { ClusterGateway } from "./cluster";
 import type { RedisClient, RedisSessionStore } from "./store/redis";
 import type { SessionStore } from "./store/types";
 
-/** Same origin as the page (or PUBLIC_URL); requests without an Origin header come from non-browser clients. */
-export function originAllowed(origin: string | undefined, host: string | undefined, publicUrl: string | null): boolean {
-  if (!origin) return true;
-  try {
-    const url = new URL(origin);
-    if (host && url.host === host) return true;
-    return publicUrl !== null && new URL(publicUrl).origin === url.origin;
-  } catch {
-    return false;
-  }
-}
-
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface ClassroomServerOptions {
-  config: Pick<Config, "publicUrl" | "port" | "host" | "idleTimeoutMs" | "dev" | "adminToken"> & { sessionCreateLimitPerMinute?: number; trustProxy?: boolean };
+  config: Pick<Config, "publicUrl" | "port" | "host" | "idleTimeoutMs" | "dev" | "adminToken"> & {
+    sessionCreateLimitPerMinute?: number;
+    trustProxy?: boolean;
+    maxConnectionsPerAddress?: number;
+    maxPendingPerAddress?: number;
+  };
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
   pages?: PageHandler;
@@ -40,6 +46,8 @@ export interface ClassroomServer {
   httpServer: HttpServer;
   io: IoServer;
   rooms: RoomRegistry;
+  /** Per-address connection caps (tests read its counts). */
+  connections: ConnectionGuard;
   listen(): Promise<number>;
   close(): Promise<void>;
 }
@@ -50,11 +58,25 @@ export interface ClassroomServer {
  */
 export function createClassroomServer({ config, store, pages, redis }: ClassroomServerOptions): ClassroomServer {
   let io: IoServer;
+  const trustProxy = config.trustProxy ?? false;
   const rooms = new RoomRegistry({ store, outboxFor: (id) => socketOutbox(io, id), idleTimeoutMs: config.idleTimeoutMs });
-  const api = createApiHandler({ config, rooms, store });
+  // One allowance of failed joins per address, shared by the socket handshake and /api/join-info: a guesser gets
+  // 60 tries at once, then one a second, whichever door they knock on.
+  const failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins);
+  const api = createApiHandler({ config, rooms, store, failedJoins });
+  const origins = createOriginPolicy({ publicUrl: config.publicUrl, trustProxy });
+  const connections = new ConnectionGuard(
+    {
+      maxOpenPerAddress: config.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+      maxPendingPerAddress: config.maxPendingPerAddress ?? DEFAULT_MAX_PENDING_PER_ADDRESS,
+    },
+    trustProxy,
+  );
+  const frames = createFrameGuard({
+    addressOf: (conn) => addressOf(conn.request.socket.remoteAddress, conn.request.headers["x-forwarded-for"], trustProxy),
+  });
 
   const httpServer = createServer(async (req, res) => {
-    setSecurityHeaders(res, config.dev);
     try {
       if (await api(req, res)) return;
       if (pages) return await pages(req, res);
@@ -70,17 +92,51 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     maxHttpBufferSize: MAX_SOCKET_MESSAGE_BYTES,
     // WebSocket only: no long-polling, so several nodes need no sticky sessions.
     transports: ["websocket"],
-    // Browsers may connect only from pages this server served (non-browser clients send no Origin).
-    allowRequest: (req, callback) => callback(null, originAllowed(req.headers.origin, req.headers.host, config.publicUrl)),
+    // Every inbound frame spends its sender's budget before it is parsed (server/frameGuard.ts).
+    parser: frames.parser,
+    // A WebSocket that does not join a session soon is closed (it held a file descriptor for 45 s before).
+    connectTimeout: SOCKET_CONNECT_TIMEOUT_MS,
+    // Browsers may connect only from pages this server served (non-browser clients send no Origin), to a host we
+    // answer, and within the address's connection caps.
+    allowRequest: (req, callback) => {
+      if (!origins.hostAllowed(req) || !origins.originAllowed(req)) return callback("origin not allowed", false);
+      const admitted = connections.admitUpgrade(req);
+      callback(admitted ? null : "too many connections from this address", admitted);
+    },
     serveClient: false,
     pingInterval: SOCKET_PING_INTERVAL_MS,
     pingTimeout: SOCKET_PING_TIMEOUT_MS,
   });
-  // Whatever failed to write, rooms in memory may now be ahead of the log: drop them all and let every client
-  // reconnect to the durable state (a full disk or a lost Redis is rare, and nothing unsaved was acknowledged).
-  store.onWriteError(() => {
-    rooms.disposeAll();
-    io.disconnectSockets();
+  frames.watch(io.engine);
+  io.engine.on("connection", (conn: Parameters<ConnectionGuard["opened"]>[0]) => connections.opened(conn));
+
+  // engine.io took over the server's "request" listeners to serve /socket.io/; put one gate in front of all of
+  // them so every response (socket.io's own included) carries the security headers, unknown hosts are turned
+  // away (DNS rebinding), and a malformed address is a 400 instead of a 500 from deep in the page renderer.
+  const handlers = httpServer.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  httpServer.removeAllListeners("request");
+  httpServer.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    setSecurityHeaders(res, config.dev);
+    if (!origins.hostAllowed(req)) {
+      return sendJson(res, 421, { error: { code: "BAD_REQUEST", message: "This server does not answer for that host name." } });
+    }
+    if (!wellFormedPath(req.url)) {
+      return sendHtml(res, 400, "Bad address", "This address is malformed. Check the link, or go to the start page.");
+    }
+    for (const handler of handlers) handler.call(httpServer, req, res);
+  });
+  connections.attach(httpServer);
+
+  // A failed write affects only its sessions: their rooms may be ahead of the log, so drop them and let their
+  // clients reconnect to the durable state. Other classes carry on. (Nothing unsaved was acknowledged.)
+  store.onWriteError((_err, failed) => {
+    if (failed === null) {
+      rooms.disposeAll();
+      io.disconnectSockets();
+      return;
+    }
+    rooms.dropSessions(failed);
+    for (const sessionId of failed) disconnectSession(io, sessionId);
   });
   const local = new LocalGateway(rooms, store, (sessionId) => disconnectSession(io, sessionId));
   let cluster: ClusterGateway | null = null;
@@ -96,7 +152,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       countPresence: (sessionId) => countPresence(io, sessionId),
     });
   }
-  attachSocketLayer({ io, gateway: cluster ?? local, trustProxy: config.trustProxy });
+  attachSocketLayer({ io, gateway: cluster ?? local, trustProxy, failedJoins, connections });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);
   sweep.unref();
@@ -105,6 +161,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     httpServer,
     io,
     rooms,
+    connections,
     listen: async () => {
       if (cluster) {
         // Sessions are taken over on demand by whichever node needs them first.
@@ -134,4 +191,15 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       await store.close();
     },
   };
+}
+
+/** Whether every %-escape of the path decodes (Next.js answers a malformed one with a 500). */
+function wellFormedPath(url: string | undefined): boolean {
+  const path = (url ?? "/").split("?")[0];
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -33,6 +33,11 @@ export interface JoinRequest {
   nickname?: string;
   /** The client's address, for per-address limits. */
   address: string;
+  /**
+   * False while the address is over its failed-join allowance: only a student
+   * with a valid token (or the teacher with the key) gets in; a new identity is refused.
+   */
+  admitNew?: boolean;
 }
 
 export type JoinResult =
@@ -138,10 +143,11 @@ export class LocalGateway implements RoomGateway {
       return { ...base, participantId: null, snapshot: room.hostSnapshot(), myVote: null };
     }
     if (request.role === "projector") {
-      // A locked room admits no new watchers either, except the teacher's own projector (it holds the host key).
-      if (room.locked) {
+      // A locked room admits no new watchers either, except the teacher's own projector (it holds the host key);
+      // neither does an address over its failed-join allowance (a projector would tell a guesser the code is live).
+      if (room.locked || request.admitNew === false) {
         const hash = await this.rooms.hostKeyHash(room.id);
-        if (!hash || !secretMatches(request.hostKey, hash)) return refuse("ROOM_LOCKED");
+        if (!hash || !secretMatches(request.hostKey, hash)) return refuse(request.admitNew === false ? "RATE_LIMITED" : "ROOM_LOCKED");
       }
       return { ...base, participantId: null, snapshot: room.publicSnapshot(), myVote: null };
     }
@@ -150,6 +156,8 @@ export class LocalGateway implements RoomGateway {
     let token = request.token;
     const known = participantId ? room.participant(participantId) : null;
     if (known?.removed) return refuse("REMOVED");
+    // Over the allowance an unknown token is one more guess: refused like an unknown code.
+    if (!known && request.admitNew === false) return refuse("RATE_LIMITED");
     if (known) {
       room.renameIfChanged(known.id, request.nickname);
     } else {
@@ -164,7 +172,7 @@ export class LocalGateway implements RoomGateway {
     }
     // The join event is durable before the socket is admitted.
     try {
-      await this.store.flush();
+      await this.store.flush(room.id);
     } catch (err) {
       log.error("a join could not be written; reloading the room", { sessionId: room.id, error: (err as Error).message });
       this.rooms.drop(room);
@@ -189,7 +197,7 @@ export class LocalGateway implements RoomGateway {
     if (command.event === "session:end") this.rooms.drop(room);
     try {
       // Acknowledge only what is on disk.
-      await this.store.flush();
+      await this.store.flush(member.sessionId);
     } catch (err) {
       log.error("events could not be written; reloading the room", { sessionId: member.sessionId, error: (err as Error).message });
       this.rooms.drop(room);

@@ -6,6 +6,7 @@ import { MAX_HTTP_BODY_BYTES, RATE_LIMITS } from "../lib/constants";
 import { ERROR_CODES, TITLE_MAX, cleanText, isRoomCode, normalizeRoomCode, type ErrorCode } from "../lib/protocol";
 import type { Config } from "./config";
 import { log } from "./logger";
+import { createOriginPolicy, parseHost, requestScheme } from "./origin";
 import { KeyedLimiter, addressOf } from "./rateLimit";
 import type { RoomRegistry } from "./rooms";
 import { ApiError, createSessionsReader } from "./sessionsApi";
@@ -19,12 +20,14 @@ export interface ApiDeps {
   config: Pick<Config, "publicUrl" | "port" | "adminToken"> & { sessionCreateLimitPerMinute?: number; trustProxy?: boolean };
   rooms: RoomRegistry;
   store: SessionStore;
+  /** Failed joins per address, shared with the socket handshake: asking about unknown codes is guessing too. */
+  failedJoins: KeyedLimiter;
 }
 
 class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED",
+    readonly code: ErrorCode | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "CROSS_ORIGIN",
     message: string,
   ) {
     super(message);
@@ -64,9 +67,9 @@ export function createApiHandler(deps: ApiDeps) {
   const perMinute = deps.config.sessionCreateLimitPerMinute ?? 10;
   const creations = new KeyedLimiter({ capacity: perMinute, refillPerSecond: perMinute / 60 });
   const reads = new KeyedLimiter(RATE_LIMITS.reads);
-  // Asking about unknown codes is guessing: as slow as failed joins on the socket.
-  const unknownCodes = new KeyedLimiter(RATE_LIMITS.unknownCodeLookups);
+  const { failedJoins } = deps;
   const sessions = createSessionsReader(deps.store, deps.config.adminToken);
+  const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy ?? false });
 
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -86,12 +89,27 @@ export function createApiHandler(deps: ApiDeps) {
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.replace(/\/+$/, "");
+    // State-changing requests only from our own pages: a browser on another site can send a "simple" POST
+    // (text/plain, no preflight) with this server as target, so the Origin must be ours.
+    if (req.method !== "GET" && req.method !== "HEAD" && !origins.originAllowed(req)) {
+      throw new HttpError(403, "CROSS_ORIGIN", "Requests from other websites are not accepted.");
+    }
     if (path === "/api/health") {
       return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
     }
     if (path === "/api/sessions" && req.method === "GET") {
       if (!reads.take(clientAddress(req, deps.config.trustProxy))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       return sendJson(res, 200, await sessions.list(req));
+    }
+    const sharePath = /^\/api\/sessions\/([^/]+)\/share$/.exec(path);
+    if (sharePath) {
+      if (!reads.take(clientAddress(req, deps.config.trustProxy))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      if (req.method === "POST") {
+        await readJsonBody(req);
+        return sendJson(res, 200, await sessions.share(req, sharePath[1]));
+      }
+      if (req.method === "DELETE") return sendJson(res, 200, await sessions.unshare(req, sharePath[1]));
+      throw new HttpError(405, "METHOD_NOT_ALLOWED", "POST starts sharing the replay; DELETE stops it.");
     }
     const sessionPath = /^\/api\/sessions\/([^/]+)(?:\/(events|export))?$/.exec(path);
     if (sessionPath) {
@@ -131,13 +149,14 @@ export function createApiHandler(deps: ApiDeps) {
     }
     if (path === "/api/join-info") {
       const address = clientAddress(req, deps.config.trustProxy);
-      if (!reads.take(address) || !unknownCodes.peek(address)) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      // Over the failed-join allowance every answer is the same 429, so no answer tells a live code apart.
+      if (!reads.take(address) || !failedJoins.peek(address)) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       const code = normalizeRoomCode(url.searchParams.get("code") ?? "");
       if (!isRoomCode(code)) throw new HttpError(400, "BAD_REQUEST", "Give a six-character room code.");
       // The store, not the rooms: answering a lookup must not load a room (in a cluster, on a node that does not own it).
       const record = await deps.store.findByCode(code);
       if (!record || record.endedAt !== null) {
-        unknownCodes.take(address);
+        failedJoins.take(address);
         throw new HttpError(404, "NO_SUCH_SESSION", ERROR_CODES.NO_SUCH_SESSION);
       }
       const { base, note } = joinBase(req, deps.config);
@@ -152,15 +171,16 @@ export function createApiHandler(deps: ApiDeps) {
 /** The address students should open: PUBLIC_URL, or this machine's LAN address when the console is on localhost. */
 export function joinBase(
   req: IncomingMessage,
-  config: Pick<Config, "publicUrl" | "port">,
+  config: Pick<Config, "publicUrl" | "port"> & { trustProxy?: boolean },
   interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces(),
 ): { base: string; note: string | null } {
   if (config.publicUrl) return { base: config.publicUrl, note: null };
-  const proto = (req.headers["x-forwarded-proto"] as string | undefined)?.split(",")[0]?.trim() || "http";
-  const hostHeader = req.headers.host ?? `localhost:${config.port}`;
-  const { hostname, port } = new URL(`${proto}://${hostHeader}`);
+  // X-Forwarded-Proto only from a proxy we trust; a Host that is not a host name falls back to this machine.
+  const proto = requestScheme(req, config.trustProxy ?? false);
+  const host = parseHost(req.headers.host)?.host ?? `localhost:${config.port}`;
+  const { hostname, port } = new URL(`${proto}://${host}`);
   const local = hostname === "localhost" || hostname.startsWith("127.") || hostname === "[::1]" || hostname === "0.0.0.0";
-  if (!local) return { base: `${proto}://${hostHeader}`, note: null };
+  if (!local) return { base: `${proto}://${host}`, note: null };
   const lan = pickLanAddress(interfaces);
   const portPart = port ? `:${port}` : "";
   if (lan) {
@@ -170,7 +190,7 @@ export function joinBase(
     };
   }
   return {
-    base: `${proto}://${hostHeader}`,
+    base: `${proto}://${host}`,
     note: "This machine has no network address students can reach, so the link only works on this computer. Connect it to the classroom network or set PUBLIC_URL.",
   };
 }
@@ -194,8 +214,18 @@ export function clientAddress(req: IncomingMessage, trustProxy = false): string 
   return addressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy);
 }
 
+/** `application/json`, optionally with a charset parameter; nothing else (a browser sends text/plain cross-site). */
+export function isJsonMediaType(header: string | undefined): boolean {
+  if (!header) return false;
+  const [type, ...params] = header.split(";").map((p) => p.trim().toLowerCase());
+  return type === "application/json" && params.every((p) => /^charset=("?)utf-8\1$/.test(p));
+}
+
+/** The JSON body of a POST. Every POST must say `Content-Type: application/json`, even with no body. */
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const type = req.headers["content-type"] ?? "";
+  if (!isJsonMediaType(req.headers["content-type"])) {
+    throw new HttpError(415, "BAD_REQUEST", "Send the request with Content-Type: application/json.");
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -205,14 +235,22 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
   const raw = Buffer.concat(chunks).toString("utf8").trim();
   if (raw === "") return undefined;
-  if (!type.includes("application/json")) {
-    throw new HttpError(400, "BAD_REQUEST", "Send the body as application/json.");
-  }
   try {
     return JSON.parse(raw);
   } catch {
     throw new HttpError(400, "BAD_REQUEST", "The body is not valid JSON.");
   }
+}
+
+/** A minimal page for errors that happen before Next.js (which would otherwise answer them with a 500). */
+export function sendHtml(res: ServerResponse, status: number, title: string, message: string): void {
+  const escape = (t: string) => t.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(title)}</title><body style="font:1.25rem system-ui;background:#020617;color:#e2e8f0;padding:2rem"><h1>${escape(title)}</h1><p>${escape(message)}</p><p><a style="color:#7dd3fc" href="/">Start page</a></p></body></html>`;
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Length", Buffer.byteLength(html));
+  res.end(html);
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

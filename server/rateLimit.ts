@@ -26,12 +26,11 @@ export class TokenBucket {
     this.last = t;
   }
 
-  take(): boolean {
-    const t = this.now();
-    this.tokens = Math.min(this.options.capacity, this.tokens + ((t - this.last) / 1000) * this.options.refillPerSecond);
-    this.last = t;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+  /** Takes `cost` tokens if there are that many (a frame's bytes, or one request). */
+  take(cost = 1): boolean {
+    this.refill();
+    if (this.tokens < cost) return false;
+    this.tokens -= cost;
     return true;
   }
 }
@@ -50,7 +49,7 @@ export class KeyedLimiter {
     return this.buckets.get(key)?.available() ?? true;
   }
 
-  take(key: string): boolean {
+  take(key: string, cost = 1): boolean {
     let bucket = this.buckets.get(key);
     if (bucket) {
       // Map order is insertion order: re-inserting marks the key as recently used.
@@ -62,7 +61,7 @@ export class KeyedLimiter {
       if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
     }
     this.buckets.set(key, bucket);
-    return bucket.take();
+    return bucket.take(cost);
   }
 }
 

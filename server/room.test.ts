@@ -24,7 +24,7 @@ function setup() {
   let n = 0;
   const room = new Room(replay([created]), {
     store,
-    outbox: durableOutbox(store, outbox),
+    outbox: durableOutbox(store, "s1", outbox),
     now: () => Date.now(),
     newId: () => `id${++n}`,
     shuffle: (xs) => xs,

@@ -25,11 +25,11 @@ export interface CreatedSession {
  * Holds back a room's messages until the events they report are durable:
  * nothing reaches a client that a crash could take back.
  */
-export function durableOutbox(store: SessionStore, outbox: RoomOutbox): RoomOutbox {
+export function durableOutbox(store: SessionStore, sessionId: string, outbox: RoomOutbox): RoomOutbox {
   const gate =
     <A extends unknown[]>(fn: (...args: A) => void) =>
     (...args: A) =>
-      store.afterDurable(() => fn(...args));
+      store.afterDurable(() => fn(...args), sessionId);
   return {
     publicSnapshot: gate(outbox.publicSnapshot),
     hostSnapshot: gate(outbox.hostSnapshot),
@@ -132,6 +132,14 @@ export class RoomRegistry {
     if (this.byCode.get(room.code) === room.id) this.byCode.delete(room.code);
   }
 
+  /** Forget the rooms of these sessions (their writes failed); the next client reloads each from its log. */
+  dropSessions(ids: Iterable<string>): void {
+    for (const id of ids) {
+      const room = this.rooms.get(id);
+      if (room) this.drop(room);
+    }
+  }
+
   disposeAll(): void {
     for (const room of this.rooms.values()) room.dispose();
     this.rooms.clear();
@@ -167,7 +175,7 @@ export class RoomRegistry {
   private attach(state: SessionState): Room {
     const room = new Room(state, {
       store: this.options.store,
-      outbox: durableOutbox(this.options.store, this.options.outboxFor(state.id)),
+      outbox: durableOutbox(this.options.store, state.id, this.options.outboxFor(state.id)),
       now: this.now,
       newId,
       shuffle,

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
-import { timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { anonymizeLog, exportLog, pollCsv, studentCsv, type SessionEvent } from "../lib/session";
+import { exportLog, pollCsv, shareableLog, studentCsv, type SessionEvent } from "../lib/session";
 import { hashSecret, secretMatches } from "./secrets";
 import type { SessionStore, SessionSummary } from "./store/types";
 
@@ -9,8 +9,10 @@ import type { SessionStore, SessionSummary } from "./store/types";
  * Reading saved sessions. Who may see what:
  * - the admin (ADMIN_TOKEN as a bearer token): every session, nicknames included;
  * - the host (the session's key in X-Host-Key): their session, nicknames included;
- * - anyone with the session id (the unguessable replay link): aggregates only,
- *   nicknames replaced by "Student N".
+ * - whoever holds the replay share key the teacher handed out (X-Replay-Key):
+ *   `shareableLog`, nicknames replaced by "Student N", no individual votes,
+ *   and polls the teacher never revealed without answer, notes or counts.
+ * The session id alone reads nothing: every student holds it.
  * Keys travel in headers, never in URLs, so they stay out of access logs.
  */
 export type Access = "admin" | "host" | "viewer";
@@ -42,6 +44,16 @@ export function isAdmin(req: IncomingMessage, adminToken: string | null): boolea
   return presented.length > 0 && timingSafeEqual(a, b);
 }
 
+function headerValue(req: IncomingMessage, name: string): string {
+  const raw = req.headers[name];
+  return (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? "";
+}
+
+/** The replay share key of one session and sharing generation, derived from its host key. */
+export function replayKeyFor(hostKey: string, sessionId: string, generation: number): string {
+  return createHmac("sha256", hostKey).update(`replay-share:${sessionId}:${generation}`).digest("base64url");
+}
+
 function hostKeysOf(req: IncomingMessage): string[] {
   const raw = req.headers["x-host-keys"] ?? req.headers["x-host-key"] ?? "";
   const keys = (Array.isArray(raw) ? raw.join(",") : raw)
@@ -63,7 +75,18 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
   async function accessFor(req: IncomingMessage, id: string): Promise<Access> {
     const rec = await record(id);
     if (isAdmin(req, adminToken)) return "admin";
-    return hostKeysOf(req).some((k) => secretMatches(k, rec.hostKeyHash)) ? "host" : "viewer";
+    if (hostKeysOf(req).some((k) => secretMatches(k, rec.hostKeyHash))) return "host";
+    const replayKey = headerValue(req, "x-replay-key");
+    if (rec.shareKeyHash && replayKey.length <= 128 && secretMatches(replayKey, rec.shareKeyHash)) return "viewer";
+    throw new ApiError(403, "NO_ACCESS", "This replay needs the link the teacher shared (or, for the teacher, the browser that ran the session).");
+  }
+
+  /** The presented host key of this session, or a 403. */
+  async function hostKeyFor(req: IncomingMessage, id: string): Promise<string> {
+    const rec = await record(id);
+    const key = hostKeysOf(req).find((k) => secretMatches(k, rec.hostKeyHash));
+    if (!key) throw new ApiError(403, "NOT_HOST", "Only the teacher who ran this session can share its replay.");
+    return key;
   }
 
   function detail(summary: SessionSummary, access: Access): SessionDetail {
@@ -72,7 +95,7 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
 
   async function eventsFor(id: string, access: Access): Promise<SessionEvent[]> {
     const events = await store.loadEvents(id);
-    return access === "viewer" ? anonymizeLog(events) : events;
+    return access === "viewer" ? shareableLog(events) : events;
   }
 
   return {
@@ -81,6 +104,28 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
       if (isAdmin(req, adminToken)) return { scope: "admin", sessions: (await store.listSessions()).map((s) => detail(s, "admin")) };
       const ids = await store.sessionIdsByHostKeyHash(hostKeysOf(req).map(hashSecret));
       return { scope: "host", sessions: (await store.listSessions(ids)).map((s) => detail(s, "host")) };
+    },
+
+    /**
+     * Starts sharing the replay (the same link each time, until sharing stops).
+     * The key is derived from the host key, so only the teacher can make it,
+     * and the server keeps only its hash.
+     */
+    async share(req: IncomingMessage, id: string): Promise<{ replayKey: string; replayPath: string }> {
+      const hostKey = await hostKeyFor(req, id);
+      const rec = await record(id);
+      const replayKey = replayKeyFor(hostKey, id, rec.shareGeneration);
+      const hash = hashSecret(replayKey);
+      if (rec.shareKeyHash !== hash) await store.setReplaySharing(id, hash, rec.shareGeneration);
+      return { replayKey, replayPath: `/replay/${id}#share=${replayKey}` };
+    },
+
+    /** Stops sharing: the link handed out stops working, and the next one is a new secret. */
+    async unshare(req: IncomingMessage, id: string): Promise<{ shared: false }> {
+      await hostKeyFor(req, id);
+      const rec = await record(id);
+      if (rec.shareKeyHash) await store.setReplaySharing(id, null, rec.shareGeneration + 1);
+      return { shared: false };
     },
 
     async get(req: IncomingMessage, id: string): Promise<SessionDetail> {

@@ -17,9 +17,14 @@ import {
 } from "../lib/protocol";
 import { log } from "./logger";
 import { KeyedLimiter, TokenBucket, addressOf } from "./rateLimit";
-import { MAX_COMMAND_PAYLOAD_BYTES, RATE_LIMITS } from "../lib/constants";
+import { RATE_LIMITS } from "../lib/constants";
+import type { ConnectionGuard } from "./connectionGuard";
+import { REFUSED_FRAME } from "./frameGuard";
 import type { RoomOutbox } from "./room";
 import type { CommandName, JoinResult, Member, RoomGateway } from "./gateway";
+
+/** Join refusals that count against the address's failed-join allowance (they are what a guesser sees). */
+const COUNTED_FAILURES: ReadonlySet<ErrorCode> = new Set(["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED", "RATE_LIMITED"]);
 
 /** Every command a client may send; anything else is answered with UNKNOWN_EVENT. */
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(Object.keys(COMMAND_RULES));
@@ -65,65 +70,89 @@ export interface SocketLayerOptions {
   gateway: RoomGateway;
   /** Take the client's address from X-Forwarded-For (behind a load balancer you trust). */
   trustProxy?: boolean;
+  /** Failed joins per address (shared with /api/join-info). */
+  failedJoins?: KeyedLimiter;
+  /** Told when a WebSocket has joined a session (its handshake is finished). */
+  connections?: Pick<ConnectionGuard, "joined">;
 }
-
-
-
 
 /**
  * The transport edge: the handshake fixes each socket's role, every inbound
  * payload is parsed with its zod schema and role-checked here, and the
  * gateway (this process's rooms, or the owning node in a cluster) does the rest.
  */
-export function attachSocketLayer({ io, gateway, trustProxy = false }: SocketLayerOptions): void {
-  // Per address: failed joins (guessing room codes or host keys).
-  // Generous enough for a class behind one NAT address mistyping codes; far too slow to walk 887 million codes.
-  const failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins);
+export function attachSocketLayer({
+  io,
+  gateway,
+  trustProxy = false,
+  failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins),
+  connections,
+}: SocketLayerOptions): void {
+  // failedJoins, per address: guessing room codes or host keys. Generous enough for a class behind one NAT
+  // address mistyping codes; far too slow to walk 887 million codes.
   // Per participant, not per socket: reconnecting does not refill the bucket.
   const voteBuckets = new KeyedLimiter(RATE_LIMITS.votes);
 
   /**
-   * Only failures are counted, and only failures are slowed: a script guessing
-   * codes from a school's single NAT address gets RATE_LIMITED, while the
-   * students behind that address, who hold valid codes and tokens, still join.
+   * Failures are counted per address. Within the allowance (60 at once, then
+   * one a second) each failure says what went wrong; beyond it every failure
+   * is RATE_LIMITED, and so is every attempt that could tell a live code from
+   * a dead one (a projector, a new student), so success stops being a signal.
+   * A student holding a valid token still gets back in: a class behind one
+   * NAT address is not locked out by one guesser.
    */
   const refuseFailure = (address: string, error: Error): Error =>
     failedJoins.take(address) ? error : rejection("RATE_LIMITED", "Too many failed attempts to join from this network. Wait a minute.");
 
   io.use(async (socket, next) => {
+    // One attempt per WebSocket: after a refusal the connection closes (the browser opens a new one to retry),
+    // so every attempt passes the per-address connection caps again.
+    const refuse = (error: Error) => {
+      next(error);
+      // socket.io sends the refusal on the next tick; close once it is queued (engine.io drains it first).
+      setImmediate(() => socket.conn.close());
+    };
     try {
       const address = addressOf(socket.handshake.address, socket.handshake.headers["x-forwarded-for"], trustProxy);
-      const parsed = handshakeSchema.safeParse(socket.handshake.auth ?? {});
-      if (!parsed.success) {
-        // An old client may not even send the fields this version expects.
-        const v = (socket.handshake.auth as { v?: unknown } | undefined)?.v;
-        if (v !== PROTOCOL_VERSION) return next(rejection("CLIENT_TOO_OLD"));
-        return next(refuseFailure(address, rejection("BAD_REQUEST", "The connection request was malformed.")));
+      const auth = socket.handshake.auth as { v?: unknown; [REFUSED_FRAME]?: ErrorCode } | undefined;
+      // The frame guard refused the handshake frame unread (too large or too deep).
+      const refusedFrame = auth?.[REFUSED_FRAME];
+      if (refusedFrame) return refuse(refuseFailure(address, rejection(refusedFrame)));
+      // An old client may not even send the fields this version expects; it counts as a failed join like any other.
+      if (auth?.v !== PROTOCOL_VERSION) return refuse(refuseFailure(address, rejection("CLIENT_TOO_OLD")));
+      const parsed = handshakeSchema.safeParse(auth);
+      if (!parsed.success) return refuse(refuseFailure(address, rejection("BAD_REQUEST", "The connection request was malformed.")));
+      const request = parsed.data;
+      const overAllowance = !failedJoins.peek(address);
+      // Over the allowance, nothing that could reveal whether a code is live is even looked up.
+      // (The teacher's own projector window holds the host key; the gateway checks it.)
+      if (overAllowance && ((request.role === "projector" && !request.hostKey) || (request.role === "student" && !request.token))) {
+        return refuse(refuseFailure(address, rejection("NO_SUCH_SESSION")));
       }
-      const auth = parsed.data;
-      if (auth.v !== PROTOCOL_VERSION) return next(rejection("CLIENT_TOO_OLD"));
       const joined = await gateway.join({
-        code: auth.code,
-        role: auth.role,
-        hostKey: auth.hostKey,
-        token: auth.role === "student" ? auth.token : undefined,
-        nickname: auth.role === "student" ? auth.nickname : undefined,
+        code: request.code,
+        role: request.role,
+        hostKey: request.hostKey,
+        token: request.role === "student" ? request.token : undefined,
+        nickname: request.role === "student" ? request.nickname : undefined,
         address,
+        admitNew: !overAllowance,
       });
       if (!joined.ok) {
         const error = rejection(joined.code, joined.message);
-        return next(["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED"].includes(joined.code) ? refuseFailure(address, error) : error);
+        return refuse(COUNTED_FAILURES.has(joined.code) ? refuseFailure(address, error) : error);
       }
       socket.data = { sessionId: joined.sessionId, code: joined.code, role: joined.role, participantId: joined.participantId };
       (socket as IoSocket & { joined?: typeof joined }).joined = joined;
       next();
     } catch (err) {
       log.error("handshake failed", { error: (err as Error).message });
-      next(rejection("INTERNAL"));
+      refuse(rejection("INTERNAL"));
     }
   });
 
   io.on("connection", (socket) => {
+    connections?.joined(socket.conn);
     const { sessionId, role, participantId } = socket.data;
     const member: Member = { sessionId, role, participantId };
     const joined = (socket as IoSocket & { joined?: Extract<JoinResult, { ok: true }> }).joined!;
@@ -167,21 +196,13 @@ export function attachSocketLayer({ io, gateway, trustProxy = false }: SocketLay
     const ack = args.at(-1);
     const reply = typeof ack === "function" ? (ack as (r: Ack<unknown>) => void) : () => undefined;
     const payload = typeof ack === "function" ? (args.length > 1 ? args[0] : undefined) : args[0];
-    const name = String(event);
+    const name = typeof event === "string" ? event : "";
     try {
+      // The frame guard already refused this frame unread (over budget, too large or too deep, malformed).
+      if (event === REFUSED_FRAME) return reply({ ok: false, error: protocolError(payload as ErrorCode) });
       // Unknown events get a named error, never silence.
       if (!KNOWN_EVENTS.has(name)) {
         return reply({ ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command "${name.slice(0, 40)}".`) });
-      }
-      // Oversized payloads are refused before parsing.
-      let size: number;
-      try {
-        size = Buffer.byteLength(JSON.stringify(payload ?? null), "utf8");
-      } catch {
-        size = Infinity;
-      }
-      if (size > MAX_COMMAND_PAYLOAD_BYTES) {
-        return reply({ ok: false, error: protocolError("PAYLOAD_TOO_LARGE", `Payloads are limited to ${MAX_COMMAND_PAYLOAD_BYTES} bytes.`) });
       }
       const voting = name === "poll:vote" && member.participantId !== null;
       let withinRate: boolean;

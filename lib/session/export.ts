@@ -25,6 +25,36 @@ export function anonymizeLog(events: readonly SessionEvent[]): SessionEvent[] {
   });
 }
 
+/**
+ * What a shared replay link may read: `anonymizeLog`, and polls as the class
+ * saw them. A poll the teacher never revealed keeps its answer and its notes
+ * secret, and a round's counts are shown only if that round was revealed (a
+ * student holding a share link of a live session must not read the answer of
+ * the open poll). Revealed polls are shown in full.
+ */
+export function shareableLog(events: readonly SessionEvent[]): SessionEvent[] {
+  // A round is revealed when a reveal of its poll follows its close before the poll reopens.
+  const revealedPolls = new Set<string>();
+  const revealedCloses = new Set<number>();
+  const lastClose = new Map<string, number>();
+  for (const e of events) {
+    if (e.type === "poll:closed") lastClose.set(e.pollId, e.seq);
+    else if (e.type === "poll:reopened") lastClose.delete(e.pollId);
+    else if (e.type === "poll:revealed") {
+      revealedPolls.add(e.pollId);
+      const close = lastClose.get(e.pollId);
+      if (close !== undefined) revealedCloses.add(close);
+    }
+  }
+  return anonymizeLog(events).map((e) => {
+    if (e.type === "poll:opened" && !revealedPolls.has(e.poll.id)) {
+      return { ...e, poll: { ...e.poll, correctOptionId: null, options: e.poll.options.map(({ id, text }) => ({ id, text })) } };
+    }
+    if (e.type === "poll:closed" && !revealedCloses.has(e.seq)) return { ...e, counts: {}, total: 0, withheld: true };
+    return e;
+  });
+}
+
 export interface ExportedLog {
   format: "classroom-session-log";
   version: number;
@@ -53,13 +83,15 @@ export interface ClosedRound {
   counts: Record<string, number>;
   total: number;
   votes: Record<string, string>;
+  /** A shared log's round that the teacher did not reveal: its counts are not in the log. */
+  withheld: boolean;
 }
 
 /** Every closed round, in order, by folding the log and looking just before each close. */
 export function closedRounds(events: readonly SessionEvent[]): { rounds: ClosedRound[]; final: SessionState } {
   const state = initialState();
   const rounds: ClosedRound[] = [];
-  const capture = (s: SessionState, pollId: string, taken?: { counts: Record<string, number>; total: number }) => {
+  const capture = (s: SessionState, pollId: string, taken?: { counts: Record<string, number>; total: number; withheld?: boolean }) => {
     const poll = own(s.polls, pollId);
     if (!poll || poll.status !== "open") return;
     // The counts the server took at the close (a shared log has no individual votes to count).
@@ -74,10 +106,11 @@ export function closedRounds(events: readonly SessionEvent[]): { rounds: ClosedR
       counts,
       total,
       votes: { ...poll.votes },
+      withheld: taken?.withheld === true,
     });
   };
   for (const event of events) {
-    if (event.type === "poll:closed") capture(state, event.pollId, { counts: event.counts, total: event.total });
+    if (event.type === "poll:closed") capture(state, event.pollId, event);
     if (event.type === "session:ended" && state.activePollId) capture(state, state.activePollId);
     applyEvent(state, event);
   }
@@ -100,6 +133,10 @@ export function pollCsv(events: readonly SessionEvent[]): string {
   const rows: (string | number | null)[][] = [["poll", "question", "round", "option", "votes", "percent", "correct"]];
   for (const r of closedRounds(events).rounds) {
     for (const o of r.options) {
+      if (r.withheld) {
+        rows.push([r.pollNumber, r.question, r.round, o.text, "not revealed", "not revealed", "not revealed"]);
+        continue;
+      }
       const n = r.counts[o.id] ?? 0;
       rows.push([
         r.pollNumber,

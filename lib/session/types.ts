@@ -114,7 +114,14 @@ export type SessionEventBody =
       closesAt: number | null;
     }
   | { type: "poll:voted"; pollId: string; participantId: string; optionId: string }
-  | { type: "poll:closed"; pollId: string; counts: Record<string, number>; total: number }
+  | {
+      type: "poll:closed";
+      pollId: string;
+      counts: Record<string, number>;
+      total: number;
+      /** Only in a shared log: the teacher did not reveal this round, so its counts were left out. */
+      withheld?: true;
+    }
   | { type: "poll:revealed"; pollId: string }
   | { type: "poll:reopened"; pollId: string; closesAt: number | null }
   | { type: "results:visibility"; visible: boolean }

@@ -1,8 +1,7 @@
 import { createClient } from "redis";
 import type { SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
-import { StoreError } from "./sqlite";
-import { BatchedStore, type QueuedWrite, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import { BatchedStore, StoreError, type BatchOutcome, type QueuedWrite, type NewSessionRecord, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
 
 /** The slice of a node-redis client this code uses (raw commands keep replies predictable across versions). */
 export interface RedisClient {
@@ -93,7 +92,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
     return this.client.sendCommand(args.map(String)) as Promise<Reply>;
   }
 
-  async createSession(record: SessionRecord, created: SessionEvent): Promise<void> {
+  async createSession(record: NewSessionRecord, created: SessionEvent): Promise<void> {
     await Promise.all([
       this.cmd([
         "HSET",
@@ -130,7 +129,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   }
 
   /** One pipelined round trip per batch; any refused entry fails the batch. */
-  protected async writeBatch(batch: QueuedWrite[]): Promise<void> {
+  protected async writeBatch(batch: QueuedWrite[]): Promise<BatchOutcome> {
     const ops: Promise<Reply>[] = [];
     for (const write of batch) {
       if (write.kind === "token") {
@@ -159,8 +158,12 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
       );
     }
     const results = await Promise.allSettled(ops);
-    const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
-    if (failed) throw new StoreError(`redis refused an event: ${(failed.reason as Error).message}`);
+    // Each entry is its own command: a refused one (a stale owner's seq) fails only its session.
+    const failed = new Map<string, Error>();
+    results.forEach((r, i) => {
+      if (r.status === "rejected") failed.set(batch[i].sessionId, new StoreError(`redis refused a write: ${(r.reason as Error).message}`));
+    });
+    return failed;
   }
 
   async loadEvents(sessionId: string): Promise<SessionEvent[]> {
@@ -192,6 +195,8 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
       hostKeyHash: h.hostKeyHash,
       createdAt: Number(h.createdAt),
       endedAt: h.endedAt ? Number(h.endedAt) : null,
+      shareKeyHash: h.shareKeyHash || null,
+      shareGeneration: h.shareGeneration ? Number(h.shareGeneration) : 0,
     };
   }
 
@@ -226,6 +231,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
         participantCount: Number(h.participants ?? 0),
         peakParticipants: Number(h.peak ?? 0),
         pollCount: Number(h.polls ?? 0),
+        shared: !!h.shareKeyHash,
       }))
       .sort((a, b) => b.createdAt - a.createdAt);
   }
@@ -233,6 +239,10 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   async sessionIdsByHostKeyHash(hashes: readonly string[]): Promise<string[]> {
     const sets = await Promise.all(hashes.map((h) => this.cmd(["SMEMBERS", K.hostKey(h)]) as Promise<string[]>));
     return [...new Set(sets.flat())];
+  }
+
+  async setReplaySharing(id: string, shareKeyHash: string | null, generation: number): Promise<void> {
+    await this.cmd(["HSET", K.session(id), "shareKeyHash", shareKeyHash ?? "", "shareGeneration", generation]);
   }
 
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {

@@ -3,17 +3,12 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_LOG_VERSION, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
-import { BatchedStore, type QueuedWrite, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import { BatchedStore, StoreError, type BatchOutcome, type QueuedWrite, type NewSessionRecord, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
 
 /** The schema version this code writes; a database from a newer version is refused. */
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 
-export class StoreError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StoreError";
-  }
-}
+export { StoreError };
 
 /**
  * The embedded default: one SQLite file in WAL mode. Each event is one row,
@@ -64,6 +59,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       saveToken: this.db.prepare(
         `INSERT OR REPLACE INTO participant_tokens (session_id, token_hash, participant_id) VALUES (?, ?, ?)`,
       ),
+      setSharing: this.db.prepare(`UPDATE sessions SET share_key_hash = ?, share_generation = ? WHERE id = ?`),
       findToken: this.db.prepare(`SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`),
     };
     // Everything a turn of the event loop wrote (a join's token and its event, a vote storm) in one transaction.
@@ -83,8 +79,30 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
     });
   }
 
-  protected writeBatch(batch: QueuedWrite[]): void {
-    this.writeTransaction(batch);
+  protected writeBatch(batch: QueuedWrite[]): BatchOutcome {
+    try {
+      this.writeTransaction(batch);
+      return;
+    } catch (err) {
+      // One transaction per session, so one session's bad write (a duplicate seq) does not fail the others;
+      // when the disk is full they all fail again, which is the truth.
+      const bySession = new Map<string, QueuedWrite[]>();
+      for (const write of batch) {
+        const list = bySession.get(write.sessionId) ?? [];
+        list.push(write);
+        bySession.set(write.sessionId, list);
+      }
+      if (bySession.size === 1) throw err;
+      const failed = new Map<string, Error>();
+      for (const [sessionId, writes] of bySession) {
+        try {
+          this.writeTransaction(writes);
+        } catch (e) {
+          failed.set(sessionId, e as Error);
+        }
+      }
+      return failed;
+    }
   }
 
   private migrate(): void {
@@ -95,7 +113,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       );
     }
     if (version === SQLITE_SCHEMA_VERSION) return;
-    this.db.exec(`
+    if (version < 1) this.db.exec(`
       CREATE TABLE IF NOT EXISTS sessions (
         id TEXT PRIMARY KEY,
         code TEXT NOT NULL,
@@ -122,11 +140,19 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
         participant_id TEXT NOT NULL,
         PRIMARY KEY (session_id, token_hash)
       ) WITHOUT ROWID;
-      PRAGMA user_version = ${SQLITE_SCHEMA_VERSION};
+      PRAGMA user_version = 1;
     `);
+    // 2: shared replay links are their own secret, no longer the session id.
+    if (version < 2) {
+      this.db.exec(`
+        ALTER TABLE sessions ADD COLUMN share_key_hash TEXT;
+        ALTER TABLE sessions ADD COLUMN share_generation INTEGER NOT NULL DEFAULT 0;
+        PRAGMA user_version = 2;
+      `);
+    }
   }
 
-  async createSession(record: SessionRecord, created: SessionEvent): Promise<void> {
+  async createSession(record: NewSessionRecord, created: SessionEvent): Promise<void> {
     this.db.transaction(() => {
       this.stmts.insertSession.run(record);
       this.stmts.insertEvent.run(record.id, created.seq, created.at, created.type, JSON.stringify(created));
@@ -197,6 +223,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       participantCount: r.participant_count,
       peakParticipants: r.peak_participants,
       pollCount: r.poll_count,
+      shared: r.share_key_hash !== null,
     }));
   }
 
@@ -206,6 +233,10 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       .prepare(`SELECT id FROM sessions WHERE host_key_hash IN (${hashes.map(() => "?").join(",")})`)
       .all(...hashes) as { id: string }[];
     return rows.map((r) => r.id);
+  }
+
+  async setReplaySharing(id: string, shareKeyHash: string | null, generation: number): Promise<void> {
+    this.stmts.setSharing.run(shareKeyHash, generation, id);
   }
 
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {
@@ -233,6 +264,8 @@ interface SessionRow {
   ended_at: number | null;
   last_event_at: number;
   peak_participants: number;
+  share_key_hash: string | null;
+  share_generation: number;
 }
 
 function toRecord(row: SessionRow | undefined): SessionRecord | null {
@@ -244,5 +277,7 @@ function toRecord(row: SessionRow | undefined): SessionRecord | null {
     hostKeyHash: row.host_key_hash,
     createdAt: row.created_at,
     endedAt: row.ended_at,
+    shareKeyHash: row.share_key_hash ?? null,
+    shareGeneration: row.share_generation ?? 0,
   };
 }

@@ -10,6 +10,15 @@ import type { SessionEvent } from "../../lib/session/types";
  * waits on it), so a crash loses nothing a client was told about, and a vote
  * storm costs one transaction per batch instead of one per vote.
  */
+
+/** A store that cannot be opened or read safely, with a message an operator can act on. */
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreError";
+  }
+}
+
 export interface SessionRecord {
   id: string;
   code: string;
@@ -18,7 +27,14 @@ export interface SessionRecord {
   hostKeyHash: string;
   createdAt: number;
   endedAt: number | null;
+  /** sha256 of the replay share key while the teacher shares the replay; null when not shared. */
+  shareKeyHash: string | null;
+  /** Bumped when the teacher stops sharing, so the next share link is a new secret. */
+  shareGeneration: number;
 }
+
+/** A session as created: not shared yet. */
+export type NewSessionRecord = Omit<SessionRecord, "shareKeyHash" | "shareGeneration">;
 
 export interface SessionSummary {
   id: string;
@@ -32,19 +48,24 @@ export interface SessionSummary {
   participantCount: number;
   peakParticipants: number;
   pollCount: number;
+  /** Whether a replay share link is live. */
+  shared: boolean;
 }
 
 export interface SessionStore {
   /** Creates the session with its first event (`session:created`, seq 1); durable when it resolves. */
-  createSession(record: SessionRecord, created: SessionEvent): Promise<void>;
+  createSession(record: NewSessionRecord, created: SessionEvent): Promise<void>;
   /** Queues one event. Events of a session must be appended in seq order. */
   append(sessionId: string, event: SessionEvent): void;
-  /** Runs `fn` once everything appended so far is durable (at once if nothing is pending). */
-  afterDurable(fn: () => void): void;
-  /** Resolves once everything appended so far is durable; rejects if writing failed. */
-  flush(): Promise<void>;
-  /** Called when a batch could not be written (whoever appended it may not be waiting: a poll timer, the idle sweep). */
-  onWriteError(listener: (err: Error) => void): void;
+  /** Runs `fn` once everything appended so far is durable (at once if nothing is pending); never if that session's writes failed. */
+  afterDurable(fn: () => void, sessionId?: string): void;
+  /** Resolves once everything appended so far is durable; rejects if writing (that session's part) failed. */
+  flush(sessionId?: string): Promise<void>;
+  /**
+   * Called when writes could not be made durable (whoever appended them may not be waiting: a poll timer, the
+   * idle sweep). `failed` names the sessions affected, or is null when the whole batch failed.
+   */
+  onWriteError(listener: (err: Error, failed: ReadonlySet<string> | null) => void): void;
   loadEvents(sessionId: string): Promise<SessionEvent[]>;
   getSession(id: string): Promise<SessionRecord | null>;
   findByCode(code: string): Promise<SessionRecord | null>;
@@ -56,6 +77,8 @@ export interface SessionStore {
   sessionIdsByHostKeyHash(hashes: readonly string[]): Promise<string[]>;
   /** Peak concurrent participants is presence, not an event; the room reports it (best effort). */
   notePeakParticipants(sessionId: string, peak: number): void;
+  /** Starts (a hash) or stops (null) sharing the replay; durable when it resolves. */
+  setReplaySharing(id: string, shareKeyHash: string | null, generation: number): Promise<void>;
   saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void>;
   findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null>;
   close(): Promise<void>;
@@ -73,34 +96,39 @@ export type QueuedWrite =
  */
 export abstract class BatchedStore {
   private readonly queue: WriteQueue<QueuedWrite>;
-  private readonly writeErrorListeners: ((err: Error) => void)[] = [];
+  private readonly writeErrorListeners: ((err: Error, failed: ReadonlySet<string> | null) => void)[] = [];
 
   constructor(description: string, onLog: (msg: string, err: Error) => void) {
     this.queue = new WriteQueue(
       (batch) => this.writeBatch(batch),
-      (err) => {
-        onLog(`writing ${description} failed`, err);
-        for (const listener of this.writeErrorListeners) listener(err);
+      (err, failed) => {
+        onLog(`writing ${description} failed${failed ? ` for ${failed.size} session(s)` : ""}`, err);
+        for (const listener of this.writeErrorListeners) listener(err, failed);
       },
+      (write) => write.sessionId,
     );
   }
 
-  /** Writes one batch durably, or throws (nothing of it is then acknowledged or broadcast). */
-  protected abstract writeBatch(batch: QueuedWrite[]): Promise<void> | void;
+  /**
+   * Writes one batch durably. Throws when none of it was written; returns the
+   * sessions whose writes were refused when only some were (nothing of theirs
+   * is then acknowledged or broadcast).
+   */
+  protected abstract writeBatch(batch: QueuedWrite[]): Promise<BatchOutcome> | BatchOutcome;
 
   append(sessionId: string, event: SessionEvent): void {
     this.queue.push({ kind: "event", sessionId, event });
   }
 
-  afterDurable(fn: () => void): void {
-    this.queue.afterDurable(fn);
+  afterDurable(fn: () => void, sessionId?: string): void {
+    this.queue.afterDurable(fn, sessionId);
   }
 
-  flush(): Promise<void> {
-    return this.queue.flush();
+  flush(sessionId?: string): Promise<void> {
+    return this.queue.flush(sessionId);
   }
 
-  onWriteError(listener: (err: Error) => void): void {
+  onWriteError(listener: (err: Error, failed: ReadonlySet<string> | null) => void): void {
     this.writeErrorListeners.push(listener);
   }
 
@@ -121,22 +149,38 @@ export abstract class BatchedStore {
 }
 
 /**
+ * What a batch write reports: nothing when all of it is durable, or the
+ * sessions (keys) whose writes were refused, each with its error. Throwing
+ * means none of the batch was written.
+ */
+export type BatchOutcome = void | ReadonlyMap<string, Error>;
+
+interface Waiter {
+  /** The session this waiter belongs to; undefined waits for everything queued. */
+  key?: string;
+  done: () => void;
+  onFail?: (err: Error) => void;
+}
+
+/**
  * The write queue both stores share: appends collect into a batch that is
  * written on the next turn of the event loop; callbacks waiting for
- * durability run, in order, when their batch is written.
+ * durability run, in order, when their batch is written. A failure reaches
+ * only the waiters of the sessions it belongs to: one session's refused write
+ * (a stale owner in Redis, a bad row) does not hold back the others.
  */
 export class WriteQueue<T> {
   private pending: T[] = [];
-  /** What waits for the batch in flight or the next one: run on success; `onFail` (if any) on failure. */
-  private waiting: { done: () => void; onFail?: (err: Error) => void }[] = [];
+  private waiting: Waiter[] = [];
   private scheduled = false;
   private inFlight = false;
   private writing: Promise<void> = Promise.resolve();
-  private failure: Error | null = null;
 
   constructor(
-    private readonly write: (batch: T[]) => Promise<void> | void,
-    private readonly onError: (err: Error) => void,
+    private readonly write: (batch: T[]) => Promise<BatchOutcome> | BatchOutcome,
+    /** `failed` lists the sessions that failed, or is null when the whole batch failed. */
+    private readonly onError: (err: Error, failed: ReadonlySet<string> | null) => void,
+    private readonly keyOf: (item: T) => string | undefined = () => undefined,
   ) {}
 
   push(item: T): void {
@@ -148,16 +192,17 @@ export class WriteQueue<T> {
     return this.pending.length === 0 && !this.scheduled && !this.inFlight;
   }
 
-  /** Runs `fn` once everything queued so far is written; never if writing it failed (nothing unsaved is broadcast). */
-  afterDurable(fn: () => void): void {
+  /** Runs `fn` once everything queued so far is written; never if writing (this session's part of) it failed. */
+  afterDurable(fn: () => void, key?: string): void {
     if (this.idle) fn();
-    else this.waiting.push({ done: fn });
+    else this.waiting.push({ key, done: fn });
   }
 
-  flush(): Promise<void> {
+  /** Resolves once everything queued so far is written; rejects if (this session's part of) it failed. */
+  flush(key?: string): Promise<void> {
     // Nothing pending: nothing of the caller's can have failed.
     if (this.idle) return Promise.resolve();
-    return new Promise((resolve, reject) => this.waiting.push({ done: resolve, onFail: reject }));
+    return new Promise((resolve, reject) => this.waiting.push({ key, done: resolve, onFail: reject }));
   }
 
   private schedule(): void {
@@ -176,16 +221,35 @@ export class WriteQueue<T> {
     this.pending = [];
     this.waiting = [];
     this.inFlight = true;
+    /** null: all written; otherwise the failure of one key, or of everything ("*"). */
+    let failures: ReadonlyMap<string, Error> | null = null;
     try {
-      if (batch.length) await this.write(batch);
-      this.failure = null;
+      const outcome = batch.length ? await this.write(batch) : undefined;
+      if (outcome && outcome.size > 0) {
+        failures = outcome;
+        const first = outcome.values().next().value!;
+        this.onError(first, new Set(outcome.keys()));
+      }
     } catch (err) {
-      this.failure = err as Error;
-      this.onError(err as Error);
+      // Nothing was written: every session in the batch failed (all of them, when items carry no key).
+      const keys = batch.map(this.keyOf);
+      const all = keys.some((k) => k === undefined);
+      failures = all ? new Map([["*", err as Error]]) : new Map(keys.map((k) => [k!, err as Error]));
+      this.onError(err as Error, all ? null : new Set(failures.keys()));
     }
     this.inFlight = false;
-    const failure = this.failure;
-    const settle = (w: { done: () => void; onFail?: (err: Error) => void }) => (failure ? w.onFail?.(failure) : w.done());
+    const failureOf = (w: Waiter): Error | undefined => {
+      if (!failures) return undefined;
+      const all = failures.get("*");
+      if (all) return all;
+      if (w.key === undefined) return failures.values().next().value;
+      return failures.get(w.key);
+    };
+    const settle = (w: Waiter) => {
+      const failure = failureOf(w);
+      if (failure) w.onFail?.(failure);
+      else w.done();
+    };
     for (const w of waiting) settle(w);
     // Callbacks that arrived while this batch was being written, with nothing new queued after them.
     if (!this.scheduled && this.waiting.length) {

@@ -50,17 +50,21 @@ describe("hostile input and limits", () => {
     expect(results.slice(60)).toContain("RATE_LIMITED");
   });
 
-  it("keeps admitting valid students from an address that is being slowed for guessing", async () => {
-    const { code } = await t.srv.createSession();
+  it("over the guessing allowance, admits only students who hold a token and the teacher", async () => {
+    const { code, hostKey } = await t.srv.createSession();
+    const earlier = track(await connectClient(t.srv.url, { role: "student", code }));
+    earlier.close();
     for (let i = 0; i < 65; i++) await connectError(t.srv.url, { role: "student", code: "ZZZZZZ" });
-    expect((await connectError(t.srv.url, { role: "student", code: "YYYYYY" })).code).toBe("RATE_LIMITED");
-    // Same address, a real code: the class behind one NAT address is not locked out.
-    const ok = track(await connectClient(t.srv.url, { role: "student", code }));
-    expect(ok.welcome!.participantId).toBeTruthy();
-    // The join-info lookup is slowed the same way once it starts answering "no such session".
-    let lastStatus = 0;
-    for (let i = 0; i < 62; i++) lastStatus = (await fetch(`${t.srv.url}/api/join-info?code=ZZZZZZ`)).status;
-    expect(lastStatus).toBe(429);
+    // A right code is now indistinguishable from a wrong one, for a new student and for a projector.
+    expect((await connectError(t.srv.url, { role: "student", code })).code).toBe("RATE_LIMITED");
+    expect((await connectError(t.srv.url, { role: "projector", code })).code).toBe("RATE_LIMITED");
+    expect((await connectError(t.srv.url, { role: "student", code, token: "made-up" })).code).toBe("RATE_LIMITED");
+    // Same address, a student who joined before: the class behind one NAT address is not locked out.
+    const back = track(await connectClient(t.srv.url, { role: "student", code, token: earlier.welcome!.token }));
+    expect(back.welcome!.participantId).toBe(earlier.welcome!.participantId);
+    track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    // The join-info lookup spends the same allowance: it is already used up.
+    expect((await fetch(`${t.srv.url}/api/join-info?code=${code}`)).status).toBe(429);
   });
 
   it("refuses WebSocket connections from other sites' pages", async () => {

@@ -1,0 +1,132 @@
+import type { IncomingMessage, Server as HttpServer } from "node:http";
+import type { Socket as NetSocket } from "node:net";
+import { HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS } from "../lib/constants";
+import { log } from "./logger";
+import { addressOf } from "./rateLimit";
+
+export interface ConnectionLimits {
+  /** Connections one address may hold open (WebSockets and HTTP keep-alive). */
+  maxOpenPerAddress: number;
+  /** Of those, connections that have not finished a handshake. */
+  maxPendingPerAddress: number;
+}
+
+interface Tracked {
+  key: string;
+  pending: boolean;
+}
+
+/**
+ * Per-address caps on held connections, so that one address cannot use up
+ * the server's file descriptors (20,000 held connections from two addresses
+ * once stopped every new student and page).
+ *
+ * A connection is "pending" until it has finished a handshake: an HTTP
+ * request whose headers arrived, or a WebSocket that has joined a session.
+ * Slow headers are cut by `headersTimeout`, WebSockets that never join by
+ * socket.io's `connectTimeout`, so pending connections also expire.
+ *
+ * Directly on the network, connections are counted per TCP peer from the
+ * first byte. Behind a trusted proxy every TCP peer is the proxy, so only
+ * WebSockets are counted, per forwarded address, from the upgrade request
+ * (the proxy guards its own connections).
+ */
+export class ConnectionGuard {
+  private readonly open = new Map<string, number>();
+  private readonly pending = new Map<string, number>();
+  private readonly tracked = new WeakMap<object, Tracked>();
+  /** Refusals since start, for logs and tests. */
+  refused = 0;
+
+  constructor(
+    private readonly limits: ConnectionLimits,
+    private readonly trustProxy: boolean,
+  ) {}
+
+  /** Timeouts for slow clients, and (directly on the network) counting from the first byte. */
+  attach(httpServer: HttpServer): void {
+    httpServer.headersTimeout = HTTP_HEADERS_TIMEOUT_MS;
+    httpServer.requestTimeout = HTTP_REQUEST_TIMEOUT_MS;
+    // Node checks the two timeouts above on this interval (default 30 s, which would let slow clients linger).
+    (httpServer as HttpServer & { connectionsCheckingInterval?: number }).connectionsCheckingInterval = 1_000;
+    if (this.trustProxy) return;
+    httpServer.on("connection", (socket: NetSocket) => {
+      const key = socket.remoteAddress ?? "unknown";
+      if (!this.admit(key)) {
+        socket.destroy();
+        return;
+      }
+      this.track(socket, key);
+      socket.once("close", () => this.release(socket));
+    });
+    // A complete request has finished its handshake (the upgrade to a WebSocket has not: it waits for its join).
+    httpServer.on("request", (req: IncomingMessage) => this.settle(req.socket));
+  }
+
+  /**
+   * The WebSocket handshake (engine.io's allowRequest). Directly on the
+   * network the TCP connection was already counted; behind a proxy this is
+   * where the forwarded address is first known.
+   */
+  admitUpgrade(req: IncomingMessage): boolean {
+    if (!this.trustProxy) return true;
+    return this.admit(addressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], true));
+  }
+
+  /** engine.io opened a connection for a request that passed `admitUpgrade`. */
+  opened(conn: { request: IncomingMessage; once(event: "close", fn: () => void): unknown }): void {
+    if (!this.trustProxy) return;
+    const req = conn.request;
+    this.track(conn, addressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], true));
+    conn.once("close", () => this.release(conn));
+  }
+
+  /** The WebSocket joined a session: its handshake is finished. */
+  joined(conn: { request: IncomingMessage }): void {
+    this.settle(this.trustProxy ? conn : conn.request.socket);
+  }
+
+  /** Open connections and pending handshakes of one address (for tests and diagnostics). */
+  countsFor(key: string): { open: number; pending: number } {
+    return { open: this.open.get(key) ?? 0, pending: this.pending.get(key) ?? 0 };
+  }
+
+  private admit(key: string): boolean {
+    const open = this.open.get(key) ?? 0;
+    const pending = this.pending.get(key) ?? 0;
+    if (open < this.limits.maxOpenPerAddress && pending < this.limits.maxPendingPerAddress) return true;
+    this.refused += 1;
+    // One line per hundred refusals: a flood must not become a flood of log lines.
+    if (this.refused % 100 === 1) {
+      log.warn("connection refused: per-address cap", { open, pending, refusedSoFar: this.refused, ...this.limits });
+    }
+    return false;
+  }
+
+  private track(target: object, key: string): void {
+    this.tracked.set(target, { key, pending: true });
+    bump(this.open, key, 1);
+    bump(this.pending, key, 1);
+  }
+
+  private settle(target: object | null | undefined): void {
+    const t = target ? this.tracked.get(target) : undefined;
+    if (!t || !t.pending) return;
+    t.pending = false;
+    bump(this.pending, t.key, -1);
+  }
+
+  private release(target: object): void {
+    const t = this.tracked.get(target);
+    if (!t) return;
+    this.tracked.delete(target);
+    if (t.pending) bump(this.pending, t.key, -1);
+    bump(this.open, t.key, -1);
+  }
+}
+
+function bump(map: Map<string, number>, key: string, by: number): void {
+  const n = (map.get(key) ?? 0) + by;
+  if (n <= 0) map.delete(key);
+  else map.set(key, n);
+}

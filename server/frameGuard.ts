@@ -1,0 +1,179 @@
+import { Decoder, Encoder, PacketType } from "socket.io-parser";
+import { FRAME_LIMITS } from "../lib/constants";
+import type { ErrorCode } from "../lib/protocol";
+import { KeyedLimiter, TokenBucket } from "./rateLimit";
+
+/**
+ * The first thing every inbound socket.io frame meets, before anything is
+ * parsed: socket.io hands each WebSocket message to its connection's parser,
+ * and this parser spends the sender's budget first (per connection, and per
+ * address in frames and in bytes), then refuses what is too large or too
+ * deeply nested by looking at the raw text, and only then lets JSON.parse run.
+ * A 60 KB frame of nested brackets used to cost ~9 ms of event loop and
+ * overflow the stack in a size check, before any rate limit ran.
+ *
+ * A refused frame that asked for an acknowledgement gets one with the error
+ * code (the frame is replaced by a `[REFUSED_FRAME, code]` event that the
+ * socket edge answers); a connection that keeps sending after refusals, sends
+ * a second CONNECT, or sends binary is closed.
+ */
+
+/** Marks a frame the parser refused; a Symbol, so no client can send it. */
+export const REFUSED_FRAME = Symbol("refused frame");
+
+export interface FrameGuardOptions {
+  /** The client address of an engine.io connection (the same key as every other per-address limit). */
+  addressOf: (conn: EngineConnection) => string;
+}
+
+/** What the guard needs of an engine.io connection. */
+export interface EngineConnection {
+  request: { socket: { remoteAddress?: string }; headers: Record<string, string | string[] | undefined> };
+}
+
+interface PendingPacket {
+  type: number;
+  nsp: string;
+  id?: number;
+  data?: unknown;
+}
+
+/**
+ * A socket.io `parser` option whose Decoder guards every frame. socket.io
+ * builds one Decoder per connection inside its engine "connection" handler;
+ * `watch(engine)` remembers that connection just before, so the Decoder knows
+ * whose budget to spend (the handler runs synchronously, so this is exact).
+ */
+export function createFrameGuard({ addressOf }: FrameGuardOptions) {
+  const addressFrames = new KeyedLimiter(FRAME_LIMITS.perAddressFrames);
+  const addressBytes = new KeyedLimiter(FRAME_LIMITS.perAddressBytes);
+  let connecting: EngineConnection | null = null;
+  const stats = { frames: 0, refused: 0, closed: 0 };
+
+  class GuardedDecoder extends Decoder {
+    private readonly address: string;
+    private readonly budget = new TokenBucket(FRAME_LIMITS.perConnection);
+    private connects = 0;
+    private refusedInARow = 0;
+
+    constructor() {
+      super();
+      this.address = connecting ? addressOf(connecting) : "unknown";
+      connecting = null;
+    }
+
+    override add(frame: unknown): void {
+      stats.frames += 1;
+      // Binary events and attachments: this protocol has none, and reassembling them costs memory.
+      if (typeof frame !== "string") return this.close("binary frames are not accepted");
+      const type = frame.charCodeAt(0) - 48;
+      if (type === PacketType.CONNECT) {
+        // One session per WebSocket: a guesser cannot try codes over one connection.
+        if (++this.connects > 1) return this.close("one CONNECT per connection");
+        if (frame.length > FRAME_LIMITS.maxFrameChars || nestingExceeds(frame, FRAME_LIMITS.maxDepth)) {
+          // Answered as a refused handshake (the socket edge reads the marker), not parsed.
+          const refused: PendingPacket = { type: PacketType.CONNECT, nsp: frameHeader(frame)?.nsp ?? "/", data: { [REFUSED_FRAME]: "PAYLOAD_TOO_LARGE" } };
+          this.emitReserved("decoded", refused as never);
+          return;
+        }
+        return this.parse(frame);
+      }
+      if (type === PacketType.DISCONNECT && frame.length <= 64) return this.parse(frame);
+      if (type !== PacketType.EVENT) return this.close(`packet type ${type} is not accepted from clients`);
+
+      // Spend the budgets before any work that grows with the frame.
+      const withinBudget =
+        this.budget.take() && addressFrames.take(this.address) && addressBytes.take(this.address, Math.max(1, frame.length));
+      if (!withinBudget) return this.refuse(frame, "RATE_LIMITED");
+      if (frame.length > FRAME_LIMITS.maxFrameChars || nestingExceeds(frame, FRAME_LIMITS.maxDepth)) {
+        return this.refuse(frame, "PAYLOAD_TOO_LARGE");
+      }
+      this.refusedInARow = 0;
+      try {
+        super.add(frame);
+      } catch {
+        // Malformed JSON, or a reserved event name ("connect", "error"…): answered, not a silent close.
+        this.refuse(frame, "UNKNOWN_EVENT");
+      }
+    }
+
+    private parse(frame: string): void {
+      try {
+        super.add(frame);
+      } catch (err) {
+        this.close((err as Error).message);
+      }
+    }
+
+    /** Answers the frame's acknowledgement (if it asked for one) with the code; never parses its body. */
+    private refuse(frame: string, code: ErrorCode): void {
+      stats.refused += 1;
+      if (++this.refusedInARow > FRAME_LIMITS.refusalsBeforeClose) return this.close("kept sending after refusals");
+      const header = frameHeader(frame);
+      if (!header || header.id === undefined) return;
+      const packet: PendingPacket = { type: PacketType.EVENT, nsp: header.nsp, id: header.id, data: [REFUSED_FRAME, code] };
+      // socket.io routes it like any event: to the socket's middleware, which replies with the code.
+      this.emitReserved("decoded", packet as never);
+    }
+
+    private close(reason: string): never {
+      stats.closed += 1;
+      // socket.io closes the connection when its parser throws.
+      throw new Error(reason);
+    }
+  }
+
+  return {
+    parser: { Encoder, Decoder: GuardedDecoder },
+    /** Call once with io.engine, before socket.io's own listener runs. */
+    watch(engine: { prependListener(event: "connection", fn: (conn: EngineConnection) => void): unknown }): void {
+      engine.prependListener("connection", (conn) => {
+        connecting = conn;
+      });
+    },
+    stats,
+  };
+}
+
+/** The namespace and acknowledgement id of an EVENT frame (`2/nsp,17[...]`), read from its first characters only. */
+export function frameHeader(frame: string): { nsp: string; id?: number } | null {
+  let i = 1;
+  let nsp = "/";
+  if (frame.charAt(i) === "/") {
+    const comma = frame.indexOf(",", i);
+    if (comma === -1 || comma > 128) return null;
+    nsp = frame.slice(i, comma);
+    i = comma + 1;
+  }
+  let digits = "";
+  while (i < frame.length && digits.length < 16) {
+    const c = frame.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    digits += frame[i];
+    i += 1;
+  }
+  return { nsp, id: digits ? Number(digits) : undefined };
+}
+
+/**
+ * Whether JSON text nests deeper than `max` arrays/objects, by counting
+ * brackets outside strings: one pass, no allocation, no recursion.
+ */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i += 1;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > max) return true;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
