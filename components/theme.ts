@@ -21,5 +21,6 @@ export const CURRENT_STROKE = "#facc15";
 export const MODE_LABELS = {
   WaitForFirstConsumer: "WaitForFirstConsumer",
   Immediate: "Immediate",
-  Local: "Local PVs",
+  // A scenario name, not a volumeBindingMode value: the badge shows the class's real fields.
+  Local: "Local PVs (no-provisioner)",
 } as const;

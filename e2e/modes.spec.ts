@@ -13,7 +13,7 @@ import {
 
 const SELECTED_NODE = "volume.kubernetes.io/selected-node: node-b1";
 const ZONE_CONFLICT_MESSAGE =
-  "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+  "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
 
 test("the three binding modes: every view switches together and keeps its moment", async ({ browser, baseURL }) => {
   const session = await createSession(baseURL!, "Binding modes");

@@ -10,6 +10,7 @@ import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
+import { LabLink } from "@/components/session/LabLink";
 import { LessonPanels } from "@/components/lesson/LazyPanels";
 import { JoinPanel } from "./JoinPanel";
 import { StepControls } from "./StepControls";
@@ -148,6 +149,7 @@ function Console({ code }: { code: string }) {
             <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />
           </div>
           <FidelityNotes />
+          <LabLink mode={snapshot.mode} variant={snapshot.variant} />
         </div>
         <aside className="space-y-4" aria-label="Teacher tools">
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">

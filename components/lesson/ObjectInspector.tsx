@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from "react";
 import { assertNever } from "@/lib/assertNever";
-import { changedLines, toYaml, worldAt, type KubeObject, type Scenario, type World } from "@/lib/lesson";
+import { KUBERNETES_VERSION_LABEL, changedLines, toYaml, worldAt, type KubeObject, type Scenario, type World } from "@/lib/lesson";
 
 const KINDS = ["PersistentVolumeClaim", "PersistentVolume", "Pod", "StorageClass", "VolumeAttachment"] as const;
 type Kind = (typeof KINDS)[number];
@@ -111,9 +111,14 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
       ) : (
         <p className="text-slate-400">{SHORT[selected.kind]} does not exist yet.</p>
       )}
+      {selected.yaml && (
+        <p className="text-xs text-slate-400">
+          Keys in kubectl get -o yaml order; creationTimestamp, resourceVersion, managedFields, IPs and container IDs left out.
+        </p>
+      )}
       <div>
         <h4 className="font-semibold">
-          Events <span className="font-normal text-slate-400">(as kubectl describe prints them{newEvents > 0 ? `; ${newEvents} new` : ""})</span>
+          Events <span className="font-normal text-slate-400">(as kubectl describe prints them on {KUBERNETES_VERSION_LABEL}{newEvents > 0 ? `; ${newEvents} new` : ""})</span>
         </h4>
         {after.events.length === 0 ? (
           <p className="text-slate-400">No events yet.</p>

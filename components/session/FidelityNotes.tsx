@@ -1,4 +1,4 @@
-import { ARROW_LEGEND, FIDELITY_NOTES } from "@/lib/lesson/card";
+import { ARROW_LEGEND, FIDELITY_NOTES, VERSION_NOTES } from "@/lib/lesson/card";
 import type { ArrowKind } from "@/lib/lesson/types";
 import { ARROW_STYLES } from "@/components/theme";
 
@@ -28,6 +28,12 @@ export function FidelityNotes() {
       </ul>
       <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-300">
         {FIDELITY_NOTES.map((n) => (
+          <li key={n}>{n}</li>
+        ))}
+      </ul>
+      <h3 className="mt-3 font-semibold">Kubernetes version</h3>
+      <ul className="mt-1 list-disc space-y-1 pl-5 text-slate-300" data-testid="version-notes">
+        {VERSION_NOTES.map((n) => (
           <li key={n}>{n}</li>
         ))}
       </ul>

@@ -1,4 +1,6 @@
+import { KUBERNETES_VERSION_LABEL, KUBERNETES_VERSION_STATEMENT } from "@/lib/lesson/card";
 import type { Scenario } from "@/lib/lesson/types";
+import { initialWorld } from "@/lib/lesson/world";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { MODE_LABELS } from "@/components/theme";
 
@@ -29,7 +31,14 @@ export function StepHeader({ scenario, snapshot, large }: { scenario: Scenario; 
   );
 }
 
+/**
+ * The StorageClass fields that make the scenario, as the class spells them.
+ * "Local" is not a volumeBindingMode: the local class is WaitForFirstConsumer
+ * with provisioner kubernetes.io/no-provisioner, so the badge says exactly that.
+ */
 export function ModeBadge({ mode, scenario }: { mode: keyof typeof MODE_LABELS; scenario: Scenario }) {
+  const storageClass = initialWorld(scenario).storageClass as { volumeBindingMode: string; provisioner: string };
+  const noProvisioner = storageClass.provisioner === "kubernetes.io/no-provisioner";
   return (
     <p className="inline-flex flex-wrap items-center gap-2 text-sm">
       <span className="text-slate-400">volumeBindingMode</span>
@@ -39,9 +48,20 @@ export function ModeBadge({ mode, scenario }: { mode: keyof typeof MODE_LABELS; 
         data-variant={scenario.variant}
         className="rounded-md border border-sky-400/60 bg-sky-400/10 px-2 py-0.5 font-mono font-semibold text-sky-200"
       >
-        {MODE_LABELS[mode]}
+        {storageClass.volumeBindingMode}
       </span>
+      {noProvisioner && (
+        <>
+          <span className="text-slate-400">provisioner</span>
+          <span className="rounded-md border border-amber-400/60 bg-amber-400/10 px-2 py-0.5 font-mono font-semibold text-amber-200" data-testid="provisioner">
+            {storageClass.provisioner}
+          </span>
+        </>
+      )}
       {scenario.variant !== "standard" && <span className="rounded-md bg-rose-400/15 px-2 py-0.5 text-rose-200">{scenario.title}</span>}
+      <span className="text-slate-400" data-testid="kubernetes-version" title={KUBERNETES_VERSION_STATEMENT}>
+        as {KUBERNETES_VERSION_LABEL} prints it
+      </span>
     </p>
   );
 }

@@ -11,6 +11,7 @@ import { StepTrail } from "@/components/diagram/StepTrail";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
+import { LabLink } from "@/components/session/LabLink";
 import { StudentLessonPanels } from "@/components/lesson/LazyPanels";
 import { PollCard } from "@/components/poll/PollCard";
 import { PollAnnouncer } from "@/components/poll/PollAnnouncer";
@@ -142,6 +143,7 @@ function StudentScreen({ code }: { code: string }) {
       </section>
       <StudentLessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} />
       <FidelityNotes />
+      <LabLink mode={snapshot.mode} variant={snapshot.variant} />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { KUBERNETES_VERSION, LEGACY_SCHEDULING_REASONS, SCHEDULING_REASONS } from "./cluster";
 import type { Lifeline, ScenarioStep } from "./types";
 
 /**
@@ -31,6 +32,22 @@ export const FIDELITY_NOTES: readonly string[] = [
   'Components really watch the API server. The dashed open arrows show "noticed a change", not a direct call.',
   'Step 12 "MOUNT" covers attach (the attach/detach controller plus the CSI attacher) and the kubelet\'s stage/publish mount.',
   "Not shown: retries, failures, ResourceQuota, access modes.",
+];
+
+/** Shown beside the mode badge on every view: which release's output the screens reproduce. */
+export const KUBERNETES_VERSION_LABEL = `Kubernetes ${KUBERNETES_VERSION}+`;
+export const KUBERNETES_VERSION_STATEMENT = `Objects, events and messages are shown as Kubernetes ${KUBERNETES_VERSION} and later print them.`;
+
+/**
+ * Where older or differently configured clusters print something else
+ * (LESSON.md section 6, "Version note"). Without these, someone on 1.32 would
+ * think the lesson is wrong when their cluster prints the old reason.
+ */
+export const VERSION_NOTES: readonly string[] = [
+  KUBERNETES_VERSION_STATEMENT,
+  `On 1.32 and older the scheduler's reason reads "${LEGACY_SCHEDULING_REASONS.pvNodeAffinity}" instead of "${SCHEDULING_REASONS.pvNodeAffinity}" (renamed in v1.33.0), and the kubelet writes "Created container app" without the colon.`,
+  "With dynamic resource allocation enabled (GA in 1.34) a FailedScheduling message can end in \"… no new claims to deallocate, preemption: …\"; the lesson shows the plain tail.",
+  "The YAML leaves out fields the lesson does not use (creationTimestamp, resourceVersion, managedFields, IPs, container IDs); what it shows is in the order kubectl get -o yaml prints it.",
 ];
 
 export const STEP_1_NOTE = "The PVC sits in Pending. No Pod needs it yet, so nothing is created.";

@@ -75,11 +75,24 @@ export function scenarioId(mode: BindingMode, variant: VariantId): ScenarioId | 
   return (SCENARIO_IDS as readonly string[]).includes(id) ? (id as ScenarioId) : null;
 }
 
-/** FailedScheduling reasons used here (binder.go / the NodeAffinity plugin). */
+/**
+ * The Kubernetes release whose strings the lesson prints. Two strings it shows
+ * changed in v1.33.0 (LESSON.md section 6, "Version note"), so the screens say
+ * which version they follow and FIDELITY_NOTES gives the older wording.
+ */
+export const KUBERNETES_VERSION = "1.33";
+
+/** FailedScheduling reasons used here (binder.go / the NodeAffinity plugin), as v1.33 and later print them. */
 export const SCHEDULING_REASONS = {
   nodeAffinity: "node(s) didn't match Pod's node affinity/selector",
-  volumeNodeAffinityConflict: "node(s) had volume node affinity conflict",
+  /** ErrReasonNodeConflict, renamed in v1.33.0 (kubernetes PR #129887). */
+  pvNodeAffinity: "node(s) didn't match PersistentVolume's node affinity",
   noPersistentVolumes: "node(s) didn't find available persistent volumes to bind",
+} as const;
+
+/** What clusters on 1.32 and older print instead, for the fidelity note and the lab's "older cluster" hints. */
+export const LEGACY_SCHEDULING_REASONS = {
+  pvNodeAffinity: "node(s) had volume node affinity conflict",
 } as const;
 
 /** What differs between scenarios: the class, where the disk lands, the Pod's constraint, who wins PICK NODE. */
@@ -164,8 +177,8 @@ export const SCENARIO_CASTS: Readonly<Record<ScenarioId, ScenarioCast>> = {
     localPv: false,
     nodeVerdicts: [
       fits("node-a"),
-      rejects("node-b1", "VolumeBinding", SCHEDULING_REASONS.volumeNodeAffinityConflict),
-      rejects("node-b2", "VolumeBinding", SCHEDULING_REASONS.volumeNodeAffinityConflict),
+      rejects("node-b1", "VolumeBinding", SCHEDULING_REASONS.pvNodeAffinity),
+      rejects("node-b2", "VolumeBinding", SCHEDULING_REASONS.pvNodeAffinity),
     ],
   },
   "Immediate/zone-conflict": {
@@ -177,8 +190,8 @@ export const SCENARIO_CASTS: Readonly<Record<ScenarioId, ScenarioCast>> = {
     // NodeAffinity runs before VolumeBinding, so node-a reports the selector, not the volume.
     nodeVerdicts: [
       rejects("node-a", "NodeAffinity", SCHEDULING_REASONS.nodeAffinity),
-      rejects("node-b1", "VolumeBinding", SCHEDULING_REASONS.volumeNodeAffinityConflict),
-      rejects("node-b2", "VolumeBinding", SCHEDULING_REASONS.volumeNodeAffinityConflict),
+      rejects("node-b1", "VolumeBinding", SCHEDULING_REASONS.pvNodeAffinity),
+      rejects("node-b2", "VolumeBinding", SCHEDULING_REASONS.pvNodeAffinity),
     ],
   },
   "Local/standard": {

@@ -32,12 +32,12 @@ describe("failedSchedulingMessage (FitError + preemption tail)", () => {
   it("reproduces section 3's zone-conflict message", () => {
     expect(
       failedSchedulingMessage([
-        { node: "node-b2", fits: false, reason: "node(s) had volume node affinity conflict" },
+        { node: "node-b2", fits: false, reason: "node(s) didn't match PersistentVolume's node affinity" },
         { node: "node-a", fits: false, reason: "node(s) didn't match Pod's node affinity/selector" },
-        { node: "node-b1", fits: false, reason: "node(s) had volume node affinity conflict" },
+        { node: "node-b1", fits: false, reason: "node(s) didn't match PersistentVolume's node affinity" },
       ]),
     ).toBe(
-      "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+      "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
     );
   });
   it("reproduces section 4's no-local-PV message", () => {

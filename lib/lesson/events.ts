@@ -21,7 +21,17 @@ export const EVENT_SOURCES = {
   provisioner: PROVISIONER_EVENT_SOURCE,
   scheduler: "default-scheduler",
   attachDetach: "attachdetach-controller",
+  kubelet: "kubelet",
 } as const;
+
+/** The container the lesson's Pod runs; the kubelet's events name it and its image. */
+export const CONTAINER = { name: "app", image: "nginx" } as const;
+
+/**
+ * The Pulled message's figures are illustrative: kubelet prints the pull time
+ * truncated to milliseconds, the time including queueing, and the image size.
+ */
+const IMAGE_PULL = { pullDuration: "2.114s", includingWaiting: "2.114s", sizeBytes: 72_223_946 } as const;
 
 export const EVENT_MESSAGES = {
   waitForFirstConsumer: "waiting for first consumer to be created before binding",
@@ -36,6 +46,13 @@ export const EVENT_MESSAGES = {
   scheduled: (namespace: string, pod: string, node: string) => `Successfully assigned ${namespace}/${pod} to ${node}`,
   /** generateVolumeMsg "%v for volume %q %v" with an empty detail: note the trailing space. */
   successfulAttachVolume: (pv: string) => `AttachVolume.Attach succeeded for volume "${pv}" `,
+  /** pkg/kubelet/images/image_manager.go; %q of the image as the Pod spec writes it. */
+  pulling: (image: string) => `Pulling image "${image}"`,
+  pulled: (image: string) =>
+    `Successfully pulled image "${image}" in ${IMAGE_PULL.pullDuration} (${IMAGE_PULL.includingWaiting} including waiting). Image size: ${IMAGE_PULL.sizeBytes} bytes.`,
+  /** With a colon since v1.33; 1.32 and older print "Created container %s". */
+  created: (container: string) => `Created container: ${container}`,
+  started: (container: string) => `Started container ${container}`,
 } as const;
 
 /**
@@ -120,6 +137,20 @@ export const successfulAttachVolumeEvent = (pv: string): KubeEvent => ({
   from: EVENT_SOURCES.attachDetach,
   message: EVENT_MESSAGES.successfulAttachVolume(pv),
 });
+
+// The kubelet's container events (kuberuntime_container.go, image_manager.go), in the
+// order it writes them once the volume is mounted.
+const kubeletEvent = (reason: string, message: string): KubeEvent => ({
+  involvedObject: POD_REF,
+  type: "Normal",
+  reason,
+  from: EVENT_SOURCES.kubelet,
+  message,
+});
+export const imagePullingEvent = (): KubeEvent => kubeletEvent("Pulling", EVENT_MESSAGES.pulling(CONTAINER.image));
+export const imagePulledEvent = (): KubeEvent => kubeletEvent("Pulled", EVENT_MESSAGES.pulled(CONTAINER.image));
+export const containerCreatedEvent = (): KubeEvent => kubeletEvent("Created", EVENT_MESSAGES.created(CONTAINER.name));
+export const containerStartedEvent = (): KubeEvent => kubeletEvent("Started", EVENT_MESSAGES.started(CONTAINER.name));
 
 /** The Events section of `kubectl describe <object>`: that object's events, oldest first. */
 export function eventsFor(world: World, involvedObject: string): KubeEvent[] {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   BINDING_MODES,
   FIDELITY_NOTES,
+  VERSION_NOTES,
   NOT_SHOWN,
   SCENARIOS,
   VARIANTS_BY_MODE,
@@ -24,7 +25,7 @@ const hood = (s: Scenario, label: number) =>
   (step(s, label).underTheHood ?? []).map((u) => `${u.title}\n${u.body}`).join("\n");
 
 const ZONE_CONFLICT_MESSAGE =
-  "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+  "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
 const NO_LOCAL_PV_MESSAGE =
   "0/3 nodes are available: 3 node(s) didn't find available persistent volumes to bind. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
 
@@ -130,15 +131,15 @@ describe("PICK NODE verdicts", () => {
   it("zone conflict: node-a fails NodeAffinity first, the zone-b nodes fail VolumeBinding", () => {
     expect(verdicts(conflict)).toEqual([
       "node-a:NodeAffinity:node(s) didn't match Pod's node affinity/selector",
-      "node-b1:VolumeBinding:node(s) had volume node affinity conflict",
-      "node-b2:VolumeBinding:node(s) had volume node affinity conflict",
+      "node-b1:VolumeBinding:node(s) didn't match PersistentVolume's node affinity",
+      "node-b2:VolumeBinding:node(s) didn't match PersistentVolume's node affinity",
     ]);
   });
   it("Immediate standard: only node-a can reach the zone-a disk", () => {
     expect(verdicts(immediate)).toEqual([
       "node-a:fits",
-      "node-b1:VolumeBinding:node(s) had volume node affinity conflict",
-      "node-b2:VolumeBinding:node(s) had volume node affinity conflict",
+      "node-b1:VolumeBinding:node(s) didn't match PersistentVolume's node affinity",
+      "node-b2:VolumeBinding:node(s) didn't match PersistentVolume's node affinity",
     ]);
   });
   it("Local: only node-b1 holds a matching PV", () => {
@@ -243,5 +244,26 @@ describe("mapPosition", () => {
     expect(mapPosition(wffc, 6, local)).toEqual({ index: 0, matched: false }); // CREATE DISK
     expect(mapPosition(wffc, 9, conflict)).toEqual({ index: 0, matched: false }); // BIND POD
     expect(mapPosition(local, 8, noLocal)).toEqual({ index: 0, matched: false }); // MOUNT
+  });
+});
+
+describe("Kubernetes 1.33+ wording", () => {
+  const everyText = (s: Scenario) =>
+    [s.title, s.summary, ...s.steps.flatMap((x) => [x.narration, x.speakerNotes, x.note ?? "", ...(x.underTheHood ?? []).flatMap((u) => [u.title, u.body]), ...(x.nodeVerdicts ?? []).map((v) => v.reason ?? "")])];
+
+  it("uses the renamed scheduler reason; the old one only where it is labelled as 1.32 and older", () => {
+    for (const s of Object.values(SCENARIOS)) {
+      for (const text of everyText(s)) {
+        if (text.includes("volume node affinity conflict")) expect(text, text).toMatch(/1\.32 and older/);
+      }
+    }
+    const conflictText = everyText(conflict).join("\n");
+    expect(conflictText).toContain("node(s) didn't match PersistentVolume's node affinity");
+  });
+
+  it("says on screen which version it shows, and gives the older wording", () => {
+    expect(VERSION_NOTES[0]).toBe("Objects, events and messages are shown as Kubernetes 1.33 and later print them.");
+    expect(VERSION_NOTES.join("\n")).toContain('"node(s) had volume node affinity conflict"');
+    expect(VERSION_NOTES.join("\n")).toContain('"Created container app"');
   });
 });

@@ -87,7 +87,7 @@ const UTH_PROVISION_FAILURES: UnderTheHood = {
 function uthPvContents(zone: string, storageClass: string): UnderTheHood {
   return {
     title: "What the new PV carries",
-    body: `Name ${DYNAMIC_PV_NAME} ("pvc-" + the PVC's UID). spec.csi: driver ${DRIVER}, volumeHandle vol-0abc123 (CreateVolume's volume_id), fsType ext4, volumeAttributes with storage.kubernetes.io/csiProvisionerIdentity. spec.nodeAffinity: one term per accessible_topology entry, here topology.kubernetes.io/zone In [${zone}]. spec.claimRef: default/data with the PVC's UID. storageClassName ${storageClass}, reclaim policy Delete from the class. Annotations: pv.kubernetes.io/provisioned-by plus the two provisioner-deletion-secret annotations (both "" without secrets). Finalizers: kubernetes.io/pv-protection (admission) and external-provisioner.volume.kubernetes.io/finalizer. The provisioner emits ProvisioningSucceeded.`,
+    body: `Name ${DYNAMIC_PV_NAME} ("pvc-" + the PVC's UID). spec.csi: driver ${DRIVER}, volumeHandle vol-0abc123 (CreateVolume's volume_id), fsType ext4, volumeAttributes with storage.kubernetes.io/csiProvisionerIdentity. spec.nodeAffinity: one term per accessible_topology entry, here topology.kubernetes.io/zone In [${zone}]. spec.claimRef: default/data with the PVC's UID and the resourceVersion the provisioner read (GetReference). storageClassName ${storageClass}, reclaim policy Delete from the class. Annotations: pv.kubernetes.io/provisioned-by plus the two provisioner-deletion-secret annotations (both "" without secrets). Finalizers, in this order: external-provisioner.volume.kubernetes.io/finalizer (set by the provisioner), then kubernetes.io/pv-protection (appended at admission). status.phase: Pending with lastPhaseTransitionTime. The provisioner emits ProvisioningSucceeded.`,
   };
 }
 
@@ -134,13 +134,13 @@ function uthRunPod(attachable: boolean): UnderTheHood {
 function uthAttach(node: string): UnderTheHood {
   return {
     title: "Attach (12a–d)",
-    body: `a. The attach/detach controller (kube-controller-manager) creates a VolumeAttachment named csi-<sha256(volumeHandle+driver+node)> with spec.attacher ${DRIVER}, spec.nodeName ${node} and spec.source.persistentVolumeName; the kubelet never attaches. (Skipped when the CSIDriver has attachRequired: false.) b. The external-attacher sees it, adds the finalizer external-attacher/disk-csi-example-com to the VolumeAttachment and to the PV, plus the annotation csi.alpha.kubernetes.io/node-id (from CSINode), calls ControllerPublishVolume and sets status.attached: true with attachmentMetadata = publish_context. c. The attach/detach controller sees attached, emits SuccessfulAttachVolume on the Pod and records the volume in node.status.volumesAttached. d. The kubelet waits for it there, then reads the VolumeAttachment.`,
+    body: `a. The attach/detach controller (kube-controller-manager) creates a VolumeAttachment named csi-<sha256(volumeHandle+driver+node)> with spec.attacher ${DRIVER}, spec.nodeName ${node} and spec.source.persistentVolumeName; the kubelet never attaches. (Skipped when the CSIDriver has attachRequired: false.) b. The external-attacher sees it, adds the finalizer external-attacher/disk-csi-example-com to the VolumeAttachment and to the PV, plus the annotation csi.alpha.kubernetes.io/node-id (from CSINode), calls ControllerPublishVolume and sets status.attached: true, with attachmentMetadata = publish_context (left out when the driver returns none, as here). c. The attach/detach controller sees attached, emits SuccessfulAttachVolume on the Pod and records the volume in node.status.volumesAttached. d. The kubelet waits for it there, then reads the VolumeAttachment.`,
   };
 }
 
 const UTH_STAGE_PUBLISH: UnderTheHood = {
   title: "Stage and publish (12e–f)",
-  body: "e. NodeStageVolume, inside MountDevice, if the driver has STAGE_UNSTAGE_VOLUME: the volume is mounted once per node at a global staging path (…/kubernetes.io/csi/<driver>/<sha256(volumeHandle)>/globalmount). f. NodePublishVolume, inside SetUp: the volume appears in the Pod's own volume directory. Success writes no event (only a log line, MountVolume.SetUp succeeded). Then the containers start.",
+  body: "e. NodeStageVolume, inside MountDevice, if the driver has STAGE_UNSTAGE_VOLUME: the volume is mounted once per node at a global staging path (…/kubernetes.io/csi/<driver>/<sha256(volumeHandle)>/globalmount). f. NodePublishVolume, inside SetUp: the volume appears in the Pod's own volume directory. Success writes no event (only a log line, MountVolume.SetUp succeeded). Then the kubelet starts the containers and writes Pulling (Pulling image \"nginx\"), Pulled, Created (Created container: app) and Started (Started container app); the Pod's conditions PodReadyToStartContainers, Initialized, Ready and ContainersReady turn True next to PodScheduled.",
 };
 
 const UTH_MOUNT_FAILURES: UnderTheHood = {
@@ -342,7 +342,7 @@ function immediateSteps(variant: "standard" | "zone-conflict"): ScenarioStep[] {
         underTheHood: [
           {
             title: "Why each node got its reason",
-            body: "Each node reports only its first failing filter, and the default plugin order runs NodeAffinity … NodeResourcesFit … VolumeBinding, VolumeZone. node-a (zone-a) fails NodeAffinity: the Pod's nodeSelector wants zone-b, so it is never asked about the volume. node-b1 and node-b2 match the selector but fail VolumeBinding: checkBoundClaims finds that the PV's nodeAffinity (topology.kubernetes.io/zone In [zone-a]) does not match them, a volume node affinity conflict. Had node-a been ruled out by CPU instead, its entry would read 1 Insufficient cpu.",
+            body: "Each node reports only its first failing filter, and the default plugin order runs NodeAffinity … NodeResourcesFit … VolumeBinding, VolumeZone. node-a (zone-a) fails NodeAffinity: the Pod's nodeSelector wants zone-b, so it is never asked about the volume. node-b1 and node-b2 match the selector but fail VolumeBinding: checkBoundClaims finds that the PV's nodeAffinity (topology.kubernetes.io/zone In [zone-a]) does not match them: node(s) didn't match PersistentVolume's node affinity (1.32 and older: node(s) had volume node affinity conflict). Had node-a been ruled out by CPU instead, its entry would read 1 Insufficient cpu.",
           },
           {
             title: "How the message is built",
@@ -358,12 +358,12 @@ function immediateSteps(variant: "standard" | "zone-conflict"): ScenarioStep[] {
         ...cardStep(4),
         narration: "The scheduler picks a node the bound PV allows: only node-a, in zone-a. The disk decides where the Pod runs.",
         speakerNotes:
-          "The claim is bound, so VolumeBinding's Filter runs checkBoundClaims: CheckNodeAffinity(pv, node.Labels). node-b1 and node-b2 fail with volume node affinity conflict; node-a passes.",
+          "The claim is bound, so VolumeBinding's Filter runs checkBoundClaims: CheckNodeAffinity(pv, node.Labels). node-b1 and node-b2 fail with node(s) didn't match PersistentVolume's node affinity; node-a passes.",
         nodeVerdicts: cast.nodeVerdicts,
         underTheHood: [
           {
             title: "checkBoundClaims",
-            body: "For a bound claim there is nothing to provision: the Filter only checks the PV's nodeAffinity against each node's labels. node-a is in zone-a and passes; node-b1 and node-b2 are rejected with node(s) had volume node affinity conflict. Had the Pod also been restricted to zone-b, no node would pass (see the zone-conflict variant).",
+            body: "For a bound claim there is nothing to provision: the Filter only checks the PV's nodeAffinity against each node's labels. node-a is in zone-a and passes; node-b1 and node-b2 are rejected with node(s) didn't match PersistentVolume's node affinity (the v1.33 wording; 1.32 and older print node(s) had volume node affinity conflict). Had the Pod also been restricted to zone-b, no node would pass (see the zone-conflict variant).",
           },
         ],
       };
@@ -442,7 +442,7 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
       },
       {
         title: "Why not Immediate?",
-        body: "With the same class set to Immediate: if no PV matches, the PV controller tries to provision and fails with ProvisioningFailed no volume plugin matched name: kubernetes.io/no-provisioner. If one matches, it binds at once, ignoring the Pod, which may then be pinned to a node it cannot fit on and get volume node affinity conflict.",
+        body: "With the same class set to Immediate: if no PV matches, the PV controller tries to provision and fails with ProvisioningFailed no volume plugin matched name: kubernetes.io/no-provisioner. If one matches, it binds at once, ignoring the Pod, which may then be pinned to a node it cannot fit on and get node(s) didn't match PersistentVolume's node affinity.",
       },
       UTH_ADMISSION,
     ],
@@ -560,7 +560,7 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
     to: "node",
     narration: "The kubelet bind-mounts /mnt/disks/ssd1 into the Pod and the containers start. No attach, no VolumeAttachment.",
     speakerNotes:
-      "The in-tree local plugin bind-mounts local.path into the Pod (or maps the device for volumeMode: Block). No CSI calls, no VolumeAttachment, no SuccessfulAttachVolume event.",
+      "The in-tree local plugin bind-mounts local.path into the Pod (or maps the device for volumeMode: Block). No CSI calls, no VolumeAttachment, no SuccessfulAttachVolume event. The Pod's events go straight from Scheduled to the kubelet's Pulling, Pulled, Created (Created container: app) and Started.",
     underTheHood: [
       {
         title: "Mount, local style",

@@ -48,7 +48,7 @@ export interface NodeVerdict {
   fits: boolean;
   /** The first filter that rejected the node (absent when it fits). */
   failedFilter?: SchedulerFilter;
-  /** The reason as FailedScheduling prints it, e.g. "node(s) had volume node affinity conflict". */
+  /** The reason as FailedScheduling prints it, e.g. "node(s) didn't match PersistentVolume's node affinity". */
   reason?: string;
 }
 

@@ -18,7 +18,8 @@ const DYNAMIC_PV_ANNOTATIONS = {
   "volume.kubernetes.io/provisioner-deletion-secret-name": "",
   "volume.kubernetes.io/provisioner-deletion-secret-namespace": "",
 };
-const DYNAMIC_FINALIZERS = ["kubernetes.io/pv-protection", "external-provisioner.volume.kubernetes.io/finalizer"];
+// LESSON.md section 6, "Version note": the order a real PV lists them.
+const DYNAMIC_FINALIZERS = ["external-provisioner.volume.kubernetes.io/finalizer", "kubernetes.io/pv-protection"];
 const ATTACHED_FINALIZERS = [...DYNAMIC_FINALIZERS, "external-attacher/disk-csi-example-com"];
 
 /** What each row pins, read off a World. */
@@ -149,7 +150,7 @@ const WFFC: Snap[] = [
     pod: pod("node-b1", "Running", "True"),
     va: true,
     disk: "vol-0abc123@zone-b",
-    newEvents: ["SuccessfulAttachVolume"],
+    newEvents: ["SuccessfulAttachVolume", "Pulling", "Pulled", "Created", "Started"],
   },
 ];
 
@@ -226,7 +227,7 @@ const IMMEDIATE: Snap[] = [
     pod: pod("node-a", "Running", "True"),
     va: true,
     disk: "vol-0abc123@zone-a",
-    newEvents: ["SuccessfulAttachVolume"],
+    newEvents: ["SuccessfulAttachVolume", "Pulling", "Pulled", "Created", "Started"],
   },
 ];
 
@@ -263,7 +264,15 @@ const LOCAL: Snap[] = [
   { label: 9, pvc: boundLocal, pv: localPv("Bound", true), pod: pod(null), va: false, disk: LOCAL_DISK, newEvents: [] },
   { label: 10, pvc: boundLocal, pv: localPv("Bound", true), pod: pod("node-b1", "Pending", "True"), va: false, disk: LOCAL_DISK, newEvents: ["Scheduled"] },
   { label: 11, pvc: boundLocal, pv: localPv("Bound", true), pod: pod("node-b1", "Pending", "True"), va: false, disk: LOCAL_DISK, newEvents: [] },
-  { label: 12, pvc: boundLocal, pv: localPv("Bound", true), pod: pod("node-b1", "Running", "True"), va: false, disk: LOCAL_DISK, newEvents: [] },
+  {
+    label: 12,
+    pvc: boundLocal,
+    pv: localPv("Bound", true),
+    pod: pod("node-b1", "Running", "True"),
+    va: false,
+    disk: LOCAL_DISK,
+    newEvents: ["Pulling", "Pulled", "Created", "Started"],
+  },
 ];
 
 const NO_LOCAL_PV: Snap[] = [
@@ -362,7 +371,7 @@ describe("worldAt: details from LESSON.md section 8", () => {
     expect(pv.spec).toEqual({
       accessModes: ["ReadWriteOnce"],
       capacity: { storage: "10Gi" },
-      claimRef: { apiVersion: "v1", kind: "PersistentVolumeClaim", namespace: "default", name: "data", uid: UID },
+      claimRef: { apiVersion: "v1", kind: "PersistentVolumeClaim", namespace: "default", name: "data", resourceVersion: "52187", uid: UID },
       csi: {
         driver: "disk.csi.example.com",
         volumeHandle: "vol-0abc123",
@@ -380,6 +389,12 @@ describe("worldAt: details from LESSON.md section 8", () => {
     });
     expect(pv.metadata.annotations).not.toHaveProperty("pv.kubernetes.io/bound-by-controller");
     expect((at(immediate, 8).pv as Obj).spec.storageClassName).toBe("zonal-immediate");
+    // Pending when created at step 8, Bound at step 9: each phase change restamps lastPhaseTransitionTime.
+    const created = (at(wffc, 8).pv as Obj).status;
+    expect(created.phase).toBe("Pending");
+    expect(pv.status.phase).toBe("Bound");
+    expect(created.lastPhaseTransitionTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Date.parse(pv.status.lastPhaseTransitionTime)).toBeGreaterThan(Date.parse(created.lastPhaseTransitionTime));
   });
 
   it("the local PV is hand-made: Retain, local.path, hostname nodeAffinity, Available from the start", () => {
@@ -401,10 +416,17 @@ describe("worldAt: details from LESSON.md section 8", () => {
           },
         },
       },
-      status: { phase: "Available" },
+      status: { lastPhaseTransitionTime: "2025-06-02T09:00:00Z", phase: "Available" },
     });
     const claimed = at(local, 5).pv as Obj;
-    expect(claimed.spec.claimRef).toEqual({ apiVersion: "v1", kind: "PersistentVolumeClaim", namespace: "default", name: "data", uid: UID });
+    expect(claimed.spec.claimRef).toEqual({
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      namespace: "default",
+      name: "data",
+      resourceVersion: "51903",
+      uid: UID,
+    });
     expect(claimed.metadata.annotations).toEqual({ "pv.kubernetes.io/bound-by-controller": "yes" });
   });
 
@@ -435,7 +457,8 @@ describe("worldAt: details from LESSON.md section 8", () => {
         containers: [{ name: "app", image: "nginx", volumeMounts: [{ name: "data", mountPath: "/data" }] }],
         volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data" } }],
       },
-      status: { phase: "Pending" },
+      // The API server computes the QoS class when the Pod is created.
+      status: { phase: "Pending", qosClass: "BestEffort" },
     });
     expect((last(conflict).pod as Obj).spec.nodeSelector).toEqual({ "topology.kubernetes.io/zone": "zone-b" });
     for (const s of [wffc, immediate, local, noLocal]) expect((last(s).pod as Obj).spec).not.toHaveProperty("nodeSelector");
@@ -446,11 +469,13 @@ describe("worldAt: details from LESSON.md section 8", () => {
       phase: "Pending",
       conditions: [
         {
+          lastProbeTime: null,
+          lastTransitionTime: expect.stringMatching(/Z$/),
           type: "PodScheduled",
           status: "False",
           reason: "Unschedulable",
           message:
-            "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+            "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
         },
       ],
     });
@@ -460,7 +485,36 @@ describe("worldAt: details from LESSON.md section 8", () => {
 
   it("RUN POD shows ContainerCreating; MOUNT shows Running", () => {
     expect((at(wffc, 11).pod as Obj).status.containerStatuses[0].state).toEqual({ waiting: { reason: "ContainerCreating" } });
-    expect((at(wffc, 12).pod as Obj).status.containerStatuses[0].state).toEqual({ running: {} });
+    expect((at(wffc, 12).pod as Obj).status.containerStatuses[0].state).toEqual({ running: { startedAt: expect.stringMatching(/Z$/) } });
+  });
+
+  // The kubelet's conditions in the order it writes them, beside the scheduler's PodScheduled.
+  const conditions = (w: World) =>
+    ((w.pod as Obj).status.conditions as Obj[]).map((c) => [c.type, c.status, c.reason ?? "", c.message ?? ""].join(" ").trim());
+
+  it("RUN POD: the kubelet has written its conditions, none ready yet", () => {
+    for (const s of [wffc, immediate, local]) {
+      expect(conditions(at(s, 11))).toEqual([
+        "PodReadyToStartContainers False",
+        "Initialized True",
+        "Ready False ContainersNotReady containers with unready status: [app]",
+        "ContainersReady False ContainersNotReady containers with unready status: [app]",
+        "PodScheduled True",
+      ]);
+    }
+  });
+
+  it("MOUNT: a Running Pod has all five conditions True", () => {
+    for (const s of [wffc, immediate, local]) {
+      expect(conditions(last(s))).toEqual([
+        "PodReadyToStartContainers True",
+        "Initialized True",
+        "Ready True",
+        "ContainersReady True",
+        "PodScheduled True",
+      ]);
+      expect((last(s).pod as Obj).status.phase).toBe("Running");
+    }
   });
 
   it("the VolumeAttachment at step 12 is section 8's, named csi-sha256(volumeHandle+driver+node)", () => {
@@ -473,7 +527,8 @@ describe("worldAt: details from LESSON.md section 8", () => {
         finalizers: ["external-attacher/disk-csi-example-com"],
       },
       spec: { attacher: "disk.csi.example.com", nodeName: "node-b1", source: { persistentVolumeName: PV } },
-      status: { attached: true, attachmentMetadata: {} },
+      // An empty publish_context is omitted, not printed as attachmentMetadata: {}.
+      status: { attached: true },
     });
     expect((last(immediate).volumeAttachment as Obj).spec.nodeName).toBe("node-a");
     expect((last(immediate).volumeAttachment as Obj).metadata.name).toBe(
@@ -543,21 +598,34 @@ describe("worldAt: events verbatim from LESSON.md section 6", () => {
     message: 'AttachVolume.Attach succeeded for volume "pvc-3f1c0a52-0000-0000-0000-000000000000" ',
   };
 
+  const KUBELET = [
+    { involvedObject: "Pod/app", type: "Normal", reason: "Pulling", from: "kubelet", message: 'Pulling image "nginx"' },
+    {
+      involvedObject: "Pod/app",
+      type: "Normal",
+      reason: "Pulled",
+      from: "kubelet",
+      message: 'Successfully pulled image "nginx" in 2.114s (2.114s including waiting). Image size: 72223946 bytes.',
+    },
+    { involvedObject: "Pod/app", type: "Normal", reason: "Created", from: "kubelet", message: "Created container: app" },
+    { involvedObject: "Pod/app", type: "Normal", reason: "Started", from: "kubelet", message: "Started container app" },
+  ];
+
   it("the provisioner's event source has the <driver>_<hostname>_<uuid> shape", () => {
     expect(PROVISIONER_SOURCE).toMatch(/^disk\.csi\.example\.com_[a-z0-9-]+_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it("WaitForFirstConsumer: all events after MOUNT", () => {
-    expect(last(wffc).events).toEqual([WFC, EXTERNAL, PROVISIONING, SUCCEEDED, scheduled("node-b1"), ATTACHED]);
+    expect(last(wffc).events).toEqual([WFC, EXTERNAL, PROVISIONING, SUCCEEDED, scheduled("node-b1"), ATTACHED, ...KUBELET]);
   });
 
   it("the attach message keeps its trailing space", () => {
-    expect(last(wffc).events.at(-1)!.message.endsWith('" ')).toBe(true);
+    expect(last(wffc).events.find((e) => e.reason === "SuccessfulAttachVolume")!.message.endsWith('" ')).toBe(true);
   });
 
   it("Immediate: ExternalProvisioning at step 1, no WaitForFirstConsumer", () => {
     expect(worldAt(immediate, 0).events).toEqual([EXTERNAL]);
-    expect(last(immediate).events).toEqual([EXTERNAL, PROVISIONING, SUCCEEDED, scheduled("node-a"), ATTACHED]);
+    expect(last(immediate).events).toEqual([EXTERNAL, PROVISIONING, SUCCEEDED, scheduled("node-a"), ATTACHED, ...KUBELET]);
   });
 
   it("Immediate zone conflict: a Bound PVC with normal events, FailedScheduling on the Pod", () => {
@@ -571,13 +639,13 @@ describe("worldAt: events verbatim from LESSON.md section 6", () => {
         reason: "FailedScheduling",
         from: "default-scheduler",
         message:
-          "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+          "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
       },
     ]);
   });
 
-  it("Local: WaitForFirstConsumer and Scheduled only (no provisioning, no attach)", () => {
-    expect(last(local).events).toEqual([WFC, scheduled("node-b1")]);
+  it("Local: WaitForFirstConsumer, Scheduled and the kubelet's (no provisioning, no attach)", () => {
+    expect(last(local).events).toEqual([WFC, scheduled("node-b1"), ...KUBELET]);
   });
 
   it("Local without a PV: FailedScheduling on the Pod, WaitForPodScheduled on the PVC", () => {

@@ -24,8 +24,12 @@ import {
 } from "./cluster";
 import {
   externalProvisioningEvent,
+  containerCreatedEvent,
+  containerStartedEvent,
   failedSchedulingEvent,
   failedSchedulingMessage,
+  imagePulledEvent,
+  imagePullingEvent,
   provisioningEvent,
   provisioningSucceededEvent,
   scheduledEvent,
@@ -42,8 +46,36 @@ import type { BindingMode, Disk, KubeEvent, KubeObject, Scenario, ScenarioStep, 
  * that did not change keep their identity, so renderers can compare by reference.
  */
 
+/**
+ * The lesson's illustrative clock: the local PV exists at CLUSTER_START and
+ * each step happens STEP_SECONDS after the one before. Only fields kubectl
+ * prints with a time (lastPhaseTransitionTime, lastTransitionTime, startTime)
+ * use it; real clusters take anything from milliseconds to minutes per step.
+ */
+const CLUSTER_START_MS = Date.UTC(2025, 5, 2, 9, 0, 0);
+const STEP_SECONDS = 3;
+const CLUSTER_START = new Date(CLUSTER_START_MS).toISOString().replace(".000Z", "Z");
+
+/** RFC 3339 in UTC without fractions, as the API server writes metav1.Time. */
+export function stepTime(position: number): string {
+  return new Date(CLUSTER_START_MS + position * STEP_SECONDS * 1000).toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * claimRef.resourceVersion: GetReference copies the claim's resourceVersion at
+ * the moment the provisioner (dynamic) or the scheduler (local) read it.
+ * Illustrative values; the inspector leaves metadata.resourceVersion out.
+ */
+const CLAIM_RESOURCE_VERSION = { dynamic: "52187", local: "51903" } as const;
+
 /** What has happened so far; the objects are rendered from these facts. */
 interface Facts {
+  /** When the step being applied happened (stepTime of its position). */
+  now: string;
+  pvPhaseSince: string | null;
+  podScheduledSince: string | null;
+  kubeletSince: string | null;
+  containersSince: string | null;
   pvc: boolean;
   selectedNode: string | null;
   storageProvisionerAnnotations: boolean;
@@ -62,6 +94,11 @@ interface Facts {
 }
 
 const NO_FACTS: Facts = {
+  now: stepTime(0),
+  pvPhaseSince: null,
+  podScheduledSince: null,
+  kubeletSince: null,
+  containersSince: null,
   pvc: false,
   selectedNode: null,
   storageProvisionerAnnotations: false,
@@ -111,6 +148,7 @@ function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: Scenari
       if (step.failed) {
         const verdicts = step.nodeVerdicts ?? cast.nodeVerdicts;
         f.schedulingFailure = failedSchedulingMessage(verdicts);
+      f.podScheduledSince = f.now;
         f.events.push(failedSchedulingEvent(verdicts));
         // The claim is still unbound and delay-binding, so the PV controller's re-sync
         // now finds a Pod waiting for it (Local only: an Immediate claim is already bound).
@@ -138,24 +176,31 @@ function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: Scenari
     case 8: // CREATE PV
       if (!dynamic) impossible(mode, 8);
       f.dynamicPv = true;
+      f.pvPhaseSince = f.now; // created Pending (PrepareForCreate stamps the transition)
       f.events.push(provisioningSucceededEvent(DYNAMIC_PV_NAME));
       break;
     case 9: // BIND PVC+PV: no event
       f.bound = true;
+      f.pvPhaseSince = f.now;
       break;
     case 10: // BIND POD
       f.podNode = chosenNode(cast, 10);
+      f.podScheduledSince = f.now;
       f.events.push(scheduledEvent(f.podNode));
       break;
     case 11: // RUN POD: the kubelet picked it up; containers wait for the mount
       f.kubeletPickedUp = true;
+      f.kubeletSince = f.now;
       break;
     case 12: // MOUNT
       if (dynamic) {
         f.attached = true;
         f.events.push(successfulAttachVolumeEvent(DYNAMIC_PV_NAME));
       }
+      // Only after the mount does the kubelet start containers (LESSON.md section 6, Pulling/Pulled/Created/Started).
+      f.events.push(imagePullingEvent(), imagePulledEvent(), containerCreatedEvent(), containerStartedEvent());
       f.containersRunning = true;
+      f.containersSince = f.now;
       break;
     default:
       throw new Error(`no step ${step.label} on the card`);
@@ -175,7 +220,14 @@ function pvCapacity(cast: ScenarioCast): string {
   return cast.localPv ? LOCAL_PV_CAPACITY : REQUESTED_STORAGE;
 }
 
-const claimRef = () => ({ apiVersion: "v1", kind: "PersistentVolumeClaim", namespace: NAMESPACE, name: PVC_NAME, uid: PVC_UID });
+const claimRef = (resourceVersion: string) => ({
+  apiVersion: "v1",
+  kind: "PersistentVolumeClaim",
+  name: PVC_NAME,
+  namespace: NAMESPACE,
+  resourceVersion,
+  uid: PVC_UID,
+});
 
 function renderPvc(f: Facts, cast: ScenarioCast): KubeObject | null {
   if (!f.pvc) return null;
@@ -217,7 +269,9 @@ function renderPvc(f: Facts, cast: ScenarioCast): KubeObject | null {
 
 function renderDynamicPv(f: Facts, cast: ScenarioCast): KubeObject | null {
   if (!f.dynamicPv) return null;
-  const finalizers: string[] = [FINALIZERS.pvProtection, FINALIZERS.provisioner];
+  // The provisioner creates the PV with its own finalizer; PV-protection admission
+  // appends kubernetes.io/pv-protection; the attacher appends its own at step 12.
+  const finalizers: string[] = [FINALIZERS.provisioner, FINALIZERS.pvProtection];
   if (f.attached) finalizers.push(FINALIZERS.attacher);
   return {
     apiVersion: "v1",
@@ -235,7 +289,7 @@ function renderDynamicPv(f: Facts, cast: ScenarioCast): KubeObject | null {
     spec: {
       accessModes: ["ReadWriteOnce"],
       capacity: { storage: REQUESTED_STORAGE },
-      claimRef: claimRef(),
+      claimRef: claimRef(CLAIM_RESOURCE_VERSION.dynamic),
       csi: {
         driver: DRIVER,
         volumeHandle: VOLUME_HANDLE,
@@ -256,7 +310,7 @@ function renderDynamicPv(f: Facts, cast: ScenarioCast): KubeObject | null {
     // PV controller leaves the phase of a PV whose claimRef has a UID untouched
     // (syncVolume). "Available" is what a PV *without* claimRef, or pre-bound
     // without a UID, would show.
-    status: { phase: f.bound ? "Bound" : "Pending" },
+    status: { lastPhaseTransitionTime: f.pvPhaseSince, phase: f.bound ? "Bound" : "Pending" },
   };
 }
 
@@ -273,7 +327,7 @@ function renderLocalPv(f: Facts): KubeObject {
       capacity: { storage: LOCAL_PV_CAPACITY },
       volumeMode: "Filesystem",
       accessModes: ["ReadWriteOnce"],
-      ...(f.localPvClaimed ? { claimRef: claimRef() } : {}),
+      ...(f.localPvClaimed ? { claimRef: claimRef(CLAIM_RESOURCE_VERSION.local) } : {}),
       // No in-tree deleter for local volumes: cleanup is manual or by the local static provisioner.
       persistentVolumeReclaimPolicy: "Retain",
       storageClassName: "local-storage",
@@ -285,46 +339,79 @@ function renderLocalPv(f: Facts): KubeObject {
       },
     },
     // Available from the start (claimRef nil); the scheduler's claimRef does not change it, bind() does.
-    status: { phase: f.bound ? "Bound" : "Available" },
+    // Created by the administrator before the lesson starts: Available since then.
+    status: { lastPhaseTransitionTime: f.pvPhaseSince ?? CLUSTER_START, phase: f.bound ? "Bound" : "Available" },
   };
 }
 
+/** A Pod condition with the keys kubectl prints (lastProbeTime is always null for these). */
+function condition(type: string, status: "True" | "False", since: string | null, reason?: string, message?: string) {
+  return {
+    lastProbeTime: null,
+    lastTransitionTime: since,
+    ...(message ? { message } : {}),
+    ...(reason ? { reason } : {}),
+    status,
+    type,
+  };
+}
+
+const UNREADY_MESSAGE = "containers with unready status: [app]";
+
 function renderPod(f: Facts, cast: ScenarioCast): KubeObject | null {
   if (!f.pod) return null;
-  // Only the conditions and container states the lesson talks about; the kubelet's
-  // other conditions (Initialized, Ready, ...) are left out to keep the inspector short.
   let status: Record<string, unknown>;
   if (f.schedulingFailure) {
     status = {
+      conditions: [condition("PodScheduled", "False", f.podScheduledSince, "Unschedulable", f.schedulingFailure)],
       phase: "Pending",
-      conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable", message: f.schedulingFailure }],
-    };
-  } else if (f.containersRunning) {
-    status = {
-      phase: "Running",
-      conditions: [{ type: "PodScheduled", status: "True" }],
-      containerStatuses: [{ name: "app", ready: true, started: true, state: { running: {} } }],
     };
   } else if (f.kubeletPickedUp) {
+    // The kubelet owns every condition but PodScheduled and writes them in this order
+    // (generateAPIPodStatus): PodReadyToStartContainers, Initialized, Ready,
+    // ContainersReady, PodScheduled. It writes them before it waits for the volume,
+    // so RUN POD already shows them, not yet ready.
+    const running = f.containersRunning;
+    const since = running ? f.containersSince : f.kubeletSince;
     status = {
-      phase: "Pending",
-      conditions: [{ type: "PodScheduled", status: "True" }],
-      containerStatuses: [{ name: "app", ready: false, started: false, state: { waiting: { reason: "ContainerCreating" } } }],
+      conditions: [
+        condition("PodReadyToStartContainers", running ? "True" : "False", since),
+        condition("Initialized", "True", f.kubeletSince),
+        running ? condition("Ready", "True", since) : condition("Ready", "False", since, "ContainersNotReady", UNREADY_MESSAGE),
+        running
+          ? condition("ContainersReady", "True", since)
+          : condition("ContainersReady", "False", since, "ContainersNotReady", UNREADY_MESSAGE),
+        condition("PodScheduled", "True", f.podScheduledSince),
+      ],
+      containerStatuses: [
+        {
+          image: "nginx",
+          lastState: {},
+          name: "app",
+          ready: running,
+          restartCount: 0,
+          started: running,
+          state: running ? { running: { startedAt: f.containersSince } } : { waiting: { reason: "ContainerCreating" } },
+        },
+      ],
+      phase: running ? "Running" : "Pending",
+      qosClass: "BestEffort",
+      startTime: f.kubeletSince,
     };
   } else if (f.podNode) {
     // pods/binding sets PodScheduled=True along with spec.nodeName.
-    status = { phase: "Pending", conditions: [{ type: "PodScheduled", status: "True" }] };
+    status = { conditions: [condition("PodScheduled", "True", f.podScheduledSince)], phase: "Pending", qosClass: "BestEffort" };
   } else {
-    status = { phase: "Pending" };
+    status = { phase: "Pending", qosClass: "BestEffort" };
   }
   return {
     apiVersion: "v1",
     kind: "Pod",
     metadata: { name: POD_NAME, namespace: NAMESPACE },
     spec: {
+      containers: [{ image: "nginx", name: "app", volumeMounts: [{ mountPath: "/data", name: "data" }] }],
       ...(f.podNode ? { nodeName: f.podNode } : {}),
       ...(cast.podNodeSelector ? { nodeSelector: { ...cast.podNodeSelector } } : {}),
-      containers: [{ name: "app", image: "nginx", volumeMounts: [{ name: "data", mountPath: "/data" }] }],
       volumes: [{ name: "data", persistentVolumeClaim: { claimName: PVC_NAME } }],
     },
     status,
@@ -345,7 +432,8 @@ function renderVolumeAttachment(f: Facts): KubeObject | null {
       finalizers: [FINALIZERS.attacher],
     },
     spec: { attacher: DRIVER, nodeName: f.podNode, source: { persistentVolumeName: DYNAMIC_PV_NAME } },
-    status: { attached: true, attachmentMetadata: {} },
+    // publish_context is empty for this driver, and an empty map is omitted (omitempty), not printed as {}.
+    status: { attached: true },
   };
 }
 
@@ -402,10 +490,10 @@ function computeWorlds(scenario: Scenario): readonly World[] {
   const cast = castOf(scenario);
   let facts = NO_FACTS;
   const worlds: World[] = [share(undefined, render(facts, cast))];
-  for (const step of scenario.steps) {
-    facts = apply(facts, step, scenario.mode, cast);
+  scenario.steps.forEach((step, index) => {
+    facts = apply({ ...facts, now: stepTime(index + 1) }, step, scenario.mode, cast);
     worlds.push(share(worlds[worlds.length - 1], render(facts, cast)));
-  }
+  });
   return deepFreeze(worlds);
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { changedLines, getScenario, toYaml, worldAt } from "./index";
 
 describe("toYaml", () => {
-  it("writes kubectl-style block YAML", () => {
+  it("writes kubectl-style block YAML, keys sorted as kubectl sorts them", () => {
     const yaml = toYaml({
       apiVersion: "v1",
       kind: "PersistentVolumeClaim",
@@ -23,12 +23,12 @@ describe("toYaml", () => {
         "apiVersion: v1",
         "kind: PersistentVolumeClaim",
         "metadata:",
-        "  name: data",
         "  annotations:",
         '    pv.kubernetes.io/bind-completed: "yes"',
         '    volume.kubernetes.io/provisioner-deletion-secret-name: ""',
         "  finalizers:",
         "  - kubernetes.io/pvc-protection",
+        "  name: data",
         "spec:",
         "  accessModes:",
         "  - ReadWriteOnce",
@@ -42,12 +42,12 @@ describe("toYaml", () => {
         "      values:",
         "      - zone-b",
         "status:",
-        "  phase: Pending",
         "  attached: true",
         "  count: 3",
-        "  metadata: {}",
         "  list: []",
+        "  metadata: {}",
         "  nothing: null",
+        "  phase: Pending",
       ].join("\n"),
     );
   });
@@ -82,11 +82,18 @@ describe("toYaml", () => {
     for (const [input, expected] of cases) expect(toYaml({ k: input }), input).toBe(`k: ${expected}`);
   });
 
+  it("orders keys like go-yaml: non-letters before letters, digit runs as numbers, upper case before lower", () => {
+    const keys = (obj: Record<string, number>) => toYaml(obj).split("\n").map((l) => l.split(":")[0]);
+    expect(keys({ ab: 1, "a-b": 2, a_b: 3, aB: 4 })).toEqual(["a-b", "a_b", "aB", "ab"]);
+    expect(keys({ x10: 1, x9: 2, x1: 3 })).toEqual(["x1", "x9", "x10"]);
+    expect(keys({ status: 1, spec: 2, metadata: 3, kind: 4, apiVersion: 5 })).toEqual(["apiVersion", "kind", "metadata", "spec", "status"]);
+  });
+
   it("renders a world object and memoises frozen ones", () => {
     const w = worldAt(getScenario("Immediate", "zone-conflict"), 7);
     const yaml = toYaml(w.pod!);
     expect(yaml).toContain(
-      "    message: '0/3 nodes are available: 1 node(s) didn''t match Pod''s node affinity/selector, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.'",
+      "    message: '0/3 nodes are available: 1 node(s) didn''t match Pod''s node affinity/selector, 2 node(s) didn''t match PersistentVolume''s node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.'",
     );
     expect(yaml).toContain('    status: "False"');
     expect(toYaml(w.pod!)).toBe(yaml);
@@ -123,11 +130,11 @@ describe("changedLines", () => {
       '    pv.kubernetes.io/bind-completed: "yes"',
       '    pv.kubernetes.io/bound-by-controller: "yes"',
       "  volumeName: pvc-3f1c0a52-0000-0000-0000-000000000000",
-      "  phase: Bound",
       "  accessModes:",
       "  - ReadWriteOnce",
       "  capacity:",
       "    storage: 10Gi",
+      "  phase: Bound",
     ]);
   });
 });

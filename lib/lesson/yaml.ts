@@ -3,9 +3,10 @@ import type { KubeObject } from "./types";
 /**
  * A small, deterministic YAML emitter in kubectl's block style: two-space
  * indents, sequences not indented under their key, "{}"/"[]" for empty
- * collections. Keys keep insertion order (the lesson builds objects in
- * LESSON.md section 8's order; kubectl itself would sort them). Unlike kubectl
- * it never folds long strings, so one value is always one line.
+ * collections. Map keys are sorted the way kubectl's YAML printer sorts them
+ * (the screen claims to show `kubectl get -o yaml`, so apiVersion, kind,
+ * metadata, spec, status, and inside them alphabetical). Unlike kubectl it
+ * never folds long strings, so one value is always one line.
  */
 
 // YAML 1.1 words that a parser would read as booleans or null (yaml.v2, which kubectl uses).
@@ -82,9 +83,50 @@ function inline(value: unknown): string | null {
   return null;
 }
 
+const isLetter = (c: string) => /\p{L}/u.test(c);
+const isDigit = (c: string) => c >= "0" && c <= "9";
+
+/**
+ * kubectl prints YAML through sigs.k8s.io/yaml, whose go-yaml v2 sorts map keys
+ * with keyList.Less: rune by rune, letters after non-letters, runs of digits
+ * compared as numbers. Plain code-unit order differs for keys such as "a-b"
+ * vs "ab" and "x10" vs "x9", so this is a port, not localeCompare.
+ */
+export function compareYamlKeys(a: string, b: string): number {
+  const ar = [...a];
+  const br = [...b];
+  for (let i = 0; i < ar.length && i < br.length; i++) {
+    if (ar[i] === br[i]) continue;
+    const al = isLetter(ar[i]);
+    const bl = isLetter(br[i]);
+    if (al && bl) return ar[i] < br[i] ? -1 : 1;
+    if (al || bl) return bl ? -1 : 1;
+    let an = 0;
+    let bn = 0;
+    if (ar[i] === "0" || br[i] === "0") {
+      for (let j = i - 1; j >= 0 && isDigit(ar[j]); j--) {
+        if (ar[j] !== "0") {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    let bi = i;
+    for (; ai < ar.length && isDigit(ar[ai]); ai++) an = an * 10 + Number(ar[ai]);
+    for (; bi < br.length && isDigit(br[bi]); bi++) bn = bn * 10 + Number(br[bi]);
+    if (an !== bn) return an < bn ? -1 : 1;
+    if (ai !== bi) return ai < bi ? -1 : 1;
+    return ar[i] < br[i] ? -1 : 1;
+  }
+  return ar.length - br.length;
+}
+
 function emitMap(map: Record<string, unknown>, indent: number, out: string[]): void {
   const pad = " ".repeat(indent);
-  for (const [rawKey, value] of Object.entries(map)) {
+  const entries = Object.entries(map).sort(([a], [b]) => compareYamlKeys(a, b));
+  for (const [rawKey, value] of entries) {
     if (value === undefined) continue; // JSON semantics: absent
     const key = formatString(rawKey);
     const simple = inline(value);
