@@ -82,10 +82,19 @@ test("a finished class is saved, listed and replays exactly as it ran", async ({
   await page.getByText("Who voted what").click();
   await expect(page.getByText(/^Ana:/)).toBeVisible();
 
-  // A shared link (another browser, no host key) shows the results but never nicknames.
+  // The session id alone (every student had it) opens nothing.
   const stranger = await browser.newContext();
   const shared = await stranger.newPage();
   await shared.goto(`/replay/${session.id}`);
+  await expect(shared.getByTestId("session-error")).toContainText("link the teacher shared");
+
+  // The teacher shares the replay from the saved list; that link (another browser, no host key) shows the
+  // results the teacher revealed, but never nicknames.
+  await page.goto("/sessions");
+  await row.getByTestId("share-toggle").click();
+  const link = await row.getByTestId("share-link").inputValue();
+  expect(link).toMatch(new RegExp(`/replay/${session.id}#share=[A-Za-z0-9_-]{43}$`));
+  await shared.goto(link);
   await expect(shared.getByText("shared link: class results only")).toBeVisible();
   await shared.locator("body").press("End");
   await expect(shared.getByTestId("poll-tally")).toHaveAttribute("data-total", "3");

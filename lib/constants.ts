@@ -19,6 +19,23 @@ export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
 /** A session stops admitting new participants past this (a script cannot fill the disk through one code). */
 export const MAX_PARTICIPANTS_PER_SESSION = 10_000;
 
+/**
+ * What one participant can make the server write is bounded per poll round:
+ * their first vote and this many more changes (a student who changes their
+ * mind a few times is far from it); later changes get VOTE_LIMIT and the last
+ * logged vote counts. 300 scripted identities toggling within the vote rate
+ * used to write 1 GiB an hour.
+ */
+export const MAX_VOTES_PER_ROUND = 10;
+
+/**
+ * A session's log holds at most this many events (about 50 MB). Past it,
+ * everything but closing and revealing the poll and ending the session gets
+ * LOG_FULL: the teacher ends it and starts a new one. A real class writes a
+ * few thousand.
+ */
+export const MAX_EVENTS_PER_SESSION = 250_000;
+
 /** Request bodies on the HTTP API larger than this get 413. */
 export const MAX_HTTP_BODY_BYTES = 16 * 1024;
 
@@ -83,6 +100,9 @@ export const HTTP_HEADERS_TIMEOUT_MS = 10_000;
 export const HTTP_REQUEST_TIMEOUT_MS = 20_000;
 /** A WebSocket must join a session (send its CONNECT) within this after opening. */
 export const SOCKET_CONNECT_TIMEOUT_MS = 10_000;
+
+/** Saved-session reads waiting for the export thread; past this, a read answers 429 (try again). */
+export const MAX_QUEUED_EXPORTS = 16;
 
 /** socket.io heartbeat: a dead phone is noticed within ping interval + timeout. */
 export const SOCKET_PING_INTERVAL_MS = 10_000;

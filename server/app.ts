@@ -188,6 +188,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       const closed = new Promise<void>((resolve) => io.close(() => resolve()));
       httpServer.closeIdleConnections();
       await closed;
+      await api.close();
       await store.close();
     },
   };

@@ -75,7 +75,7 @@ export interface ClusterOptions {
   /** A dedicated subscriber connection. */
   subscriber: RedisClient;
   /** Counts the students and watchers connected to a session on every node. */
-  countPresence: (sessionId: string) => Promise<{ participants: string[]; watchers: number }>;
+  countPresence: (sessionId: string) => Promise<{ participants: string[]; watchers: number; projectors: number }>;
   nodeId?: string;
 }
 
@@ -305,8 +305,8 @@ export class ClusterGateway implements RoomGateway {
     try {
       const room = this.o.rooms.get(sessionId) ?? (await this.o.rooms.load(sessionId));
       if (!room) return;
-      const { participants, watchers } = await this.o.countPresence(sessionId);
-      room.resetPresence(participants, watchers);
+      const { participants, watchers, projectors } = await this.o.countPresence(sessionId);
+      room.resetPresence(participants, watchers, projectors);
     } catch (err) {
       log.warn("presence reconcile failed", { sessionId, error: (err as Error).message });
     }

@@ -104,6 +104,8 @@ export function applyCommand(room: Room, member: Member, command: Command): Ack<
       return room.removeParticipant(command.payload.participantId);
     case "participant:rename":
       return room.renameParticipant(command.payload.participantId, command.payload.nickname);
+    case "projectors:close":
+      return room.closeProjectors();
     case "session:end":
       return room.end();
     case "poll:vote":
@@ -162,6 +164,7 @@ export class LocalGateway implements RoomGateway {
       room.renameIfChanged(known.id, request.nickname);
     } else {
       if (room.locked) return refuse("ROOM_LOCKED");
+      if (room.logFull) return refuse("LOG_FULL");
       const count = room.participantsJoined;
       if (count >= MAX_PARTICIPANTS_PER_SESSION) return refuse("ROOM_FULL");
       if (!this.newParticipants.take(request.address)) return refuse("RATE_LIMITED");
@@ -211,14 +214,14 @@ export class LocalGateway implements RoomGateway {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return;
     if (member.participantId) room.connect(member.participantId);
-    else room.watcherJoined();
+    else room.watcherJoined(member.role === "projector" ? "projector" : "host");
   }
 
   async left(member: Member): Promise<void> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return;
     if (member.participantId) room.disconnect(member.participantId);
-    else room.watcherLeft();
+    else room.watcherLeft(member.role === "projector" ? "projector" : "host");
   }
 
   async view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {

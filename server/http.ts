@@ -71,7 +71,9 @@ export function createApiHandler(deps: ApiDeps) {
   const sessions = createSessionsReader(deps.store, deps.config.adminToken);
   const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy ?? false });
 
-  return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  return Object.assign(handleApi, { close: () => sessions.close() });
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (!url.pathname.startsWith("/api/")) return false;
     try {
@@ -85,7 +87,7 @@ export function createApiHandler(deps: ApiDeps) {
       }
     }
     return true;
-  };
+  }
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.replace(/\/+$/, "");
@@ -117,7 +119,7 @@ export function createApiHandler(deps: ApiDeps) {
       if (!reads.take(clientAddress(req, deps.config.trustProxy))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       const [, id, sub] = sessionPath;
       if (!sub) return sendJson(res, 200, await sessions.get(req, id));
-      if (sub === "events") return sendJson(res, 200, await sessions.events(req, id));
+      if (sub === "events") return sendJsonText(res, 200, await sessions.events(req, id));
       const file = await sessions.export(req, id, url.searchParams.get("format"), url.searchParams.get("sheet"));
       res.statusCode = 200;
       res.setHeader("Content-Type", file.contentType);
@@ -254,7 +256,11 @@ export function sendHtml(res: ServerResponse, status: number, title: string, mes
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const json = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+/** JSON already serialised (an export rendered off the event loop). */
+export function sendJsonText(res: ServerResponse, status: number, json: string): void {
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Cache-Control", "no-store");

@@ -18,6 +18,7 @@ function setup() {
     presence: () => undefined,
     renamed: () => undefined,
     kick: (id) => void sent.kicked.push(id),
+    kickProjectors: () => void sent.kicked.push("projectors"),
   };
   const created: SessionEvent = { type: "session:created", id: "s1", code: "ABCDEF", title: "t", seq: 1, at: Date.now() };
   store.createSession({ id: "s1", code: "ABCDEF", title: "t", hostKeyHash: "00", createdAt: created.at, endedAt: null }, created);
@@ -72,7 +73,7 @@ describe("Room", () => {
     room.dispose();
     const revived = new Room(replay(store.loadEventsSync("s1")), {
       store,
-      outbox: { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {} },
+      outbox: { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {}, kickProjectors() {} },
       now: () => Date.now(),
       newId: () => "x",
       shuffle: (xs) => xs,

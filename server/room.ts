@@ -9,7 +9,7 @@ import {
   type ProtocolError,
   type TallyUpdate,
 } from "../lib/protocol";
-import { PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
+import { MAX_EVENTS_PER_SESSION, MAX_VOTES_PER_ROUND, PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
 import {
   activePoll,
   applyEvent,
@@ -41,6 +41,8 @@ export interface RoomOutbox {
   renamed(participantId: string, nickname: string): void;
   /** Disconnect a participant's sockets with a reason. */
   kick(participantId: string, error: ProtocolError): void;
+  /** Disconnect every projector view with a reason. */
+  kickProjectors(error: ProtocolError): void;
 }
 
 export interface RoomDeps {
@@ -108,6 +110,10 @@ export class Room {
   get isEnded(): boolean {
     return this.state.status === "ended";
   }
+  /** The log reached MAX_EVENTS_PER_SESSION: only closing, revealing and ending still write. */
+  get logFull(): boolean {
+    return this.state.seq >= MAX_EVENTS_PER_SESSION;
+  }
   get connected(): number {
     return this.connectedCount;
   }
@@ -127,6 +133,7 @@ export class Room {
     return toHostSnapshot(this.state, {
       connectedCount: this.connectedCount,
       isConnected: (id) => (this.connections.get(id) ?? 0) > 0,
+      projectorCount: this.projectors,
     });
   }
 
@@ -159,12 +166,25 @@ export class Room {
 
   /** Teacher and projector sockets: not students, but they keep a room from counting as idle. */
   private watchers = 0;
-  watcherJoined(): void {
+  /** Projector views open now (the teacher sees the count: a guesser watching as a projector is not invisible). */
+  private projectors = 0;
+  watcherJoined(role: "host" | "projector" = "host"): void {
     this.watchers += 1;
+    if (role === "projector") {
+      this.projectors += 1;
+      this.schedulePresence();
+    }
   }
-  watcherLeft(): void {
+  watcherLeft(role: "host" | "projector" = "host"): void {
     this.watchers = Math.max(0, this.watchers - 1);
+    if (role === "projector") {
+      this.projectors = Math.max(0, this.projectors - 1);
+      this.schedulePresence();
+    }
     if (this.watchers === 0 && this.connectedCount === 0) this.quietSince = this.deps.now();
+  }
+  get projectorViews(): number {
+    return this.projectors;
   }
   get anyoneConnected(): boolean {
     return this.watchers > 0 || this.connectedCount > 0;
@@ -174,8 +194,10 @@ export class Room {
    * Replace presence with a fresh count (a cluster re-counts sockets on every
    * node, so students of a node that died do not linger).
    */
-  resetPresence(participantIds: readonly string[], watchers: number): void {
+  resetPresence(participantIds: readonly string[], watchers: number, projectors = 0): void {
     const before = this.connectedCount;
+    const projectorsBefore = this.projectors;
+    this.projectors = projectors;
     this.connections.clear();
     for (const id of participantIds) this.connections.set(id, (this.connections.get(id) ?? 0) + 1);
     this.connectedCount = this.connections.size;
@@ -184,7 +206,7 @@ export class Room {
       this.peak = this.connectedCount;
       this.deps.store.notePeakParticipants(this.id, this.peak);
     }
-    if (this.connectedCount !== before) this.schedulePresence();
+    if (this.connectedCount !== before || this.projectors !== projectorsBefore) this.schedulePresence();
   }
 
   /** A student's socket connected. Presence reaches the console coalesced, never the whole class. */
@@ -220,6 +242,7 @@ export class Room {
 
   stepGo(stepIndex: number): Ack {
     if (this.isEnded) return fail("SESSION_ENDED");
+    if (this.logFull) return fail("LOG_FULL");
     const total = getScenario(this.state.mode, this.state.variant).steps.length;
     if (stepIndex < 0 || stepIndex >= total) return fail("STEP_OUT_OF_RANGE");
     if (stepIndex !== this.state.stepIndex) this.commitAndPublish({ type: "step:changed", stepIndex });
@@ -234,6 +257,7 @@ export class Room {
 
   setMode({ mode, variant = "standard" }: ModeSet): Ack<{ matched: boolean }> {
     if (this.isEnded) return fail("SESSION_ENDED");
+    if (this.logFull) return fail("LOG_FULL");
     if (!isVariantOf(mode, variant)) return fail("BAD_MODE");
     if (mode === this.state.mode && variant === this.state.variant) return { ok: true, data: { matched: true } };
     const from = getScenario(this.state.mode, this.state.variant);
@@ -245,6 +269,7 @@ export class Room {
 
   openPoll(command: PollOpen): Ack<{ pollId: string }> {
     if (this.isEnded) return fail("SESSION_ENDED");
+    if (this.logFull) return fail("LOG_FULL");
     const current = activePoll(this.state);
     if (current && current.status === "open") return fail("POLL_ALREADY_OPEN");
     const id = this.deps.newId();
@@ -301,6 +326,7 @@ export class Room {
 
   reopenPoll(pollId: string, durationS: number): Ack {
     if (this.isEnded) return fail("SESSION_ENDED");
+    if (this.logFull) return fail("LOG_FULL");
     const poll = own(this.state.polls, pollId);
     if (!poll) return fail("NO_SUCH_POLL");
     if (poll.status === "open") return fail("POLL_ALREADY_OPEN");
@@ -313,23 +339,27 @@ export class Room {
   }
 
   setResultsVisible(visible: boolean): Ack {
+    if (this.logFull) return fail("LOG_FULL");
     if (visible !== this.state.resultsVisible) this.commitAndPublish({ type: "results:visibility", visible });
     return ok;
   }
 
   setProjectorPanel(panel: SessionState["projectorPanel"]): Ack {
     if (this.isEnded) return fail("SESSION_ENDED");
+    if (this.logFull) return fail("LOG_FULL");
     if (panel !== this.state.projectorPanel) this.commitAndPublish({ type: "projector:panelChanged", panel });
     return ok;
   }
 
   setLocked(locked: boolean): Ack {
     if (this.isEnded) return fail("SESSION_ENDED");
+    if (this.logFull) return fail("LOG_FULL");
     if (locked !== this.state.locked) this.commitAndPublish({ type: "room:locked", locked });
     return ok;
   }
 
   removeParticipant(participantId: string): Ack {
+    if (this.logFull) return fail("LOG_FULL");
     const p = own(this.state.participants, participantId);
     if (!p || p.removed) return fail("NO_SUCH_PARTICIPANT");
     this.commitAndPublish({ type: "participant:removed", participantId });
@@ -338,6 +368,7 @@ export class Room {
   }
 
   renameParticipant(participantId: string, nickname: string): Ack {
+    if (this.logFull) return fail("LOG_FULL");
     const p = own(this.state.participants, participantId);
     if (!p || p.removed) return fail("NO_SUCH_PARTICIPANT");
     if (p.nickname !== nickname) {
@@ -345,6 +376,13 @@ export class Room {
       this.deps.outbox.hostSnapshot(this.hostSnapshot());
       this.deps.outbox.renamed(participantId, nickname);
     }
+    return ok;
+  }
+
+  /** Closes every projector view (the teacher's own window reconnects with its host key; nobody else can while locked). */
+  closeProjectors(): Ack {
+    if (this.isEnded) return fail("SESSION_ENDED");
+    this.deps.outbox.kickProjectors(protocolError("PROJECTOR_CLOSED"));
     return ok;
   }
 
@@ -374,6 +412,9 @@ export class Room {
     if (!voter || voter.removed) return fail("REMOVED");
     const mine: MyVote = { pollId, round: poll.round, optionId };
     if (poll.votes[participantId] !== optionId) {
+      // Bounded writes per participant and round; the vote in force stays counted.
+      if ((poll.voteWrites[participantId] ?? 0) >= MAX_VOTES_PER_ROUND) return fail("VOTE_LIMIT");
+      if (this.logFull) return fail("LOG_FULL");
       this.commit({ type: "poll:voted", pollId, participantId, optionId });
       this.scheduleTally();
       // Other tabs of the same browser show the change too.

@@ -3,7 +3,7 @@ import { RoomRegistry } from "./rooms";
 import { SqliteSessionStore } from "./store/sqlite";
 import type { RoomOutbox } from "./room";
 
-const silent: RoomOutbox = { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {} };
+const silent: RoomOutbox = { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {}, kickProjectors() {} };
 
 describe("RoomRegistry", () => {
   it("ends sessions left idle past the timeout, and only those", async () => {

@@ -38,6 +38,7 @@ export function durableOutbox(store: SessionStore, sessionId: string, outbox: Ro
     presence: gate(outbox.presence),
     renamed: gate(outbox.renamed),
     kick: gate(outbox.kick),
+    kickProjectors: gate(outbox.kickProjectors),
   };
 }
 

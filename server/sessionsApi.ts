@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { exportLog, pollCsv, shareableLog, studentCsv, type SessionEvent } from "../lib/session";
+import type { ExportKind } from "../lib/session";
+import { ExportRunner, ExportsBusyError } from "./exports";
 import { hashSecret, secretMatches } from "./secrets";
 import type { SessionStore, SessionSummary } from "./store/types";
 
@@ -93,9 +94,14 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
     return { ...summary, durationMs: (summary.endedAt ?? summary.lastEventAt) - summary.createdAt, access };
   }
 
-  async function eventsFor(id: string, access: Access): Promise<SessionEvent[]> {
-    const events = await store.loadEvents(id);
-    return access === "viewer" ? shareableLog(events) : events;
+  const exports = new ExportRunner(store);
+  async function render(id: string, kind: ExportKind, access: Access): Promise<string> {
+    try {
+      return await exports.render(id, kind, access);
+    } catch (err) {
+      if (err instanceof ExportsBusyError) throw new ApiError(429, "RATE_LIMITED", "The server is preparing other downloads. Try again in a moment.");
+      throw err;
+    }
   }
 
   return {
@@ -134,9 +140,10 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
       return detail(summary, access);
     },
 
-    async events(req: IncomingMessage, id: string): Promise<{ access: Access; events: SessionEvent[] }> {
+    /** The log a replay plays: the whole log for the teacher and the admin, `shareableLog` through a share key. */
+    async events(req: IncomingMessage, id: string): Promise<string> {
       const access = await accessFor(req, id);
-      return { access, events: await eventsFor(id, access) };
+      return render(id, "events", access);
     },
 
     async export(
@@ -149,17 +156,19 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
       const rec = await record(id);
       const base = `session-${rec.code}-${new Date(rec.createdAt).toISOString().slice(0, 10)}`;
       if (format === "json") {
-        return { contentType: "application/json; charset=utf-8", filename: `${base}.json`, body: JSON.stringify(exportLog(await eventsFor(id, access)), null, 2) };
+        return { contentType: "application/json; charset=utf-8", filename: `${base}.json`, body: await render(id, "json", access) };
       }
       if (format === "csv") {
         if (sheet === "students") {
           if (access === "viewer") throw new ApiError(403, "NOT_HOST", "The per-student sheet is for the teacher: send the host key.");
-          return { contentType: "text/csv; charset=utf-8", filename: `${base}-students.csv`, body: studentCsv(await eventsFor(id, access)) };
+          return { contentType: "text/csv; charset=utf-8", filename: `${base}-students.csv`, body: await render(id, "studentCsv", access) };
         }
         if (sheet !== null && sheet !== "polls") throw new ApiError(400, "BAD_REQUEST", "sheet must be polls or students.");
-        return { contentType: "text/csv; charset=utf-8", filename: `${base}-polls.csv`, body: pollCsv(await eventsFor(id, access)) };
+        return { contentType: "text/csv; charset=utf-8", filename: `${base}-polls.csv`, body: await render(id, "pollCsv", access) };
       }
       throw new ApiError(400, "BAD_REQUEST", "format must be json or csv.");
     },
+
+    close: () => exports.close(),
   };
 }

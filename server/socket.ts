@@ -49,6 +49,10 @@ export function socketOutbox(io: IoServer, sessionId: string): RoomOutbox {
     myVote: (participantId, vote) => io.to(participantRoom(sessionId, participantId)).emit("poll:myVote", vote),
     presence: (participantCount) => io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount }),
     renamed: (participantId, nickname) => io.to(participantRoom(sessionId, participantId)).emit("participant:renamed", { nickname }),
+    kickProjectors: (error) => {
+      io.to(projectorRoom(sessionId)).emit("session:kicked", error);
+      io.in(projectorRoom(sessionId)).disconnectSockets();
+    },
     kick: (participantId, error) => {
       const room = participantRoom(sessionId, participantId);
       io.to(room).emit("session:kicked", error);
@@ -243,10 +247,11 @@ export function attachSocketLayer({
 }
 
 /** Students (by participant id) and watchers (teacher, projector) connected to a session, on every node. */
-export async function countPresence(io: IoServer, sessionId: string): Promise<{ participants: string[]; watchers: number }> {
+export async function countPresence(io: IoServer, sessionId: string): Promise<{ participants: string[]; watchers: number; projectors: number }> {
   const [pub, hosts] = await Promise.all([io.in(publicRoom(sessionId)).fetchSockets(), io.in(hostRoom(sessionId)).fetchSockets()]);
   const participants = pub.map((s) => s.data.participantId).filter((id): id is string => !!id);
-  return { participants, watchers: hosts.length + (pub.length - participants.length) };
+  const projectors = pub.length - participants.length;
+  return { participants, watchers: hosts.length + projectors, projectors };
 }
 
 /** Closes every socket of a session (all nodes, with an adapter) so clients reconnect to its durable state. */

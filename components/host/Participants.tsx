@@ -26,12 +26,37 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
         )}
       </div>
       {snapshot.locked && <p className="mt-2 text-sm text-amber-200">Locked: nobody new can join.</p>}
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm">
+        <p>
+          Projector views open: <span data-testid="projector-count" className="font-semibold tabular-nums">{snapshot.projectorCount}</span>
+          {snapshot.projectorCount > 1 && <span className="text-amber-200"> (more than your own window?)</span>}
+        </p>
+        {!disabled && snapshot.projectorCount > 0 && (
+          <button
+            type="button"
+            data-testid="projectors-close"
+            onClick={() => {
+              const advice = snapshot.locked ? "" : " Lock the room first, or they can open again.";
+              if (window.confirm(`Close every projector view? Your own projector window can reopen it with a reload.${advice}`)) void send("projectors:close", {});
+            }}
+            className="rounded-lg border border-slate-500 px-3 py-1 font-semibold hover:bg-slate-800"
+          >
+            Close projector views
+          </button>
+        )}
+      </div>
       <ul className="mt-3 max-h-64 space-y-1 overflow-y-auto" data-testid="participant-list">
         {people.map((p) => (
           <li key={p.id} className="flex items-center justify-between gap-2">
             <span className={`min-w-0 [overflow-wrap:anywhere] ${p.connected ? "text-slate-100" : "text-slate-500"}`}>
               <span aria-hidden="true">{p.connected ? "● " : "○ "}</span>
               {p.nickname}
+              {p.lookalike && (
+                <span className="ml-1 rounded bg-slate-700 px-1 text-sm text-slate-100" title="Another student's name looks the same">
+                  #{p.number}
+                  <span className="sr-only"> (another student has a name that looks the same)</span>
+                </span>
+              )}
               <span className="sr-only">{p.connected ? " (connected)" : " (away)"}</span>
             </span>
             {!disabled && (

@@ -45,6 +45,7 @@ const FATAL: ReadonlySet<string> = new Set<ErrorCode>([
   "ROOM_LOCKED",
   "REMOVED",
   "ROOM_FULL",
+  "LOG_FULL",
   "BAD_REQUEST",
 ]);
 

@@ -22,10 +22,21 @@ interface Loaded {
 export function ReplayView({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A share link pasted into this tab changes only the fragment: load again with its key.
+  const [hash, setHash] = useState("");
+  useEffect(() => {
+    const onHash = () => setHash(window.location.hash);
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
 
   useEffect(() => {
     let cancelled = false;
-    fetch(`/api/sessions/${encodeURIComponent(id)}/events`, { headers: hostKeyHeaders() })
+    setError(null);
+    // A shared link carries its key in the fragment, which browsers never send to servers.
+    const shareKey = new URLSearchParams(window.location.hash.slice(1)).get("share");
+    const headers: Record<string, string> = { ...hostKeyHeaders(), ...(shareKey ? { "X-Replay-Key": shareKey } : {}) };
+    fetch(`/api/sessions/${encodeURIComponent(id)}/events`, { headers })
       .then(async (res) => {
         const body = await res.json();
         if (!res.ok) throw new Error(body?.error?.message ?? "Could not load this session.");
@@ -35,7 +46,7 @@ export function ReplayView({ id }: { id: string }) {
     return () => {
       cancelled = true;
     };
-  }, [id]);
+  }, [id, hash]);
 
   if (error) {
     return (
@@ -144,11 +155,15 @@ function Player({ events, access }: Loaded) {
                 </p>
                 <p className="text-sm text-slate-300">
                   {poll.status === "open" ? "Voting" : poll.status === "closed" ? "Closed, not yet revealed" : "Revealed"}
-                  {access === "viewer" && poll.status === "open" ? "" : ` · ${poll.results.total} ${poll.results.total === 1 ? "vote" : "votes"}`}
+                  {access === "viewer" && poll.status !== "revealed" ? "" : ` · ${poll.results.total} ${poll.results.total === 1 ? "vote" : "votes"}`}
                 </p>
-                {access === "viewer" && poll.status === "open" ? (
-                  // A shared link carries no individual votes: counts appear when the poll closed.
-                  <p className="text-slate-300">Voting… the class&apos;s results appear when the poll closes.</p>
+                {access === "viewer" && poll.status !== "revealed" ? (
+                  // A shared link carries no individual votes, and no answer or counts until the teacher revealed them.
+                  <p className="text-slate-300" data-testid="replay-withheld">
+                    {poll.status === "open"
+                      ? "Voting… the class's results appear here if the teacher revealed them."
+                      : "Closed. The teacher had not revealed the results at this point."}
+                  </p>
                 ) : (
                   <TallyBars options={poll.options} results={poll.results} correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null} />
                 )}

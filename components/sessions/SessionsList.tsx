@@ -14,6 +14,8 @@ interface SessionRow {
   peakParticipants: number;
   participantCount: number;
   pollCount: number;
+  /** A replay share link is live. */
+  shared: boolean;
 }
 
 function duration(ms: number): string {
@@ -38,6 +40,49 @@ async function download(id: string, query: string) {
   URL.revokeObjectURL(url);
 }
 
+/** Starts (POST) or stops (DELETE) sharing a replay; sharing answers with the link's path. */
+async function setSharing(id: string, share: boolean): Promise<string | null> {
+  const res = await fetch(`/api/sessions/${id}/share`, {
+    method: share ? "POST" : "DELETE",
+    headers: { ...hostKeyHeaders(), "Content-Type": "application/json" },
+  });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(body?.error?.message ?? "Could not change sharing.");
+  return share ? `${window.location.origin}${body.replayPath}` : null;
+}
+
+/** The link to hand out, with a copy button; the key lives in the fragment, so it never reaches a server log. */
+function ShareLink({ url }: { url: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span className="mt-1 flex flex-wrap items-center gap-2">
+      <label className="sr-only" htmlFor={`share-${url}`}>
+        Shared replay link
+      </label>
+      <input
+        id={`share-${url}`}
+        readOnly
+        value={url}
+        data-testid="share-link"
+        onFocus={(e) => e.currentTarget.select()}
+        className="w-64 rounded border border-slate-600 bg-slate-950 px-2 py-1 font-mono text-xs"
+      />
+      <button
+        type="button"
+        className="text-sky-300 underline"
+        onClick={() =>
+          navigator.clipboard
+            ?.writeText(url)
+            .then(() => setCopied(true))
+            .catch(() => setCopied(false))
+        }
+      >
+        {copied ? "Copied" : "Copy"}
+      </button>
+    </span>
+  );
+}
+
 /** The sessions this browser hosted, or every session for an admin. */
 export function SessionsList() {
   const [rows, setRows] = useState<SessionRow[] | null>(null);
@@ -45,6 +90,20 @@ export function SessionsList() {
   const [error, setError] = useState<string | null>(null);
   const [token, setToken] = useState("");
   const [heldKeys, setHeldKeys] = useState(0);
+  const [links, setLinks] = useState<Record<string, string>>({});
+
+  const changeSharing = (row: SessionRow, share: boolean) =>
+    setSharing(row.id, share)
+      .then((url) => {
+        setLinks((prev) => {
+          const next = { ...prev };
+          if (url) next[row.id] = url;
+          else delete next[row.id];
+          return next;
+        });
+        setRows((prev) => prev?.map((r) => (r.id === row.id ? { ...r, shared: share } : r)) ?? prev);
+      })
+      .catch((e: Error) => setError(e.message));
 
   const load = useCallback(() => {
     setError(null);
@@ -77,7 +136,7 @@ export function SessionsList() {
       <p className="text-slate-300">
         {scope === "admin"
           ? "Every session on this server (admin)."
-          : "Sessions started in this browser. Replay links are private but shareable: whoever has one sees the class's results, never student names."}
+          : "Sessions started in this browser. Share a replay to hand out its link: whoever has it sees the lesson and the results you revealed, never student names, individual votes or answers you did not reveal."}
       </p>
       {scope === "host" && heldKeys > HOST_KEYS_PER_REQUEST && (
         <p role="status" className="rounded-lg bg-slate-800 px-3 py-2" data-testid="sessions-truncated">
@@ -134,6 +193,12 @@ export function SessionsList() {
                     >
                       Student CSV
                     </button>
+                    {scope === "host" && (
+                      <button type="button" className="text-sky-300 underline" data-testid="share-toggle" onClick={() => void changeSharing(s, !links[s.id] || !s.shared)}>
+                        {links[s.id] ? "Stop sharing" : s.shared ? "Show share link" : "Share replay"}
+                      </button>
+                    )}
+                    {links[s.id] && <ShareLink url={links[s.id]} />}
                   </td>
                 </tr>
               ))}

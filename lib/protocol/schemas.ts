@@ -92,6 +92,7 @@ export const COMMAND_RULES = {
   "room:lock": { schema: roomLockSchema, roles: ["host"] },
   "participant:remove": { schema: participantRefSchema, roles: ["host"] },
   "participant:rename": { schema: participantRenameSchema, roles: ["host"] },
+  "projectors:close": { schema: emptySchema, roles: ["host"] },
   "session:end": { schema: emptySchema, roles: ["host"] },
   "poll:vote": { schema: pollVoteSchema, roles: ["student"] },
   "session:sync": { schema: emptySchema, roles: ["host", "projector", "student"] },

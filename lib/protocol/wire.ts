@@ -41,15 +41,70 @@ export const TITLE_MAX = 120;
 export const POLL_QUESTION_MAX = 200;
 export const POLL_OPTION_MAX = 120;
 
-/** Trim, drop control and bidi-override characters, cap the length. Never rendered as HTML. */
-export function cleanText(input: string, max: number): string {
-  return input
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, "")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, max);
+/**
+ * Characters that draw nothing or rewrite what follows: controls (Cc), format
+ * characters (Cf: soft hyphen, bidi marks and overrides, zero-width joiners,
+ * word joiner and invisible operators, U+061C, U+180E, tag characters),
+ * lone surrogates (Cs), and blank letters that fonts draw as nothing (Hangul
+ * fillers U+115F, U+1160, U+3164, U+FFA0; braille blank U+2800).
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u115f\u1160\u3164\uffa0\u2800]/gu;
+
+const EMOJI_BEFORE = /\p{Extended_Pictographic}\ufe0f?$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+
+/** Graphemes of a string (an emoji with its modifiers is one), where the platform can tell them apart. */
+const graphemes: ((text: string) => string[]) | null =
+  typeof Intl !== "undefined" && "Segmenter" in Intl
+    ? (() => {
+        const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+        return (text: string) => Array.from(segmenter.segment(text), (s) => s.segment);
+      })()
+    : null;
+
+/** At most `max` UTF-16 units, cut between graphemes (never half an emoji or a lone surrogate). */
+function cutAt(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (!graphemes) return text.slice(0, max).replace(/[\ud800-\udbff]$/, "");
+  let out = "";
+  for (const g of graphemes(text)) {
+    if (out.length + g.length > max) break;
+    out += g;
+  }
+  return out;
 }
 
+/** Trim, drop invisible and direction-changing characters, cap the length on a grapheme boundary. Never rendered as HTML. */
+export function cleanText(input: string, max: number): string {
+  const visible = input
+    .normalize("NFC")
+    // A zero-width joiner between two emoji builds one emoji (👩‍💻): kept there, dropped everywhere else.
+    .replace(INVISIBLE, (c, at: number, all: string) =>
+      c === "\u200d" && EMOJI_BEFORE.test(all.slice(Math.max(0, at - 3), at)) && EMOJI_AFTER.test(all.slice(at + 1, at + 3)) ? c : "",
+    )
+    .replace(/\s+/g, " ")
+    .trim();
+  return cutAt(visible, max).trim();
+}
+
+/**
+ * The form under which two nicknames look the same on screen: compatibility
+ * forms folded (NFKC: full-width letters, ligatures), case and spacing
+ * ignored, and the Latin look-alikes of Cyrillic and Greek letters mapped.
+ * The teacher's list marks participants whose names share this form.
+ */
+export function lookalikeKey(nickname: string): string {
+  return nickname
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/\s+/g, "")
+    .replace(/[аеорсухіјѕԁɡοαβνκτμ]/g, (c) => LOOKALIKES[c] ?? c);
+}
+
+const LOOKALIKES: Record<string, string> = {
+  а: "a", е: "e", о: "o", р: "p", с: "c", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ɡ: "g",
+  ο: "o", α: "a", β: "b", ν: "v", κ: "k", τ: "t", μ: "u",
+};
 
 // ---------------------------------------------------------------------------
 // Error codes
@@ -76,6 +131,9 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: "That message is too large.",
   UNKNOWN_EVENT: "The server does not know that command.",
   ROOM_FULL: "This session has reached its participant limit.",
+  VOTE_LIMIT: "You have changed your vote too often in this round; your last vote counts.",
+  PROJECTOR_CLOSED: "The teacher closed this projector view. Reload to open it again.",
+  LOG_FULL: "This session has reached its size limit. The teacher can end it and start a new one.",
   INTERNAL: "Something went wrong on the server. Try again.",
 } as const;
 
@@ -177,6 +235,8 @@ export interface ClientToServerEvents {
   "participant:remove": (payload: { participantId: string }, ack: AckCallback) => void;
   /** teacher -> server: change the nickname shown for a participant */
   "participant:rename": (payload: { participantId: string; nickname: string }, ack: AckCallback) => void;
+  /** teacher -> server: close every projector view (the teacher's own reconnects with the host key) */
+  "projectors:close": (payload: Record<string, never>, ack: AckCallback) => void;
   /** teacher -> server: end the session; it becomes read-only and replayable */
   "session:end": (payload: Record<string, never>, ack: AckCallback) => void;
   /** student -> server: vote (or change the vote) in the open poll */

@@ -168,3 +168,29 @@ export function studentCsv(events: readonly SessionEvent[]): string {
   }
   return toCsv(rows);
 }
+
+/** What a saved-session read produces: the replay's log, or one of the downloads. */
+export type ExportKind = "events" | "json" | "pollCsv" | "studentCsv";
+
+/**
+ * The body of a read, from the full log: `shared` reads get `shareableLog`.
+ * One pure function, so the server can run it off the event loop (a big log
+ * takes tens of milliseconds to fold and serialise).
+ */
+export function renderExport(events: readonly SessionEvent[], kind: ExportKind, access: "admin" | "host" | "viewer"): string {
+  const visible = access === "viewer" ? shareableLog(events) : events;
+  switch (kind) {
+    case "events":
+      return JSON.stringify({ access, events: visible });
+    case "json":
+      return JSON.stringify(exportLog(visible), null, 2);
+    case "pollCsv":
+      return pollCsv(visible);
+    case "studentCsv":
+      return studentCsv(visible);
+    default: {
+      const never: never = kind;
+      throw new Error(`unknown export ${String(never)}`);
+    }
+  }
+}

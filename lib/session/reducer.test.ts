@@ -311,6 +311,7 @@ describe("polls", () => {
       status: "open",
       round: 1,
       votes: {},
+      voteWrites: {},
       history: [],
       openedAt: atOf(8),
       closesAt: atOf(60),

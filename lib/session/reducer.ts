@@ -41,7 +41,7 @@ export function initialState(): SessionState {
  */
 export function cloneState(state: SessionState): SessionState {
   const polls: Record<string, Poll> = {};
-  for (const id of Object.keys(state.polls)) polls[id] = { ...state.polls[id], votes: { ...state.polls[id].votes } };
+  for (const id of Object.keys(state.polls)) polls[id] = { ...state.polls[id], votes: { ...state.polls[id].votes }, voteWrites: { ...state.polls[id].voteWrites } };
   return { ...state, participants: { ...state.participants }, polls, pollOrder: [...state.pollOrder] };
 }
 
@@ -142,6 +142,7 @@ function apply(s: SessionState, event: SessionEvent): void {
         status: "open",
         round: 1,
         votes: {},
+        voteWrites: {},
         history: [],
         openedAt: event.at,
         closesAt: event.closesAt,
@@ -159,6 +160,9 @@ function apply(s: SessionState, event: SessionEvent): void {
       if (!poll || poll.id !== s.activePollId || poll.status !== "open" || !voter || voter.removed) return;
       if (!poll.options.some((o) => o.id === event.optionId)) return;
       poll.votes[event.participantId] = event.optionId;
+      // Logs written before this field existed (and shared logs) fold to an empty record first.
+      poll.voteWrites ??= {};
+      poll.voteWrites[event.participantId] = (poll.voteWrites[event.participantId] ?? 0) + 1;
       return;
     }
 
@@ -180,7 +184,7 @@ function apply(s: SessionState, event: SessionEvent): void {
     case "poll:reopened": {
       const poll = own(s.polls, event.pollId);
       if (!poll || poll.status === "open") return;
-      s.polls[poll.id] = { ...poll, status: "open", round: poll.round + 1, votes: {}, closesAt: event.closesAt, revealedAt: null };
+      s.polls[poll.id] = { ...poll, status: "open", round: poll.round + 1, votes: {}, voteWrites: {}, closesAt: event.closesAt, revealedAt: null };
       s.activePollId = poll.id;
       s.resultsVisible = false;
       return;

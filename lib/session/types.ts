@@ -43,6 +43,8 @@ export interface Poll {
   round: number;
   /** participantId -> optionId for the current round. */
   votes: Record<string, string>;
+  /** participantId -> votes logged this round (first vote and changes); capped so a participant's writes are bounded. */
+  voteWrites: Record<string, number>;
   /** Closed rounds, oldest first: the shift between the first and second vote. */
   history: PollRound[];
   openedAt: number;

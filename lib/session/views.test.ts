@@ -217,11 +217,30 @@ describe("toHostSnapshot", () => {
     // p2 is still connected (the kick is in flight) but removed: not listed.
     const host = toHostSnapshot(state, presence(["p2", "p3"]));
     expect(host.participants).toEqual([
-      { id: "p1", nickname: "Ada", connected: false },
-      { id: "p3", nickname: "Hopper", connected: true },
+      { id: "p1", nickname: "Ada", connected: false, number: 1, lookalike: false },
+      { id: "p3", nickname: "Hopper", connected: true, number: 3, lookalike: false },
     ]);
     expect(host.participantCount).toBe(2);
     expect(toHostSnapshot(state, presence(["p1"])).participants.map((p) => p.connected)).toEqual([true, false]);
+  });
+
+  it("marks students whose names look the same, with their join number", () => {
+    const state = run([
+      ...CLASS,
+      { type: "participant:joined", participantId: "p4", nickname: "ADA" },
+      // Cyrillic А and full-width letters look like Latin ones on screen.
+      { type: "participant:joined", participantId: "p5", nickname: "\u0410da" },
+      { type: "participant:joined", participantId: "p6", nickname: "\uff21\uff44\uff41" },
+    ]);
+    const host = toHostSnapshot(state, presence([]));
+    const ada = host.participants.filter((p) => p.lookalike);
+    expect(ada.map((p) => [p.id, p.number])).toEqual([
+      ["p1", 1],
+      ["p4", 4],
+      ["p5", 5],
+      ["p6", 6],
+    ]);
+    expect(host.participants.find((p) => p.id === "p2")?.lookalike).toBe(false);
   });
 
   it("carries rev = seq, the session id, visibility and the poll count", () => {
@@ -247,7 +266,7 @@ describe("toHostSnapshot", () => {
     expect(host.poll?.id).toBe("q2");
     // The public view of the same state agrees on what they share.
     const { poll: _pub, ...shared } = toPublicSnapshot(state, 1);
-    const { poll: _host, sessionId: _s, resultsVisible: _r, participants: _p, pollCount: _c, ...hostShared } = host;
+    const { poll: _host, sessionId: _s, resultsVisible: _r, participants: _p, pollCount: _c, projectorCount: _v, ...hostShared } = host;
     expect(hostShared).toEqual(shared);
   });
 

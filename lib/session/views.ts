@@ -1,3 +1,4 @@
+import { lookalikeKey } from "../protocol/wire";
 import { activePoll, countVotes } from "./reducer";
 import type { ProjectorPanel, ModeSwitchNote, Poll, PollOption, PollRound, PollStatus, SessionState, SessionStatus } from "./types";
 import type { BindingMode, VariantId } from "../lesson/types";
@@ -57,6 +58,10 @@ export interface HostParticipant {
   id: string;
   nickname: string;
   connected: boolean;
+  /** 1-based join order: tells apart students whose names look the same. */
+  number: number;
+  /** Another student's name looks the same on screen (same letters, case, width or script look-alikes). */
+  lookalike: boolean;
 }
 
 export interface HostPoll extends Omit<PublicPoll, "results" | "correctOptionId" | "options"> {
@@ -74,12 +79,16 @@ export interface HostSnapshot extends Omit<PublicSnapshot, "poll"> {
   poll: HostPoll | null;
   /** How many polls the session has asked so far. */
   pollCount: number;
+  /** Projector views open now (the teacher's own window included). */
+  projectorCount: number;
 }
 
 export interface Presence {
   /** participantId -> connected now */
   isConnected(participantId: string): boolean;
   connectedCount: number;
+  /** Open projector views (0 in a replay). */
+  projectorCount?: number;
 }
 
 export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
@@ -144,6 +153,19 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
   };
 }
 
+function hostParticipants(state: SessionState, presence: Presence): HostParticipant[] {
+  const all = Object.values(state.participants);
+  const keys = new Map<string, number>();
+  const keyOf = all.map((p) => (p.removed ? "" : lookalikeKey(p.nickname)));
+  for (const k of keyOf) if (k) keys.set(k, (keys.get(k) ?? 0) + 1);
+  const out: HostParticipant[] = [];
+  all.forEach((p, i) => {
+    if (p.removed) return;
+    out.push({ id: p.id, nickname: p.nickname, connected: presence.isConnected(p.id), number: i + 1, lookalike: (keys.get(keyOf[i]) ?? 0) > 1 });
+  });
+  return out;
+}
+
 export function toHostSnapshot(state: SessionState, presence: Presence): HostSnapshot {
   const poll = activePoll(state);
   const { poll: _public, ...base } = toPublicSnapshot(state, presence.connectedCount);
@@ -151,9 +173,7 @@ export function toHostSnapshot(state: SessionState, presence: Presence): HostSna
     ...base,
     sessionId: state.id,
     resultsVisible: state.resultsVisible,
-    participants: Object.values(state.participants)
-      .filter((p) => !p.removed)
-      .map((p) => ({ id: p.id, nickname: p.nickname, connected: presence.isConnected(p.id) })),
+    participants: hostParticipants(state, presence),
     poll: poll
       ? {
           ...toPublicPoll(poll, true),
@@ -165,5 +185,6 @@ export function toHostSnapshot(state: SessionState, presence: Presence): HostSna
         }
       : null,
     pollCount: state.pollOrder.length,
+    projectorCount: presence.projectorCount ?? 0,
   };
 }

@@ -24,7 +24,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   private readonly stmts;
   private readonly writeTransaction: (batch: QueuedWrite[]) => void;
 
-  constructor(file: string) {
+  constructor(private readonly file: string) {
     super("events", logError);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     try {
@@ -242,6 +242,10 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {
     const row = this.stmts.findToken.get(sessionId, tokenHash) as { participant_id: string } | undefined;
     return row?.participant_id ?? null;
+  }
+
+  sqliteFile(): string {
+    return this.file;
   }
 
   async close(): Promise<void> {

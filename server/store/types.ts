@@ -81,6 +81,8 @@ export interface SessionStore {
   setReplaySharing(id: string, shareKeyHash: string | null, generation: number): Promise<void>;
   saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void>;
   findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null>;
+  /** The SQLite file, when the log is one that another thread can read (exports run off the event loop). */
+  sqliteFile?(): string;
   close(): Promise<void>;
 }
 

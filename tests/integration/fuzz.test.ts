@@ -216,6 +216,7 @@ function shownCounts(tab: Tab): Record<string, number> | null {
 function withoutPresence(snapshot: AnySnapshot): Record<string, unknown> {
   const { participantCount: _count, ...rest } = snapshot as PublicSnapshot;
   if ("participants" in snapshot) {
+    delete (rest as Partial<HostSnapshot>).projectorCount;
     return { ...rest, participants: (snapshot as HostSnapshot).participants.map(({ connected: _c, ...p }) => p) };
   }
   return rest;
