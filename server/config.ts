@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_IDLE_SESSION_TIMEOUT_MS } from "../lib/constants";
+import { DEFAULT_IDLE_SESSION_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, DEFAULT_MAX_PENDING_PER_ADDRESS } from "../lib/constants";
 
 /** Every setting comes from the environment; the README lists them. */
 const envSchema = z.object({
@@ -15,8 +15,12 @@ const envSchema = z.object({
   IDLE_SESSION_TIMEOUT_MINUTES: z.coerce.number().min(0).optional(),
   /** New sessions one address may create per minute. */
   SESSION_CREATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
-  /** "1" behind a load balancer you trust: per-address limits use the first X-Forwarded-For address. */
+  /** "1" behind a load balancer you trust: per-address limits use the last X-Forwarded-For address (the one it appended). */
   TRUST_PROXY: z.enum(["0", "1"]).default("0"),
+  /** Connections one client address may hold open (WebSockets and HTTP); a lecture hall behind one NAT address fits. */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+  /** Of those, connections that have not finished a handshake. */
+  MAX_PENDING_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_PENDING_PER_ADDRESS),
   NODE_ENV: z.string().default("development"),
   /** "0" serves the API and sockets only (benchmarks, socket-level tests): no Next.js build needed. */
   SERVE_PAGES: z.enum(["0", "1"]).default("1"),
@@ -37,6 +41,8 @@ export interface Config {
   redisUrl: string | null;
   sessionCreateLimitPerMinute: number;
   trustProxy: boolean;
+  maxConnectionsPerAddress: number;
+  maxPendingPerAddress: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -61,5 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL ?? null,
     sessionCreateLimitPerMinute: e.SESSION_CREATE_LIMIT,
     trustProxy: e.TRUST_PROXY === "1",
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    maxPendingPerAddress: e.MAX_PENDING_PER_ADDRESS,
   };
 }
