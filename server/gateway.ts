@@ -77,47 +77,6 @@ export interface RoomGateway {
 
 const refuse = (code: ErrorCode, message: string = ERROR_CODES[code]): JoinResult => ({ ok: false, code, message });
 
-/** Maps a command onto the room's rules. Payloads were parsed with their zod schemas at the edge. */
-export function applyCommand(room: Room, member: Member, command: Command): Ack<unknown> {
-  switch (command.event) {
-    case "step:go":
-      return room.stepGo(command.payload.stepIndex);
-    case "step:move":
-      return room.stepMove(command.payload.delta);
-    case "mode:set":
-      return room.setMode(command.payload);
-    case "poll:open":
-      return room.openPoll(command.payload);
-    case "poll:close":
-      return room.closePoll(command.payload.pollId);
-    case "poll:reveal":
-      return room.revealPoll(command.payload.pollId);
-    case "poll:reopen":
-      return room.reopenPoll(command.payload.pollId, command.payload.durationS);
-    case "results:show":
-      return room.setResultsVisible(command.payload.visible);
-    case "projector:show":
-      return room.setProjectorPanel(command.payload.panel);
-    case "room:lock":
-      return room.setLocked(command.payload.locked);
-    case "participant:remove":
-      return room.removeParticipant(command.payload.participantId);
-    case "participant:rename":
-      return room.renameParticipant(command.payload.participantId, command.payload.nickname);
-    case "projectors:close":
-      return room.closeProjectors();
-    case "session:end":
-      return room.end();
-    case "poll:vote":
-      if (!member.participantId) return { ok: false, error: protocolError("NOT_STUDENT") };
-      return room.vote(member.participantId, command.payload.pollId, command.payload.optionId);
-    default: {
-      const never: never = command;
-      return { ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command ${JSON.stringify(never)}`) };
-    }
-  }
-}
-
 /** The rooms of this process, answered directly. */
 export class LocalGateway implements RoomGateway {
   // New identities per address: a lecture hall behind one NAT address joins in seconds; a script cannot mint millions.
@@ -196,7 +155,7 @@ export class LocalGateway implements RoomGateway {
     const room = await this.rooms.load(member.sessionId);
     // Ending twice is not an error: the second click finds the session already ended.
     if (!room) return command.event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") };
-    const result = applyCommand(room, member, command);
+    const result = room.handle(command, { participantId: member.participantId });
     if (command.event === "session:end") this.rooms.drop(room);
     try {
       // Acknowledge only what is on disk.

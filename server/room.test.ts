@@ -41,11 +41,11 @@ describe("Room", () => {
   it("coalesces a vote storm into a few tally messages and sends the final one on close", async () => {
     const { room, sent, store } = setup();
     for (let i = 0; i < 1000; i++) room.addParticipant(`p${i}`, `s${i}`);
-    const { data } = room.openPoll({ kind: "next-step" }) as { ok: true; data: { pollId: string } };
+    const { data } = room.handle({ event: "poll:open", payload: { kind: "next-step", durationS: 0 } }) as { ok: true; data: { pollId: string } };
     const poll = room.snapshotState.polls[data.pollId];
     // 1000 votes spread over one second.
     for (let i = 0; i < 1000; i++) {
-      expect(room.vote(`p${i}`, data.pollId, poll.options[i % 4].id).ok).toBe(true);
+      expect(room.handle({ event: "poll:vote", payload: { pollId: data.pollId, optionId: poll.options[i % 4].id } }, { participantId: `p${i}` }).ok).toBe(true);
       vi.advanceTimersByTime(1);
     }
     vi.advanceTimersByTime(TALLY_BROADCAST_INTERVAL_MS);
@@ -55,7 +55,7 @@ describe("Room", () => {
     expect(sent.tallies.at(-1)!.tally.total).toBe(1000);
     expect(sent.tallies.every((t) => t.audience === "host")).toBe(true);
     const publicBefore = sent.public;
-    room.closePoll(data.pollId);
+    room.handle({ event: "poll:close", payload: { pollId: data.pollId } });
     await store.flush();
     expect(sent.public).toBe(publicBefore + 1);
     expect(room.publicSnapshot().poll!.status).toBe("closed");
@@ -66,7 +66,7 @@ describe("Room", () => {
   it("closes a timed poll by itself, and re-arms the countdown from the log after a restart", async () => {
     const { room, store } = setup();
     room.addParticipant("p1", "Sam");
-    const { data } = room.openPoll({ kind: "next-step", durationS: 15 }) as { ok: true; data: { pollId: string } };
+    const { data } = room.handle({ event: "poll:open", payload: { kind: "next-step", durationS: 15 } }) as { ok: true; data: { pollId: string } };
     vi.advanceTimersByTime(5_000);
     await store.flush();
     // The process dies here; a new room is rebuilt from the same store.
@@ -90,8 +90,8 @@ describe("Room", () => {
 
   it("writes every teaching event to the log before publishing it", async () => {
     const { room, store, sent } = setup();
-    room.stepMove(1);
-    room.setMode({ mode: "Immediate", variant: "standard" });
+    room.handle({ event: "step:move", payload: { delta: 1 } });
+    room.handle({ event: "mode:set", payload: { mode: "Immediate", variant: "standard" } });
     // Not yet durable, so not yet published.
     expect(sent.public).toBe(0);
     await store.flush();
@@ -105,11 +105,11 @@ describe("Room", () => {
   it("closes an open poll with its counts when the session ends", async () => {
     const { room, store } = setup();
     room.addParticipant("p1", "Sam");
-    const { data } = room.openPoll({ kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 }) as {
+    const { data } = room.handle({ event: "poll:open", payload: { kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 } }) as {
       ok: true;
       data: { pollId: string };
     };
-    room.vote("p1", data.pollId, "o2");
+    room.handle({ event: "poll:vote", payload: { pollId: data.pollId, optionId: "o2" } }, { participantId: "p1" });
     room.end();
     await store.flush();
     const tail = store.loadEventsSync("s1").slice(-2);
@@ -122,16 +122,16 @@ describe("Room", () => {
   it("removes a participant: their vote stops counting and they are kicked", async () => {
     const { room, sent, store } = setup();
     room.addParticipant("p1", "Sam");
-    const { data } = room.openPoll({ kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 }) as {
+    const { data } = room.handle({ event: "poll:open", payload: { kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 } }) as {
       ok: true;
       data: { pollId: string };
     };
-    room.vote("p1", data.pollId, "o1");
-    expect(room.removeParticipant("p1").ok).toBe(true);
+    room.handle({ event: "poll:vote", payload: { pollId: data.pollId, optionId: "o1" } }, { participantId: "p1" });
+    expect(room.handle({ event: "participant:remove", payload: { participantId: "p1" } }).ok).toBe(true);
     await store.flush();
     expect(sent.kicked).toEqual(["p1"]);
     expect(room.hostSnapshot().poll!.results.total).toBe(0);
-    expect(room.vote("p1", data.pollId, "o1")).toMatchObject({ ok: false, error: { code: "REMOVED" } });
+    expect(room.handle({ event: "poll:vote", payload: { pollId: data.pollId, optionId: "o1" } }, { participantId: "p1" })).toMatchObject({ ok: false, error: { code: "REMOVED" } });
     room.dispose();
   });
 });

@@ -1,15 +1,8 @@
-import { getScenario, isVariantOf, mapPosition } from "../lib/lesson";
-import { generateNextStepPoll } from "../lib/polls/nextStep";
-import {
-  protocolError,
-  type Ack,
-  type ModeSet,
-  type MyVote,
-  type PollOpen,
-  type ProtocolError,
-  type TallyUpdate,
-} from "../lib/protocol";
-import { MAX_EVENTS_PER_SESSION, MAX_VOTES_PER_ROUND, PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
+import { assertNever } from "../lib/assertNever";
+import { PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
+import { protocolError, type Ack, type Command, type MyVote, type ProtocolError, type TallyUpdate } from "../lib/protocol";
+import { decide, type Actor } from "../lib/session/decide";
+import { logFull } from "../lib/session/rules";
 import {
   activePoll,
   applyEvent,
@@ -112,7 +105,7 @@ export class Room {
   }
   /** The log reached MAX_EVENTS_PER_SESSION: only closing, revealing and ending still write. */
   get logFull(): boolean {
-    return this.state.seq >= MAX_EVENTS_PER_SESSION;
+    return logFull(this.state);
   }
   get connected(): number {
     return this.connectedCount;
@@ -159,10 +152,6 @@ export class Room {
     this.commit({ type: "participant:joined", participantId, nickname });
   }
 
-  /** A returning student who brings a new nickname (a `?name=` link, another tab): everyone who shows it is told. */
-  renameIfChanged(participantId: string, nickname: string | undefined): void {
-    if (nickname) this.renameParticipant(participantId, nickname);
-  }
 
   /** Teacher and projector sockets: not students, but they keep a room from counting as idle. */
   private watchers = 0;
@@ -238,189 +227,82 @@ export class Room {
   }
 
   // -------------------------------------------------------------------------
-  // Teacher commands
+  // Commands
 
-  stepGo(stepIndex: number): Ack {
-    if (this.isEnded) return fail("SESSION_ENDED");
-    if (this.logFull) return fail("LOG_FULL");
-    const total = getScenario(this.state.mode, this.state.variant).steps.length;
-    if (stepIndex < 0 || stepIndex >= total) return fail("STEP_OUT_OF_RANGE");
-    if (stepIndex !== this.state.stepIndex) this.commitAndPublish({ type: "step:changed", stepIndex });
-    return ok;
-  }
-
-  stepMove(delta: 1 | -1): Ack {
-    const total = getScenario(this.state.mode, this.state.variant).steps.length;
-    const target = Math.min(total - 1, Math.max(0, this.state.stepIndex + delta));
-    return this.stepGo(target);
-  }
-
-  setMode({ mode, variant = "standard" }: ModeSet): Ack<{ matched: boolean }> {
-    if (this.isEnded) return fail("SESSION_ENDED");
-    if (this.logFull) return fail("LOG_FULL");
-    if (!isVariantOf(mode, variant)) return fail("BAD_MODE");
-    if (mode === this.state.mode && variant === this.state.variant) return { ok: true, data: { matched: true } };
-    const from = getScenario(this.state.mode, this.state.variant);
-    const to = getScenario(mode, variant);
-    const { index, matched } = mapPosition(from, this.state.stepIndex, to);
-    this.commitAndPublish({ type: "mode:changed", mode, variant, stepIndex: index, matched });
-    return { ok: true, data: { matched } };
-  }
-
-  openPoll(command: PollOpen): Ack<{ pollId: string }> {
-    if (this.isEnded) return fail("SESSION_ENDED");
-    if (this.logFull) return fail("LOG_FULL");
-    const current = activePoll(this.state);
-    if (current && current.status === "open") return fail("POLL_ALREADY_OPEN");
-    const id = this.deps.newId();
-    let question: string;
-    let options: { id: string; text: string; note?: string }[];
-    let correctOptionId: string | null;
-    if (command.kind === "next-step") {
-      const generated = generateNextStepPoll(getScenario(this.state.mode, this.state.variant), this.state.stepIndex);
-      if (!generated) return fail("NO_NEXT_STEP");
-      // Shuffle first, then number: ids follow screen order, so neither the
-      // position nor the id (visible in dev tools) says which one is right.
-      const shuffled = this.deps.shuffle([...generated.options]).map((o, i) => ({ ...o, id: `o${i + 1}` }));
-      question = generated.question;
-      options = shuffled.map(({ id: optionId, text, note }) => ({ id: optionId, text, note }));
-      correctOptionId = shuffled.find((o) => o.correct)?.id ?? null;
-    } else {
-      question = command.question;
-      options = command.options.map((text, i) => ({ id: `o${i + 1}`, text }));
-      const correctIndex = command.correctIndex ?? null;
-      if (correctIndex !== null && correctIndex >= options.length) return fail("BAD_REQUEST", "correctIndex is not an option");
-      correctOptionId = correctIndex === null ? null : options[correctIndex].id;
+  /**
+   * Runs a parsed, role-checked command: `decide` says what it means and
+   * whether it is allowed, each resulting event is appended and applied, then
+   * published. Only presence commands (closing projector views) are the
+   * room's own.
+   */
+  handle(command: Command, actor: Actor = { participantId: null }): Ack<unknown> {
+    if (command.event === "projectors:close") {
+      if (this.isEnded) return { ok: false, error: protocolError("SESSION_ENDED") };
+      this.deps.outbox.kickProjectors(protocolError("PROJECTOR_CLOSED"));
+      return ok;
     }
-    const durationS = command.durationS ?? 0;
-    const closesAt = durationS > 0 ? this.deps.now() + durationS * 1000 : null;
-    this.commitAndPublish({
-      type: "poll:opened",
-      poll: { id, kind: command.kind, question, options, correctOptionId },
-      closesAt,
-    });
-    this.armAutoClose();
-    // No poll:myVote here: clients match their vote to the poll's id and round, so a new poll reads as "not voted".
-    return { ok: true, data: { pollId: id } };
+    const decision = decide(this.state, command, actor, { now: this.deps.now(), newId: this.deps.newId, shuffle: this.deps.shuffle });
+    if (!decision.ok) return decision;
+    for (const body of decision.events) this.commit(body);
+    this.afterEvents(decision.events);
+    return { ok: true, data: decision.data };
   }
 
-  closePoll(pollId: string): Ack {
-    const poll = own(this.state.polls, pollId);
-    if (!poll) return fail("NO_SUCH_POLL");
-    if (poll.status !== "open") return fail("POLL_CLOSED");
-    const { counts, total } = countVotes(poll);
-    this.cancelTally();
-    this.commitAndPublish({ type: "poll:closed", pollId, counts, total });
-    this.armAutoClose();
-    return ok;
+  /** A returning student who brings a new nickname (a `?name=` link, another tab): everyone who shows it is told. */
+  renameIfChanged(participantId: string, nickname: string | undefined): void {
+    if (nickname) this.handle({ event: "participant:rename", payload: { participantId, nickname } });
   }
 
-  revealPoll(pollId: string): Ack {
-    const poll = own(this.state.polls, pollId);
-    if (!poll) return fail("NO_SUCH_POLL");
-    if (poll.status === "open") return fail("POLL_NOT_CLOSED");
-    if (poll.status === "revealed") return ok;
-    this.commitAndPublish({ type: "poll:revealed", pollId });
-    return ok;
+  /** Ends the session (the idle sweep; an open poll is closed first, with its counts). */
+  end(): Ack<unknown> {
+    return this.handle({ event: "session:end", payload: {} });
   }
 
-  reopenPoll(pollId: string, durationS: number): Ack {
-    if (this.isEnded) return fail("SESSION_ENDED");
-    if (this.logFull) return fail("LOG_FULL");
-    const poll = own(this.state.polls, pollId);
-    if (!poll) return fail("NO_SUCH_POLL");
-    if (poll.status === "open") return fail("POLL_ALREADY_OPEN");
-    const current = activePoll(this.state);
-    if (current && current.id !== pollId && current.status === "open") return fail("POLL_ALREADY_OPEN");
-    const closesAt = durationS > 0 ? this.deps.now() + durationS * 1000 : null;
-    this.commitAndPublish({ type: "poll:reopened", pollId, closesAt });
-    this.armAutoClose();
-    return ok;
-  }
-
-  setResultsVisible(visible: boolean): Ack {
-    if (this.logFull) return fail("LOG_FULL");
-    if (visible !== this.state.resultsVisible) this.commitAndPublish({ type: "results:visibility", visible });
-    return ok;
-  }
-
-  setProjectorPanel(panel: SessionState["projectorPanel"]): Ack {
-    if (this.isEnded) return fail("SESSION_ENDED");
-    if (this.logFull) return fail("LOG_FULL");
-    if (panel !== this.state.projectorPanel) this.commitAndPublish({ type: "projector:panelChanged", panel });
-    return ok;
-  }
-
-  setLocked(locked: boolean): Ack {
-    if (this.isEnded) return fail("SESSION_ENDED");
-    if (this.logFull) return fail("LOG_FULL");
-    if (locked !== this.state.locked) this.commitAndPublish({ type: "room:locked", locked });
-    return ok;
-  }
-
-  removeParticipant(participantId: string): Ack {
-    if (this.logFull) return fail("LOG_FULL");
-    const p = own(this.state.participants, participantId);
-    if (!p || p.removed) return fail("NO_SUCH_PARTICIPANT");
-    this.commitAndPublish({ type: "participant:removed", participantId });
-    this.deps.outbox.kick(participantId, protocolError("REMOVED"));
-    return ok;
-  }
-
-  renameParticipant(participantId: string, nickname: string): Ack {
-    if (this.logFull) return fail("LOG_FULL");
-    const p = own(this.state.participants, participantId);
-    if (!p || p.removed) return fail("NO_SUCH_PARTICIPANT");
-    if (p.nickname !== nickname) {
-      this.commit({ type: "participant:renamed", participantId, nickname });
-      this.deps.outbox.hostSnapshot(this.hostSnapshot());
-      this.deps.outbox.renamed(participantId, nickname);
+  /** What follows a command's events: publishing, coalesced tallies, timers, kicks. */
+  private afterEvents(events: readonly SessionEventBody[]): void {
+    let publish = false;
+    for (const e of events) {
+      switch (e.type) {
+        case "poll:voted":
+          this.scheduleTally();
+          // Other tabs of the same browser show the change too.
+          this.deps.outbox.myVote(e.participantId, this.myVote(e.participantId));
+          break;
+        case "participant:renamed":
+          // Only the teacher lists names; the student's own tabs are told.
+          this.deps.outbox.hostSnapshot(this.hostSnapshot());
+          this.deps.outbox.renamed(e.participantId, e.nickname);
+          break;
+        case "participant:removed":
+          publish = true;
+          this.deps.outbox.kick(e.participantId, protocolError("REMOVED"));
+          break;
+        case "poll:closed":
+          this.cancelTally();
+          publish = true;
+          break;
+        case "participant:joined":
+          // Presence publishes the newcomer, coalesced with the rest of the join storm.
+          break;
+        case "session:created":
+        case "step:changed":
+        case "mode:changed":
+        case "room:locked":
+        case "poll:opened":
+        case "poll:revealed":
+        case "poll:reopened":
+        case "results:visibility":
+        case "projector:panelChanged":
+        case "session:ended":
+          publish = true;
+          break;
+        default:
+          assertNever(e);
+      }
     }
-    return ok;
-  }
-
-  /** Closes every projector view (the teacher's own window reconnects with its host key; nobody else can while locked). */
-  closeProjectors(): Ack {
-    if (this.isEnded) return fail("SESSION_ENDED");
-    this.deps.outbox.kickProjectors(protocolError("PROJECTOR_CLOSED"));
-    return ok;
-  }
-
-  end(): Ack {
-    if (this.isEnded) return ok;
-    this.cancelTally();
-    // Close an open poll first, with its counts on the event, so every export and replay has the round's result.
-    const poll = activePoll(this.state);
-    if (poll && poll.status === "open") {
-      const { counts, total } = countVotes(poll);
-      this.commit({ type: "poll:closed", pollId: poll.id, counts, total });
-    }
-    this.commitAndPublish({ type: "session:ended" });
-    this.dispose();
-    return ok;
-  }
-
-  // -------------------------------------------------------------------------
-  // Student commands
-
-  vote(participantId: string, pollId: string, optionId: string): Ack<MyVote> {
-    const poll = own(this.state.polls, pollId);
-    if (!poll || pollId !== this.state.activePollId) return fail("NO_SUCH_POLL");
-    if (poll.status !== "open") return fail("POLL_CLOSED");
-    if (!poll.options.some((o) => o.id === optionId)) return fail("NO_SUCH_OPTION");
-    const voter = own(this.state.participants, participantId);
-    if (!voter || voter.removed) return fail("REMOVED");
-    const mine: MyVote = { pollId, round: poll.round, optionId };
-    if (poll.votes[participantId] !== optionId) {
-      // Bounded writes per participant and round; the vote in force stays counted.
-      if ((poll.voteWrites[participantId] ?? 0) >= MAX_VOTES_PER_ROUND) return fail("VOTE_LIMIT");
-      if (this.logFull) return fail("LOG_FULL");
-      this.commit({ type: "poll:voted", pollId, participantId, optionId });
-      this.scheduleTally();
-      // Other tabs of the same browser show the change too.
-      this.deps.outbox.myVote(participantId, mine);
-    }
-    return { ok: true, data: mine };
+    if (publish) this.publish();
+    if (events.some((e) => e.type === "poll:opened" || e.type === "poll:closed" || e.type === "poll:reopened")) this.armAutoClose();
+    if (this.isEnded) this.dispose();
   }
 
   // -------------------------------------------------------------------------
@@ -433,11 +315,6 @@ export class Room {
     // The room owns its state: events apply in place (O(1) per vote and join).
     applyEvent(this.state, event);
     return event;
-  }
-
-  private commitAndPublish(body: SessionEventBody): void {
-    this.commit(body);
-    this.publish();
   }
 
   /** The whole (small) state to everyone: one encode per audience, not per socket. */
@@ -493,7 +370,7 @@ export class Room {
     this.closeTimer = setTimeout(() => {
       this.closeTimer = null;
       const still = activePoll(this.state);
-      if (still && still.id === poll.id && still.status === "open") this.closePoll(poll.id);
+      if (still && still.id === poll.id && still.status === "open") this.handle({ event: "poll:close", payload: { pollId: poll.id } });
     }, delay);
   }
 

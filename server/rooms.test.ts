@@ -16,7 +16,7 @@ describe("RoomRegistry", () => {
     rooms.get(watched.id)!.watcherJoined();
 
     now += 50_000;
-    rooms.get(busy.id)!.stepMove(1);
+    rooms.get(busy.id)!.handle({ event: "step:move", payload: { delta: 1 } });
     now += 20_000; // idle: 70 s quiet; busy: 20 s since its last event; watched: someone is connected
     rooms.sweepIdle();
     await store.flush();
@@ -36,7 +36,7 @@ describe("RoomRegistry", () => {
     const first = new RoomRegistry({ store, outboxFor: () => silent, idleTimeoutMs: 0 });
     const live = await first.create("live");
     const over = await first.create("over");
-    first.get(live.id)!.stepGo(4);
+    first.get(live.id)!.handle({ event: "step:go", payload: { stepIndex: 4 } });
     first.get(over.id)!.end();
     await store.flush();
     first.disposeAll();

@@ -1,6 +1,9 @@
 import { assertNever } from "../assertNever";
 import { getScenario, isVariantOf } from "../lesson/scenarios";
+import { activePoll, own, stepInRange, voteRefusal } from "./rules";
 import { PROJECTOR_PANELS, type Poll, type SessionEvent, type SessionState } from "./types";
+
+export { activePoll, own };
 
 /**
  * The one set of rules. The live server and replay both fold events through
@@ -83,17 +86,14 @@ function apply(s: SessionState, event: SessionEvent): void {
       return;
 
     case "step:changed": {
-      const total = getScenario(s.mode, s.variant).steps.length;
-      if (!Number.isInteger(event.stepIndex) || event.stepIndex < 0 || event.stepIndex >= total) return;
+      if (!stepInRange(s, event.stepIndex)) return;
       s.stepIndex = event.stepIndex;
       s.modeSwitch = null;
       return;
     }
 
     case "mode:changed": {
-      if (!isVariantOf(event.mode, event.variant)) return;
-      const total = getScenario(event.mode, event.variant).steps.length;
-      if (!Number.isInteger(event.stepIndex) || event.stepIndex < 0 || event.stepIndex >= total) return;
+      if (!isVariantOf(event.mode, event.variant) || !stepInRange(event, event.stepIndex)) return;
       const fromLabel = getScenario(s.mode, s.variant).steps[s.stepIndex]?.label ?? 1;
       s.modeSwitch = { fromMode: s.mode, fromVariant: s.variant, fromLabel, matched: event.matched };
       s.mode = event.mode;
@@ -155,10 +155,8 @@ function apply(s: SessionState, event: SessionEvent): void {
     }
 
     case "poll:voted": {
-      const poll = own(s.polls, event.pollId);
-      const voter = own(s.participants, event.participantId);
-      if (!poll || poll.id !== s.activePollId || poll.status !== "open" || !voter || voter.removed) return;
-      if (!poll.options.some((o) => o.id === event.optionId)) return;
+      if (voteRefusal(s, event.participantId, event.pollId, event.optionId)) return;
+      const poll = s.polls[event.pollId];
       poll.votes[event.participantId] = event.optionId;
       // Logs written before this field existed (and shared logs) fold to an empty record first.
       poll.voteWrites ??= {};
@@ -252,16 +250,5 @@ export function countVotes(poll: Pick<Poll, "options" | "votes">): { counts: Rec
   return { counts, total };
 }
 
-export function activePoll(state: SessionState): Poll | null {
-  return state.activePollId ? (own(state.polls, state.activePollId) ?? null) : null;
-}
-
-/**
- * A record lookup that ignores inherited keys: ids come from clients and logs,
- * and "constructor" or "__proto__" must not find Object.prototype's members.
- */
-export function own<T>(record: Record<string, T>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
 
 

@@ -1,0 +1,183 @@
+import { MAX_VOTES_PER_ROUND } from "../constants";
+import { getScenario, isVariantOf, mapPosition } from "../lesson/scenarios";
+import { generateNextStepPoll } from "../polls/nextStep";
+import type { Command } from "../protocol/schemas";
+import { protocolError, type ErrorCode, type MyVote, type ProtocolError } from "../protocol/wire";
+import { countVotes } from "./reducer";
+import { activePoll, logFull, openRefusal, own, stepInRange, voteRefusal } from "./rules";
+import type { PollOption, SessionEventBody, SessionState } from "./types";
+
+/**
+ * What a command means, and whether it is allowed: the decider half of the
+ * session (`applyEvent` is the other half, and never refuses a fact). Every
+ * rule a command is checked against lives here or in the guards of ./rules,
+ * which the reducer shares, so a live command and a replayed event are judged by the
+ * same code. Pure: time, ids and shuffling come in through `DecideContext`.
+ *
+ * A new command is a schema (lib/protocol/schemas.ts), a case here, a case in
+ * `applyEvent` and a line in docs/protocol.md.
+ */
+
+/** The sender of a command, as the socket edge fixed it at the handshake. */
+export interface Actor {
+  participantId: string | null;
+}
+
+export interface DecideContext {
+  now: number;
+  newId(): string;
+  /** Fisher-Yates with the server's randomness; tests pass a fixed order. */
+  shuffle<T>(items: T[]): T[];
+}
+
+/** The events a command produces (possibly none: an idempotent repeat) and what its acknowledgement carries. */
+export type Decision<T = unknown> = { ok: true; events: SessionEventBody[]; data: T } | { ok: false; error: ProtocolError };
+
+/** Commands that change the log; `projectors:close` acts on presence only and is handled by the room. */
+export type DurableCommand = Exclude<Command, { event: "projectors:close" }>;
+
+const refuse = (code: ErrorCode, message?: string): Decision<never> => ({ ok: false, error: protocolError(code, message) });
+const accept = <T>(events: SessionEventBody[], data: T): Decision<T> => ({ ok: true, events, data });
+
+// ---------------------------------------------------------------------------
+// The decider
+
+export function decide(state: SessionState, command: DurableCommand, actor: Actor, ctx: DecideContext): Decision {
+  if (state.status === "ended") return command.event === "session:end" ? accept([], null) : refuse("SESSION_ENDED");
+  // Past the cap the teacher can still finish: close and reveal the poll, end the session.
+  if (logFull(state) && command.event !== "poll:close" && command.event !== "poll:reveal" && command.event !== "session:end") {
+    return refuse("LOG_FULL");
+  }
+  switch (command.event) {
+    case "step:go":
+      return goToStep(state, command.payload.stepIndex);
+
+    case "step:move": {
+      const total = getScenario(state.mode, state.variant).steps.length;
+      return goToStep(state, Math.min(total - 1, Math.max(0, state.stepIndex + command.payload.delta)));
+    }
+
+    case "mode:set": {
+      const { mode, variant } = command.payload;
+      if (!isVariantOf(mode, variant)) return refuse("BAD_MODE");
+      if (mode === state.mode && variant === state.variant) return accept([], { matched: true });
+      const { index, matched } = mapPosition(getScenario(state.mode, state.variant), state.stepIndex, getScenario(mode, variant));
+      return accept([{ type: "mode:changed", mode, variant, stepIndex: index, matched }], { matched });
+    }
+
+    case "poll:open":
+      return openPoll(state, command.payload, ctx);
+
+    case "poll:close": {
+      const poll = own(state.polls, command.payload.pollId);
+      if (!poll) return refuse("NO_SUCH_POLL");
+      if (poll.status !== "open") return refuse("POLL_CLOSED");
+      // The counts taken now are the round's result, in every replay and export.
+      const { counts, total } = countVotes(poll);
+      return accept([{ type: "poll:closed", pollId: poll.id, counts, total }], null);
+    }
+
+    case "poll:reveal": {
+      const poll = own(state.polls, command.payload.pollId);
+      if (!poll) return refuse("NO_SUCH_POLL");
+      if (poll.status === "open") return refuse("POLL_NOT_CLOSED");
+      return accept(poll.status === "revealed" ? [] : [{ type: "poll:revealed", pollId: poll.id }], null);
+    }
+
+    case "poll:reopen": {
+      const { pollId, durationS } = command.payload;
+      const poll = own(state.polls, pollId);
+      if (!poll) return refuse("NO_SUCH_POLL");
+      if (poll.status === "open" || openRefusal(state)) return refuse("POLL_ALREADY_OPEN");
+      return accept([{ type: "poll:reopened", pollId, closesAt: closesAt(ctx, durationS) }], null);
+    }
+
+    case "results:show":
+      return accept(command.payload.visible === state.resultsVisible ? [] : [{ type: "results:visibility", visible: command.payload.visible }], null);
+
+    case "projector:show":
+      return accept(command.payload.panel === state.projectorPanel ? [] : [{ type: "projector:panelChanged", panel: command.payload.panel }], null);
+
+    case "room:lock":
+      return accept(command.payload.locked === state.locked ? [] : [{ type: "room:locked", locked: command.payload.locked }], null);
+
+    case "participant:remove": {
+      const p = own(state.participants, command.payload.participantId);
+      if (!p || p.removed) return refuse("NO_SUCH_PARTICIPANT");
+      return accept([{ type: "participant:removed", participantId: p.id }], null);
+    }
+
+    case "participant:rename": {
+      const { participantId, nickname } = command.payload;
+      const p = own(state.participants, participantId);
+      if (!p || p.removed) return refuse("NO_SUCH_PARTICIPANT");
+      return accept(p.nickname === nickname ? [] : [{ type: "participant:renamed", participantId, nickname }], null);
+    }
+
+    case "session:end": {
+      // Close an open poll first, with its counts on the event, so every export and replay has the round's result.
+      const events: SessionEventBody[] = [];
+      const poll = activePoll(state);
+      if (poll && poll.status === "open") events.push({ type: "poll:closed", pollId: poll.id, ...countVotes(poll) });
+      events.push({ type: "session:ended" });
+      return accept(events, null);
+    }
+
+    case "poll:vote": {
+      if (!actor.participantId) return refuse("NOT_STUDENT");
+      const { pollId, optionId } = command.payload;
+      const refusal = voteRefusal(state, actor.participantId, pollId, optionId);
+      if (refusal) return refuse(refusal);
+      const poll = state.polls[pollId];
+      const mine: MyVote = { pollId, round: poll.round, optionId };
+      // The same vote again writes nothing.
+      if (poll.votes[actor.participantId] === optionId) return accept([], mine);
+      // Bounded writes per participant and round; the vote in force stays counted.
+      if ((poll.voteWrites[actor.participantId] ?? 0) >= MAX_VOTES_PER_ROUND) return refuse("VOTE_LIMIT");
+      return accept([{ type: "poll:voted", pollId, participantId: actor.participantId, optionId }], mine);
+    }
+
+    default: {
+      const never: never = command;
+      return refuse("UNKNOWN_EVENT", `Unknown command ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function goToStep(state: SessionState, stepIndex: number): Decision<null> {
+  if (!stepInRange(state, stepIndex)) return refuse("STEP_OUT_OF_RANGE");
+  return accept(stepIndex === state.stepIndex ? [] : [{ type: "step:changed", stepIndex }], null);
+}
+
+function closesAt(ctx: DecideContext, durationS: number): number | null {
+  return durationS > 0 ? ctx.now + durationS * 1000 : null;
+}
+
+function openPoll(state: SessionState, command: Extract<DurableCommand, { event: "poll:open" }>["payload"], ctx: DecideContext): Decision<{ pollId: string }> {
+  const busy = openRefusal(state);
+  if (busy) return refuse(busy);
+  let question: string;
+  let options: PollOption[];
+  let correctOptionId: string | null;
+  if (command.kind === "next-step") {
+    const generated = generateNextStepPoll(getScenario(state.mode, state.variant), state.stepIndex);
+    if (!generated) return refuse("NO_NEXT_STEP");
+    // Shuffle first, then number: ids follow screen order, so neither the
+    // position nor the id (visible in dev tools) says which one is right.
+    const shuffled = ctx.shuffle([...generated.options]).map((o, i) => ({ ...o, id: `o${i + 1}` }));
+    question = generated.question;
+    options = shuffled.map(({ id, text, note }) => ({ id, text, note }));
+    correctOptionId = shuffled.find((o) => o.correct)?.id ?? null;
+  } else {
+    question = command.question;
+    options = command.options.map((text, i) => ({ id: `o${i + 1}`, text }));
+    const correctIndex = command.correctIndex ?? null;
+    if (correctIndex !== null && correctIndex >= options.length) return refuse("BAD_REQUEST", "correctIndex is not an option");
+    correctOptionId = correctIndex === null ? null : options[correctIndex].id;
+  }
+  const id = ctx.newId();
+  return accept(
+    [{ type: "poll:opened", poll: { id, kind: command.kind, question, options, correctOptionId }, closesAt: closesAt(ctx, command.durationS ?? 0) }],
+    { pollId: id },
+  );
+}
