@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
-import { hostKeyKey, LiveSessionProvider, useLive, useSend } from "@/components/live/LiveSession";
+import { hostKeyKey, LiveSessionProvider, useHostSnapshot, useLive, useSend } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
 import { useSessionExists } from "@/components/session/useSessionExists";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
@@ -65,7 +65,7 @@ export function HostConsole({ code }: { code: string }) {
 }
 
 function Console({ code }: { code: string }) {
-  const snapshot = useLive((s) => s.snapshot) as HostSnapshot;
+  const snapshot = useHostSnapshot();
   const connection = useLive((s) => s.connection);
   const lastError = useLive((s) => s.lastError);
   const send = useSend();

@@ -18,6 +18,7 @@ import {
 import { COMMAND_ACK_TIMEOUT_MS, RECONNECT_DELAY_MAX_MS, RECONNECT_DELAY_MS, REFUSAL_RETRY_MS } from "@/lib/constants";
 import { createLiveStore, type LiveState, type LiveStore } from "./store";
 import { hostKeyKey, studentTokenKey } from "./storageKeys";
+import type { HostSnapshot, PublicSnapshot } from "@/lib/session/views";
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -182,6 +183,20 @@ function useLiveContext(): LiveContextValue {
 
 export function useLive<T>(selector: (state: LiveState) => T): T {
   return useStore(useLiveContext().store, selector);
+}
+
+/** The teacher's snapshot (the console renders once one has arrived: the session gate waits for it). */
+export function useHostSnapshot(): HostSnapshot {
+  const snapshot = useLive((s) => s.snapshot);
+  if (snapshot?.audience !== "host") throw new Error("The console was given the class's view instead of the teacher's.");
+  return snapshot;
+}
+
+/** The class's snapshot, for students and projectors. */
+export function usePublicSnapshot(): PublicSnapshot {
+  const snapshot = useLive((s) => s.snapshot);
+  if (snapshot?.audience !== "public") throw new Error("This view was given a snapshot for another audience.");
+  return snapshot;
 }
 
 export function useLiveActions() {

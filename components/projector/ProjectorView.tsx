@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { PublicSnapshot } from "@/lib/session/views";
-import { LiveSessionProvider, useLive } from "@/components/live/LiveSession";
+import { LiveSessionProvider, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { hostKeyKey } from "@/components/live/storageKeys";
 import { SessionGate } from "@/components/session/SessionGate";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
@@ -61,7 +61,7 @@ function useJoinUrl(code: string): string | null {
 
 /** The projector: the diagram large, no controls; poll results only when the teacher shows them. */
 function Projector({ code }: { code: string }) {
-  const snapshot = useLive((s) => s.snapshot) as PublicSnapshot;
+  const snapshot = usePublicSnapshot();
   const scenario = getScenario(snapshot.mode, snapshot.variant);
   const poll = snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) ? snapshot.poll : null;
   const panel = snapshot.projectorPanel;

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
-import { LiveSessionProvider, studentTokenKey, useLive } from "@/components/live/LiveSession";
+import { LiveSessionProvider, studentTokenKey, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
 import { useSessionExists } from "@/components/session/useSessionExists";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
@@ -103,7 +103,7 @@ function ConnectionStatus() {
 }
 
 function StudentScreen({ code }: { code: string }) {
-  const snapshot = useLive((s) => s.snapshot) as PublicSnapshot;
+  const snapshot = usePublicSnapshot();
   const nickname = useLive((s) => s.welcome?.nickname);
   const scenario = getScenario(snapshot.mode, snapshot.variant);
   return (

@@ -52,6 +52,7 @@ describe("toPublicSnapshot", () => {
       { type: "projector:panelChanged", panel: "objects" },
     ]);
     expect(toPublicSnapshot(state, 2)).toEqual({
+      audience: "public",
       rev: 8,
       code: "KUBE42",
       title: "Dynamic provisioning",
@@ -265,9 +266,11 @@ describe("toHostSnapshot", () => {
     expect(host.rev).toBe(state.seq);
     expect(host.poll?.id).toBe("q2");
     // The public view of the same state agrees on what they share.
-    const { poll: _pub, ...shared } = toPublicSnapshot(state, 1);
-    const { poll: _host, sessionId: _s, resultsVisible: _r, participants: _p, pollCount: _c, projectorCount: _v, ...hostShared } = host;
+    const { poll: _pub, audience: pub, ...shared } = toPublicSnapshot(state, 1);
+    const { poll: _host, audience, sessionId: _s, resultsVisible: _r, participants: _p, pollCount: _c, projectorCount: _v, ...hostShared } = host;
     expect(hostShared).toEqual(shared);
+    // Tagged by audience, so a receiver narrows the union instead of casting it.
+    expect([audience, pub]).toEqual(["host", "public"]);
   });
 
   it("has no poll before the first one", () => {

@@ -38,7 +38,10 @@ export interface PublicPoll {
   history: PollRound[];
 }
 
+/** What students and projectors receive: no names, no votes, no answer before the reveal. */
 export interface PublicSnapshot {
+  /** Tags the union on the wire, so a receiver narrows instead of casting. */
+  audience: "public";
   rev: number;
   code: string;
   title: string;
@@ -72,7 +75,9 @@ export interface HostPoll extends Omit<PublicPoll, "results" | "correctOptionId"
   votes: Record<string, string>;
 }
 
-export interface HostSnapshot extends Omit<PublicSnapshot, "poll"> {
+/** What the teacher's sockets receive: the roster, every vote and the answer. */
+export interface HostSnapshot extends Omit<PublicSnapshot, "poll" | "audience"> {
+  audience: "host";
   sessionId: string;
   resultsVisible: boolean;
   participants: HostParticipant[];
@@ -138,6 +143,7 @@ export function resultsOf(poll: Poll): PollResults {
 export function toPublicSnapshot(state: SessionState, connectedCount: number): PublicSnapshot {
   const poll = activePoll(state);
   return {
+    audience: "public",
     rev: state.seq,
     code: state.code,
     title: state.title,
@@ -168,9 +174,10 @@ function hostParticipants(state: SessionState, presence: Presence): HostParticip
 
 export function toHostSnapshot(state: SessionState, presence: Presence): HostSnapshot {
   const poll = activePoll(state);
-  const { poll: _public, ...base } = toPublicSnapshot(state, presence.connectedCount);
+  const { poll: _public, audience: _audience, ...base } = toPublicSnapshot(state, presence.connectedCount);
   return {
     ...base,
+    audience: "host",
     sessionId: state.id,
     resultsVisible: state.resultsVisible,
     participants: hostParticipants(state, presence),

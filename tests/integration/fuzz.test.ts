@@ -214,11 +214,11 @@ function shownCounts(tab: Tab): Record<string, number> | null {
 
 /** Presence (who is connected) is not part of the durable state; views compare without it. */
 function withoutPresence(snapshot: AnySnapshot): Record<string, unknown> {
-  const { participantCount: _count, ...rest } = snapshot as PublicSnapshot;
-  if ("participants" in snapshot) {
-    delete (rest as Partial<HostSnapshot>).projectorCount;
-    return { ...rest, participants: (snapshot as HostSnapshot).participants.map(({ connected: _c, ...p }) => p) };
+  if (snapshot.audience === "host") {
+    const { participantCount: _count, projectorCount: _views, ...rest } = snapshot;
+    return { ...rest, participants: snapshot.participants.map(({ connected: _c, ...p }) => p) };
   }
+  const { participantCount: _count, ...rest } = snapshot;
   return rest;
 }
 
