@@ -1,6 +1,5 @@
 import { MAX_PARTICIPANTS_PER_SESSION, RATE_LIMITS } from "../lib/constants";
 import {
-  ERROR_CODES,
   isRoomCode,
   normalizeRoomCode,
   protocolError,
@@ -10,6 +9,7 @@ import {
   type ErrorCode,
   type MyVote,
   type Command,
+  type ProtocolError,
   type Role,
 } from "../lib/protocol";
 import { log } from "./logger";
@@ -53,7 +53,7 @@ export type JoinResult =
       snapshot: AnySnapshot;
       myVote: MyVote | null;
     }
-  | { ok: false; code: ErrorCode; message: string };
+  | { ok: false; error: ProtocolError };
 
 export interface Member {
   sessionId: string;
@@ -75,7 +75,7 @@ export interface RoomGateway {
   view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null>;
 }
 
-const refuse = (code: ErrorCode, message: string = ERROR_CODES[code]): JoinResult => ({ ok: false, code, message });
+const refuse = (code: ErrorCode, message?: string): JoinResult => ({ ok: false, error: protocolError(code, message) });
 
 /** The rooms of this process, answered directly. */
 export class LocalGateway implements RoomGateway {

@@ -3,13 +3,14 @@ import os from "node:os";
 import QRCode from "qrcode";
 import { z } from "zod";
 import { MAX_HTTP_BODY_BYTES, RATE_LIMITS } from "../lib/constants";
-import { ERROR_CODES, TITLE_MAX, cleanText, isRoomCode, normalizeRoomCode, type ErrorCode } from "../lib/protocol";
+import { ERROR_CODES, TITLE_MAX, cleanText, isRoomCode, normalizeRoomCode, type CreatedSessionBody, type JoinInfo } from "../lib/protocol";
 import type { Config } from "./config";
 import { log } from "./logger";
 import { createOriginPolicy, parseHost, requestScheme } from "./origin";
 import { KeyedLimiter, addressOf } from "./rateLimit";
 import type { RoomRegistry } from "./rooms";
-import { ApiError, createSessionsReader } from "./sessionsApi";
+import { HttpError } from "./httpError";
+import { createSessionsReader } from "./sessionsApi";
 import type { SessionStore } from "./store/types";
 
 export const createSessionBodySchema = z
@@ -24,15 +25,6 @@ export interface ApiDeps {
   failedJoins: KeyedLimiter;
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "CROSS_ORIGIN",
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Security headers for every response, pages included. */
 export function setSecurityHeaders(res: ServerResponse, dev: boolean): void {
@@ -79,7 +71,7 @@ export function createApiHandler(deps: ApiDeps) {
     try {
       await route(req, res, url);
     } catch (err) {
-      if (err instanceof HttpError || err instanceof ApiError) {
+      if (err instanceof HttpError) {
         sendJson(res, err.status, { error: { code: err.code, message: err.message } });
       } else {
         log.error("api request failed", { path: url.pathname, error: (err as Error).stack });
@@ -147,7 +139,7 @@ export function createApiHandler(deps: ApiDeps) {
         hostKey: created.hostKey,
         createdAt: created.createdAt,
         hostPath: `/host/${created.code}#key=${created.hostKey}`,
-      });
+      } satisfies CreatedSessionBody);
     }
     if (path === "/api/join-info") {
       const address = clientAddress(req, deps.config.trustProxy);
@@ -164,7 +156,7 @@ export function createApiHandler(deps: ApiDeps) {
       const { base, note } = joinBase(req, deps.config);
       const joinUrl = `${base}/join/${code}`;
       const qrSvg = await QRCode.toString(joinUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
-      return sendJson(res, 200, { code, joinUrl, qrSvg, note });
+      return sendJson(res, 200, { code, joinUrl, qrSvg, note } satisfies JoinInfo);
     }
     throw new HttpError(404, "NOT_FOUND", "No such API endpoint.");
   }

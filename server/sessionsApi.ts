@@ -4,7 +4,9 @@ import { z } from "zod";
 import type { ExportKind } from "../lib/session";
 import { ExportRunner, ExportsBusyError } from "./exports";
 import { hashSecret, secretMatches } from "./secrets";
-import type { SessionStore, SessionSummary } from "./store/types";
+import { MAX_HOST_KEYS_PER_REQUEST, type Access, type SessionDetail, type SessionList, type SessionSummary, type ShareLink } from "../lib/protocol/rest";
+import { HttpError } from "./httpError";
+import type { SessionStore } from "./store/types";
 
 /**
  * Reading saved sessions. Who may see what:
@@ -16,25 +18,10 @@ import type { SessionStore, SessionSummary } from "./store/types";
  * The session id alone reads nothing: every student holds it.
  * Keys travel in headers, never in URLs, so they stay out of access logs.
  */
-export type Access = "admin" | "host" | "viewer";
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 const sessionIdSchema = z.uuid();
-const MAX_HOST_KEYS = 200;
 
-export interface SessionDetail extends SessionSummary {
-  durationMs: number;
-  access: Access;
-}
 
 export function isAdmin(req: IncomingMessage, adminToken: string | null): boolean {
   if (!adminToken) return false;
@@ -61,15 +48,15 @@ function hostKeysOf(req: IncomingMessage): string[] {
     .split(",")
     .map((k) => k.trim())
     .filter((k) => k.length > 0 && k.length <= 128);
-  if (keys.length > MAX_HOST_KEYS) throw new ApiError(400, "BAD_REQUEST", `Send at most ${MAX_HOST_KEYS} host keys.`);
+  if (keys.length > MAX_HOST_KEYS_PER_REQUEST) throw new HttpError(400, "BAD_REQUEST", `Send at most ${MAX_HOST_KEYS_PER_REQUEST} host keys.`);
   return keys;
 }
 
 export function createSessionsReader(store: SessionStore, adminToken: string | null) {
   async function record(id: string) {
-    if (!sessionIdSchema.safeParse(id).success) throw new ApiError(404, "NO_SUCH_SESSION", "There is no session with that id.");
+    if (!sessionIdSchema.safeParse(id).success) throw new HttpError(404, "NO_SUCH_SESSION", "There is no session with that id.");
     const rec = await store.getSession(id);
-    if (!rec) throw new ApiError(404, "NO_SUCH_SESSION", "There is no session with that id.");
+    if (!rec) throw new HttpError(404, "NO_SUCH_SESSION", "There is no session with that id.");
     return rec;
   }
 
@@ -79,14 +66,14 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
     if (hostKeysOf(req).some((k) => secretMatches(k, rec.hostKeyHash))) return "host";
     const replayKey = headerValue(req, "x-replay-key");
     if (rec.shareKeyHash && replayKey.length <= 128 && secretMatches(replayKey, rec.shareKeyHash)) return "viewer";
-    throw new ApiError(403, "NO_ACCESS", "This replay needs the link the teacher shared (or, for the teacher, the browser that ran the session).");
+    throw new HttpError(403, "NO_ACCESS", "This replay needs the link the teacher shared (or, for the teacher, the browser that ran the session).");
   }
 
   /** The presented host key of this session, or a 403. */
   async function hostKeyFor(req: IncomingMessage, id: string): Promise<string> {
     const rec = await record(id);
     const key = hostKeysOf(req).find((k) => secretMatches(k, rec.hostKeyHash));
-    if (!key) throw new ApiError(403, "NOT_HOST", "Only the teacher who ran this session can share its replay.");
+    if (!key) throw new HttpError(403, "NOT_HOST", "Only the teacher who ran this session can share its replay.");
     return key;
   }
 
@@ -99,14 +86,14 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
     try {
       return await exports.render(id, kind, access);
     } catch (err) {
-      if (err instanceof ExportsBusyError) throw new ApiError(429, "RATE_LIMITED", "The server is preparing other downloads. Try again in a moment.");
+      if (err instanceof ExportsBusyError) throw new HttpError(429, "RATE_LIMITED", "The server is preparing other downloads. Try again in a moment.");
       throw err;
     }
   }
 
   return {
     /** Sessions this browser hosted (by the keys it sends), or all of them for the admin. */
-    async list(req: IncomingMessage): Promise<{ scope: "admin" | "host"; sessions: SessionDetail[] }> {
+    async list(req: IncomingMessage): Promise<SessionList> {
       if (isAdmin(req, adminToken)) return { scope: "admin", sessions: (await store.listSessions()).map((s) => detail(s, "admin")) };
       const ids = await store.sessionIdsByHostKeyHash(hostKeysOf(req).map(hashSecret));
       return { scope: "host", sessions: (await store.listSessions(ids)).map((s) => detail(s, "host")) };
@@ -117,7 +104,7 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
      * The key is derived from the host key, so only the teacher can make it,
      * and the server keeps only its hash.
      */
-    async share(req: IncomingMessage, id: string): Promise<{ replayKey: string; replayPath: string }> {
+    async share(req: IncomingMessage, id: string): Promise<ShareLink> {
       const hostKey = await hostKeyFor(req, id);
       const rec = await record(id);
       const replayKey = replayKeyFor(hostKey, id, rec.shareGeneration);
@@ -160,13 +147,13 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
       }
       if (format === "csv") {
         if (sheet === "students") {
-          if (access === "viewer") throw new ApiError(403, "NOT_HOST", "The per-student sheet is for the teacher: send the host key.");
+          if (access === "viewer") throw new HttpError(403, "NOT_HOST", "The per-student sheet is for the teacher: send the host key.");
           return { contentType: "text/csv; charset=utf-8", filename: `${base}-students.csv`, body: await render(id, "studentCsv", access) };
         }
-        if (sheet !== null && sheet !== "polls") throw new ApiError(400, "BAD_REQUEST", "sheet must be polls or students.");
+        if (sheet !== null && sheet !== "polls") throw new HttpError(400, "BAD_REQUEST", "sheet must be polls or students.");
         return { contentType: "text/csv; charset=utf-8", filename: `${base}-polls.csv`, body: await render(id, "pollCsv", access) };
       }
-      throw new ApiError(400, "BAD_REQUEST", "format must be json or csv.");
+      throw new HttpError(400, "BAD_REQUEST", "format must be json or csv.");
     },
 
     close: () => exports.close(),

@@ -143,8 +143,8 @@ export function attachSocketLayer({
         admitNew: !overAllowance,
       });
       if (!joined.ok) {
-        const error = rejection(joined.code, joined.message);
-        return refuse(COUNTED_FAILURES.has(joined.code) ? refuseFailure(address, error) : error);
+        const error = rejection(joined.error.code, joined.error.message);
+        return refuse(COUNTED_FAILURES.has(joined.error.code) ? refuseFailure(address, error) : error);
       }
       socket.data = { sessionId: joined.sessionId, code: joined.code, role: joined.role, participantId: joined.participantId };
       (socket as IoSocket & { joined?: typeof joined }).joined = joined;

@@ -3,9 +3,10 @@
 import { useEffect, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
-import { hostKeyKey, LiveSessionProvider, useHostSnapshot, useLive, useSend } from "@/components/live/LiveSession";
+import { LiveSessionProvider, useHostSnapshot, useLive, useSend } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
-import { useSessionExists } from "@/components/session/useSessionExists";
+import { useJoinInfo } from "@/components/session/useJoinInfo";
+import { readHostKey, saveHostKey } from "@/components/live/hostKeyStore";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
@@ -25,30 +26,20 @@ function useHostKey(code: string): string | null | undefined {
   useEffect(() => {
     const fromHash = new URLSearchParams(window.location.hash.slice(1)).get("key");
     if (fromHash) {
-      try {
-        localStorage.setItem(hostKeyKey(code), fromHash);
-      } catch {
-        // Storage unavailable: the key lives in this tab only.
-      }
+      saveHostKey(code, fromHash);
       // Keep the key off the screen (and out of screenshots of the address bar).
       history.replaceState(null, "", window.location.pathname + window.location.search);
       setKey(fromHash);
       return;
     }
-    let stored: string | null = null;
-    try {
-      stored = localStorage.getItem(hostKeyKey(code));
-    } catch {
-      stored = null;
-    }
-    setKey(stored);
+    setKey(readHostKey(code) ?? null);
   }, [code]);
   return key;
 }
 
 export function HostConsole({ code }: { code: string }) {
   const hostKey = useHostKey(code);
-  const exists = useSessionExists(code, hostKey === null);
+  const exists = useJoinInfo(code, hostKey === null).status;
   if (hostKey === undefined || (hostKey === null && exists === "checking")) return <main className="p-6 text-slate-300">Loading the console…</main>;
   if (hostKey === null && exists === "missing") return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
   if (hostKey === null) {

@@ -1,32 +1,14 @@
 "use client";
 
-import { useEffect, useState } from "react";
-
-interface JoinInfo {
-  joinUrl: string;
-  qrSvg: string;
-  note: string | null;
-}
+import { useState } from "react";
+import { useJoinInfo } from "@/components/session/useJoinInfo";
 
 /** The join link and its QR code, with an address students' phones can reach. */
 export function JoinPanel({ code }: { code: string }) {
-  const [info, setInfo] = useState<JoinInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const joinInfo = useJoinInfo(code);
+  const info = joinInfo.status === "ok" ? joinInfo.info : null;
+  const error = joinInfo.status === "error" ? joinInfo.message : joinInfo.status === "missing" ? "There is no session with that code." : null;
   const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    let cancelled = false;
-    fetch(`/api/join-info?code=${encodeURIComponent(code)}`)
-      .then(async (res) => {
-        const body = await res.json();
-        if (!res.ok) throw new Error(body?.error?.message ?? "Could not get the join link.");
-        if (!cancelled) setInfo(body);
-      })
-      .catch((err: Error) => !cancelled && setError(err.message));
-    return () => {
-      cancelled = true;
-    };
-  }, [code]);
 
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="join-panel-heading">

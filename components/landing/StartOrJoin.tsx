@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { hostKeyKey } from "@/components/live/storageKeys";
-import { startedAtKey } from "@/components/sessions/hostKeys";
+import { saveHostKey } from "@/components/live/hostKeyStore";
+import type { CreatedSessionBody, RestError } from "@/lib/protocol/rest";
 import { TITLE_MAX, isRoomCode, normalizeRoomCode } from "@/lib/protocol/wire";
 
 export function StartOrJoin() {
@@ -30,10 +30,9 @@ function StartForm() {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ title }),
       });
-      const body = await res.json();
-      if (!res.ok) throw new Error(body?.error?.message ?? "Could not start a session.");
-      localStorage.setItem(hostKeyKey(body.code), body.hostKey);
-      localStorage.setItem(startedAtKey(body.code), String(Date.now()));
+      const body = (await res.json()) as CreatedSessionBody | RestError;
+      if (!res.ok || "error" in body) throw new Error(("error" in body && body.error.message) || "Could not start a session.");
+      saveHostKey(body.code, body.hostKey, Date.now());
       // A full navigation so the key travels in the fragment, never to the server.
       window.location.assign(`/host/${body.code}#key=${body.hostKey}`);
     } catch (err) {

@@ -1,10 +1,11 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { readHostKey } from "@/components/live/hostKeyStore";
+import { useJoinInfo } from "@/components/session/useJoinInfo";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
-import { hostKeyKey } from "@/components/live/storageKeys";
 import { SessionGate } from "@/components/session/SessionGate";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
@@ -19,15 +20,7 @@ import { pollIsCurrent } from "@/lib/session/views";
 /** The teacher's own projector window (same browser) presents the host key, so it still opens once the room is locked. */
 function useStoredHostKey(code: string): string | undefined | null {
   const [key, setKey] = useState<string | undefined | null>(null);
-  useEffect(() => {
-    let stored: string | undefined;
-    try {
-      stored = localStorage.getItem(hostKeyKey(code)) ?? undefined;
-    } catch {
-      stored = undefined;
-    }
-    setKey(stored);
-  }, [code]);
+  useEffect(() => setKey(readHostKey(code)), [code]);
   return key;
 }
 
@@ -45,18 +38,9 @@ export function ProjectorView({ code }: { code: string }) {
 
 /** The address students can reach (the server picks PUBLIC_URL or this machine's LAN address). */
 function useJoinUrl(code: string): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    fetch(`/api/join-info?code=${encodeURIComponent(code)}`)
-      .then((res) => (res.ok ? res.json() : null))
-      .then((body) => !cancelled && setUrl(body?.joinUrl ?? `${window.location.origin}/join/${code}`))
-      .catch(() => !cancelled && setUrl(`${window.location.origin}/join/${code}`));
-    return () => {
-      cancelled = true;
-    };
-  }, [code]);
-  return url;
+  const joinInfo = useJoinInfo(code);
+  if (joinInfo.status === "checking") return null;
+  return joinInfo.status === "ok" ? joinInfo.info.joinUrl : `${window.location.origin}/join/${code}`;
 }
 
 /** The projector: the diagram large, no controls; poll results only when the teacher shows them. */

@@ -8,7 +8,7 @@ import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { LessonPanels } from "@/components/lesson/LazyPanels";
 import { TallyBars } from "@/components/poll/TallyBars";
-import { hostKeyHeaders } from "@/components/sessions/hostKeys";
+import { hostKeyHeaders } from "@/components/live/hostKeyStore";
 import { ReplayControls, type Speed } from "./ReplayControls";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
 

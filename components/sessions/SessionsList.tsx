@@ -1,22 +1,11 @@
 "use client";
 
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { ADMIN_TOKEN_KEY, HOST_KEYS_PER_REQUEST, allHostKeys, hostKeyHeaders } from "./hostKeys";
+import { ADMIN_TOKEN_KEY, allHostKeys, hostKeyHeaders } from "@/components/live/hostKeyStore";
+import { MAX_HOST_KEYS_PER_REQUEST, type SessionDetail, type SessionList, type ShareLink } from "@/lib/protocol/rest";
 
-interface SessionRow {
-  id: string;
-  code: string;
-  title: string;
-  createdAt: number;
-  endedAt: number | null;
-  status: "live" | "ended";
-  durationMs: number;
-  peakParticipants: number;
-  participantCount: number;
-  pollCount: number;
-  /** A replay share link is live. */
-  shared: boolean;
-}
+/** A row of the list: what the API says about one session. */
+type SessionRow = SessionDetail;
 
 function duration(ms: number): string {
   const m = Math.round(ms / 60000);
@@ -48,7 +37,7 @@ async function setSharing(id: string, share: boolean): Promise<string | null> {
   });
   const body = await res.json().catch(() => null);
   if (!res.ok) throw new Error(body?.error?.message ?? "Could not change sharing.");
-  return share ? `${window.location.origin}${body.replayPath}` : null;
+  return share ? `${window.location.origin}${(body as ShareLink).replayPath}` : null;
 }
 
 /** The link to hand out, with a copy button; the key lives in the fragment, so it never reaches a server log. */
@@ -110,7 +99,7 @@ export function SessionsList() {
     setHeldKeys(allHostKeys().length);
     fetch("/api/sessions", { headers: hostKeyHeaders() })
       .then(async (res) => {
-        const body = await res.json();
+        const body = (await res.json()) as SessionList & { error?: { message: string } };
         if (!res.ok) throw new Error(body?.error?.message ?? "Could not load sessions.");
         setRows(body.sessions);
         setScope(body.scope);
@@ -138,9 +127,9 @@ export function SessionsList() {
           ? "Every session on this server (admin)."
           : "Sessions started in this browser. Share a replay to hand out its link: whoever has it sees the lesson and the results you revealed, never student names, individual votes or answers you did not reveal."}
       </p>
-      {scope === "host" && heldKeys > HOST_KEYS_PER_REQUEST && (
+      {scope === "host" && heldKeys > MAX_HOST_KEYS_PER_REQUEST && (
         <p role="status" className="rounded-lg bg-slate-800 px-3 py-2" data-testid="sessions-truncated">
-          This browser started {heldKeys} sessions; the list shows the {HOST_KEYS_PER_REQUEST} most recent. The admin token shows all of them.
+          This browser started {heldKeys} sessions; the list shows the {MAX_HOST_KEYS_PER_REQUEST} most recent. The admin token shows all of them.
         </p>
       )}
       {error && (

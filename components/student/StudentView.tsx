@@ -5,7 +5,7 @@ import { getScenario } from "@/lib/lesson/scenarios";
 import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, studentTokenKey, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
-import { useSessionExists } from "@/components/session/useSessionExists";
+import { useJoinInfo } from "@/components/session/useJoinInfo";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { StepTrail } from "@/components/diagram/StepTrail";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
@@ -37,7 +37,7 @@ export function StudentView({ code, initialName }: { code: string; initialName: 
     setChecked(true);
   }, [code, initialName]);
 
-  const exists = useSessionExists(code, checked && nickname === null);
+  const exists = useJoinInfo(code, checked && nickname === null).status;
   if (!checked) return null;
   if (nickname === null) {
     if (exists === "checking") return null;

@@ -9,3 +9,4 @@
  */
 export * from "./wire";
 export * from "./schemas";
+export * from "./rest";

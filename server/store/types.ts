@@ -1,3 +1,4 @@
+import type { SessionSummary } from "../../lib/protocol/rest";
 import type { SessionEvent } from "../../lib/session/types";
 
 /**
@@ -36,21 +37,7 @@ export interface SessionRecord {
 /** A session as created: not shared yet. */
 export type NewSessionRecord = Omit<SessionRecord, "shareKeyHash" | "shareGeneration">;
 
-export interface SessionSummary {
-  id: string;
-  code: string;
-  title: string;
-  createdAt: number;
-  endedAt: number | null;
-  status: "live" | "ended";
-  lastEventAt: number;
-  eventCount: number;
-  participantCount: number;
-  peakParticipants: number;
-  pollCount: number;
-  /** Whether a replay share link is live. */
-  shared: boolean;
-}
+export type { SessionSummary } from "../../lib/protocol/rest";
 
 export interface SessionStore {
   /** Creates the session with its first event (`session:created`, seq 1); durable when it resolves. */

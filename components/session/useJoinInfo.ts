@@ -1,0 +1,38 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import type { JoinInfo, RestError } from "@/lib/protocol/rest";
+import { isRoomCode } from "@/lib/protocol/wire";
+
+/** What the join-info lookup said: still asking, the info, a clear "no such session" (404), or another failure. */
+export type JoinInfoState =
+  | { status: "checking" }
+  | { status: "ok"; info: JoinInfo }
+  | { status: "missing" }
+  | { status: "error"; message: string };
+
+/**
+ * The one `GET /api/join-info` of a page: the address students' phones can
+ * reach (PUBLIC_URL, or this machine's LAN address), its QR code, and whether
+ * the code is live. `enabled: false` asks nothing.
+ */
+export function useJoinInfo(code: string, enabled = true): JoinInfoState {
+  const [state, setState] = useState<JoinInfoState>(isRoomCode(code) ? { status: "checking" } : { status: "missing" });
+  useEffect(() => {
+    if (!enabled || !isRoomCode(code)) return;
+    let cancelled = false;
+    fetch(`/api/join-info?code=${encodeURIComponent(code)}`)
+      .then(async (res) => {
+        const body = (await res.json().catch(() => null)) as JoinInfo | RestError | null;
+        if (cancelled) return;
+        if (res.ok && body && !("error" in body)) setState({ status: "ok", info: body });
+        else if (res.status === 404) setState({ status: "missing" });
+        else setState({ status: "error", message: (body && "error" in body && body.error.message) || "Could not get the join link." });
+      })
+      .catch(() => !cancelled && setState({ status: "error", message: "Could not reach the server." }));
+    return () => {
+      cancelled = true;
+    };
+  }, [code, enabled]);
+  return state;
+}

@@ -1,0 +1,80 @@
+import type { ErrorCode } from "./wire";
+
+/**
+ * The REST contract: response bodies, error codes and limits that the
+ * server's API and the browser share. Plain types and constants (no zod), so
+ * pages import it freely. docs/protocol.md ("REST API") describes each call.
+ */
+
+/** Who a saved-session read was answered for. */
+export type Access = "admin" | "host" | "viewer";
+
+/** One saved session in a list (`GET /api/sessions`). */
+export interface SessionSummary {
+  id: string;
+  code: string;
+  title: string;
+  createdAt: number;
+  endedAt: number | null;
+  status: "live" | "ended";
+  lastEventAt: number;
+  eventCount: number;
+  participantCount: number;
+  peakParticipants: number;
+  pollCount: number;
+  /** Whether a replay share link is live. */
+  shared: boolean;
+}
+
+/** `GET /api/sessions/{id}`, and each row of the list. */
+export interface SessionDetail extends SessionSummary {
+  durationMs: number;
+  access: Access;
+}
+
+/** `GET /api/sessions`: the sessions this browser's keys open, or every session for the admin. */
+export interface SessionList {
+  scope: "admin" | "host";
+  sessions: SessionDetail[];
+}
+
+/** `POST /api/sessions` (201). */
+export interface CreatedSessionBody {
+  id: string;
+  code: string;
+  title: string;
+  hostKey: string;
+  createdAt: number;
+  /** The console's address, with the key in the fragment (never sent to a server). */
+  hostPath: string;
+}
+
+/** `POST /api/sessions/{id}/share`: the replay link to hand out. */
+export interface ShareLink {
+  replayKey: string;
+  replayPath: string;
+}
+
+/** `GET /api/join-info?code=…`: the address students' phones can reach. */
+export interface JoinInfo {
+  code: string;
+  joinUrl: string;
+  /** The QR code of `joinUrl`, as SVG markup the server generated. */
+  qrSvg: string;
+  /** Why the link uses another address than the console's, or null. */
+  note: string | null;
+}
+
+/** Codes only the REST API answers with, beside the socket's ERROR_CODES. */
+export type RestErrorCode = "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NO_ACCESS" | "CROSS_ORIGIN";
+
+/** Every error body: `{ error: { code, message } }`. */
+export interface RestError {
+  error: { code: ErrorCode | RestErrorCode; message: string };
+}
+
+/**
+ * Host keys one request may carry (X-Host-Keys): they travel in a header, and
+ * HTTP servers cap header size (Node: 16 KiB); 200 keys of 43 characters fit.
+ */
+export const MAX_HOST_KEYS_PER_REQUEST = 200;
