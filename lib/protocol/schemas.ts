@@ -73,6 +73,13 @@ export type PollOpen = z.input<typeof pollOpenSchema>;
 export type PollRef = z.infer<typeof pollRefSchema>;
 export type PollReopen = z.input<typeof pollReopenSchema>;
 export type PollVote = z.infer<typeof pollVoteSchema>;
+export type ResultsVisibility = z.input<typeof resultsVisibilitySchema>;
+export type ProjectorPanelChoice = z.input<typeof projectorPanelSchema>;
+export type RoomLock = z.input<typeof roomLockSchema>;
+export type ParticipantRef = z.input<typeof participantRefSchema>;
+export type ParticipantRename = z.input<typeof participantRenameSchema>;
+/** Commands that carry nothing: `{}` (or nothing at all). */
+export type EmptyPayload = z.input<typeof emptySchema>;
 
 
 /**
@@ -103,3 +110,14 @@ export type Command = {
   [E in Exclude<keyof typeof COMMAND_RULES, "session:sync">]: { event: E; payload: z.output<(typeof COMMAND_RULES)[E]["schema"]> };
 }[Exclude<keyof typeof COMMAND_RULES, "session:sync">];
 
+
+/**
+ * Compile-time proof that the event map (./wire, which browsers import
+ * without zod) and the schemas agree: each command's payload type is exactly
+ * what its schema accepts. A drift fails the typecheck, naming the command.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type PayloadsAgree = {
+  [E in keyof typeof COMMAND_RULES]: Same<Parameters<ClientToServerEvents[E]>[0], z.input<(typeof COMMAND_RULES)[E]["schema"]>>;
+};
+export const PAYLOADS_AGREE = {} as PayloadsAgree satisfies Record<keyof typeof COMMAND_RULES, true>;

@@ -1,8 +1,24 @@
 import type { HostSnapshot, PublicSnapshot } from "../session/views";
 import type { ProjectorPanel } from "../session/types";
-import type { Handshake, ModeSet, PollOpen, PollRef, PollReopen, PollVote, StepGo, StepMove } from "./schemas";
+import type {
+  EmptyPayload,
+  Handshake,
+  ModeSet,
+  ParticipantRef,
+  ParticipantRename,
+  PollOpen,
+  PollRef,
+  PollReopen,
+  PollVote,
+  ProjectorPanelChoice,
+  ResultsVisibility,
+  RoomLock,
+  StepGo,
+  StepMove,
+} from "./schemas";
 
-export type { Handshake, ModeSet, PollOpen, PollRef, PollReopen, PollVote, StepGo, StepMove };
+// Payload types are the schemas' own (`z.input`), imported as types only: browsers get them without zod.
+export type { EmptyPayload, Handshake, ModeSet, ParticipantRef, ParticipantRename, PollOpen, PollRef, PollReopen, PollVote, ProjectorPanelChoice, ResultsVisibility, RoomLock, StepGo, StepMove };
 
 /**
  * The wire contract without zod: constants, error codes, payload types and
@@ -226,23 +242,23 @@ export interface ClientToServerEvents {
   /** teacher -> server: run the same question again after discussion */
   "poll:reopen": (payload: PollReopen, ack: AckCallback) => void;
   /** teacher -> server: let the class see live results before the reveal */
-  "results:show": (payload: { visible: boolean }, ack: AckCallback) => void;
+  "results:show": (payload: ResultsVisibility, ack: AckCallback) => void;
   /** teacher -> server: choose what the projector shows beside the diagram */
-  "projector:show": (payload: { panel: ProjectorPanel }, ack: AckCallback) => void;
+  "projector:show": (payload: ProjectorPanelChoice, ack: AckCallback) => void;
   /** teacher -> server: lock or unlock the room to new joins */
-  "room:lock": (payload: { locked: boolean }, ack: AckCallback) => void;
+  "room:lock": (payload: RoomLock, ack: AckCallback) => void;
   /** teacher -> server: remove a participant */
-  "participant:remove": (payload: { participantId: string }, ack: AckCallback) => void;
+  "participant:remove": (payload: ParticipantRef, ack: AckCallback) => void;
   /** teacher -> server: change the nickname shown for a participant */
-  "participant:rename": (payload: { participantId: string; nickname: string }, ack: AckCallback) => void;
+  "participant:rename": (payload: ParticipantRename, ack: AckCallback) => void;
   /** teacher -> server: close every projector view (the teacher's own reconnects with the host key) */
-  "projectors:close": (payload: Record<string, never>, ack: AckCallback) => void;
+  "projectors:close": (payload: EmptyPayload, ack: AckCallback) => void;
   /** teacher -> server: end the session; it becomes read-only and replayable */
-  "session:end": (payload: Record<string, never>, ack: AckCallback) => void;
+  "session:end": (payload: EmptyPayload, ack: AckCallback) => void;
   /** student -> server: vote (or change the vote) in the open poll */
   "poll:vote": (payload: PollVote, ack: AckCallback<MyVote>) => void;
   /** anyone -> server: resend my snapshot (after a suspected gap) */
-  "session:sync": (payload: Record<string, never>, ack: AckCallback) => void;
+  "session:sync": (payload: EmptyPayload, ack: AckCallback) => void;
 }
 
 /** What a command's acknowledgement carries when it succeeds (its `data`). */
