@@ -1,4 +1,5 @@
-import { normalizeRoomCode, protocolError, type Ack, type AnySnapshot, type Command, type MyVote } from "../lib/protocol";
+import { z } from "zod";
+import { COMMAND_RULES, ROLES, normalizeRoomCode, protocolError, type Ack, type AnySnapshot, type Command, type MyVote } from "../lib/protocol";
 import type { JoinRequest, JoinResult, LocalGateway, Member, RoomGateway } from "./gateway";
 import { assertNever } from "../lib/assertNever";
 import { log } from "./logger";
@@ -54,13 +55,61 @@ if (cur == false and ARGV[1] == '') or cur == ARGV[1] then
 end
 return 0`;
 
-type Method = "join" | "command" | "connected" | "left" | "view";
+/**
+ * The RPC envelope between nodes, validated on receipt like any other input
+ * (a node of another version, or anything else publishing on the channel,
+ * must not reach the rooms with a malformed call).
+ */
+const memberSchema = z.object({ sessionId: z.string(), role: z.enum(ROLES), participantId: z.string().nullable() });
+const joinRequestSchema = z.object({
+  code: z.string(),
+  role: z.enum(ROLES),
+  hostKey: z.string().optional(),
+  token: z.string().optional(),
+  nickname: z.string().optional(),
+  address: z.string(),
+  admitNew: z.boolean().optional(),
+});
+/** A command as the edge parsed it; parsed again with its own schema on the owner. */
+const commandSchema = z
+  .object({ event: z.string(), payload: z.unknown() })
+  .transform((c, ctx): Command => {
+    const rules = Object.hasOwn(COMMAND_RULES, c.event) && c.event !== "session:sync" ? COMMAND_RULES[c.event as Command["event"]] : null;
+    const payload = rules?.schema.safeParse(c.payload ?? {});
+    if (!payload?.success) {
+      ctx.addIssue({ code: "custom", message: `not a command: ${c.event.slice(0, 40)}` });
+      return z.NEVER;
+    }
+    return { event: c.event, payload: payload.data } as Command;
+  });
+const callSchema = z.discriminatedUnion("method", [
+  z.object({ method: z.literal("join"), args: z.tuple([joinRequestSchema]) }),
+  z.object({ method: z.literal("command"), args: z.tuple([memberSchema, commandSchema]) }),
+  z.object({ method: z.literal("connected"), args: z.tuple([memberSchema]) }),
+  z.object({ method: z.literal("left"), args: z.tuple([memberSchema]) }),
+  z.object({ method: z.literal("view"), args: z.tuple([memberSchema]) }),
+]);
+const envelopeSchema = z.union([
+  z.object({ kind: z.literal("req"), id: z.string(), from: z.string(), sessionId: z.string(), call: callSchema }),
+  z.object({ kind: z.literal("res"), id: z.string(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ kind: z.literal("res"), id: z.string(), ok: z.literal(false), notOwner: z.boolean(), message: z.string() }),
+]);
+
+/** One call to a session's owner, and what each returns. */
+type Call = z.output<typeof callSchema>;
+type Method = Call["method"];
+interface Results {
+  join: JoinResult;
+  command: Ack<unknown>;
+  connected: void;
+  left: void;
+  view: { snapshot: AnySnapshot; myVote: MyVote | null } | null;
+}
 interface RpcRequest {
   id: string;
   from: string;
-  method: Method;
   sessionId: string;
-  args: unknown[];
+  call: Call;
 }
 type RpcResponse = { id: string; ok: true; result: unknown } | { id: string; ok: false; notOwner: boolean; message: string };
 
@@ -121,37 +170,43 @@ export class ClusterGateway implements RoomGateway {
     const record = await this.o.store.findByCode(normalizeRoomCode(request.code));
     // Unknown and ended sessions are answered by the local rules, which need no owner.
     if (!record || record.endedAt !== null) return this.o.local.join(request);
-    return this.route(record.id, "join", [request]) as Promise<JoinResult>;
+    return this.route(record.id, { method: "join", args: [request] });
   }
 
   command(member: Member, command: Command): Promise<Ack<unknown>> {
-    return this.route(member.sessionId, "command", [member, command]) as Promise<Ack<unknown>>;
+    return this.route(member.sessionId, { method: "command", args: [member, command] });
   }
 
   async connected(member: Member): Promise<void> {
-    await this.route(member.sessionId, "connected", [member]);
+    await this.route(member.sessionId, { method: "connected", args: [member] });
   }
 
   async left(member: Member): Promise<void> {
-    await this.route(member.sessionId, "left", [member]);
+    await this.route(member.sessionId, { method: "left", args: [member] });
   }
 
   view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {
-    return this.route(member.sessionId, "view", [member]) as Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null>;
+    return this.route(member.sessionId, { method: "view", args: [member] });
   }
 
   // ---------------------------------------------------------------------------
   // Ownership and forwarding
 
   /** Runs a call on the session's owner: here, or over RPC; takes over from a dead owner. */
-  private async route(sessionId: string, method: Method, args: unknown[]): Promise<unknown> {
+  private async route<C extends Call>(sessionId: string, call: C): Promise<Results[C["method"]]> {
+    // What an owner answers is what runLocal returns for that method, on this version of the code.
+    return (await this.routeUntyped(sessionId, call)) as Results[C["method"]];
+  }
+
+  private async routeUntyped(sessionId: string, call: Call): Promise<unknown> {
+    const { method } = call;
     // One id for every attempt, so the owner can tell a resend from a new command.
     const requestId = newId();
     for (let attempt = 0; attempt < 4; attempt++) {
       const owner = await this.ownerOf(sessionId);
       if (owner === this.nodeId) {
         try {
-          return await this.runLocal(method, args);
+          return await this.runLocal(call);
         } catch (err) {
           if (err instanceof NotOwner) {
             this.ownerCache.delete(sessionId);
@@ -160,7 +215,7 @@ export class ClusterGateway implements RoomGateway {
           throw err;
         }
       }
-      const response = await this.call(owner, { id: requestId, from: this.nodeId, method, sessionId, args });
+      const response = await this.call(owner, { id: requestId, from: this.nodeId, sessionId, call });
       if (response.ok) return response.result;
       this.ownerCache.delete(sessionId);
       if (!response.notOwner && response.message !== "timeout") throw new Error(response.message);
@@ -171,21 +226,21 @@ export class ClusterGateway implements RoomGateway {
     throw new Error(`no owner answered for session ${sessionId}`);
   }
 
-  private runLocal(method: Method, args: unknown[]): Promise<unknown> {
+  private runLocal(call: Call): Promise<Results[Method]> {
     const { local } = this.o;
-    switch (method) {
+    switch (call.method) {
       case "join":
-        return local.join(args[0] as JoinRequest);
+        return local.join(call.args[0]);
       case "command":
-        return local.command(args[0] as Member, args[1] as Command);
+        return local.command(call.args[0], call.args[1]);
       case "connected":
-        return local.connected(args[0] as Member);
+        return local.connected(call.args[0]);
       case "left":
-        return local.left(args[0] as Member);
+        return local.left(call.args[0]);
       case "view":
-        return local.view(args[0] as Member);
+        return local.view(call.args[0]);
       default:
-        return assertNever(method);
+        return assertNever(call);
     }
   }
 
@@ -232,12 +287,19 @@ export class ClusterGateway implements RoomGateway {
   }
 
   private async onMessage(raw: string): Promise<void> {
-    let message: ({ kind: "req" } & RpcRequest) | ({ kind: "res" } & RpcResponse);
+    let parsed: unknown;
     try {
-      message = JSON.parse(raw);
+      parsed = JSON.parse(raw);
     } catch {
+      log.warn("an RPC message that is not JSON was ignored");
       return;
     }
+    const envelope = envelopeSchema.safeParse(parsed);
+    if (!envelope.success) {
+      log.warn("a malformed RPC message was ignored", { issue: envelope.error.issues[0]?.message });
+      return;
+    }
+    const message = envelope.data;
     if (message.kind === "res") {
       const waiter = this.pending.get(message.id);
       if (!waiter) return;
@@ -268,7 +330,7 @@ export class ClusterGateway implements RoomGateway {
   private async answer(request: RpcRequest): Promise<RpcResponse> {
     try {
       if ((await this.ownerOf(request.sessionId)) !== this.nodeId) throw new NotOwner();
-      return { id: request.id, ok: true, result: await this.runLocal(request.method, request.args) };
+      return { id: request.id, ok: true, result: await this.runLocal(request.call) };
     } catch (err) {
       return { id: request.id, ok: false, notOwner: err instanceof NotOwner, message: (err as Error).message ?? "error" };
     }
