@@ -368,7 +368,7 @@ export class ClusterGateway implements RoomGateway {
       const room = this.o.rooms.get(sessionId) ?? (await this.o.rooms.load(sessionId));
       if (!room) return;
       const { participants, watchers, projectors } = await this.o.countPresence(sessionId);
-      room.resetPresence(participants, watchers, projectors);
+      room.presence.reset(participants, watchers, projectors);
     } catch (err) {
       log.warn("presence reconcile failed", { sessionId, error: (err as Error).message });
     }

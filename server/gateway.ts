@@ -172,15 +172,15 @@ export class LocalGateway implements RoomGateway {
   async connected(member: Member): Promise<void> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return;
-    if (member.participantId) room.connect(member.participantId);
-    else room.watcherJoined(member.role === "projector" ? "projector" : "host");
+    if (member.participantId) room.presence.connect(member.participantId);
+    else room.presence.watcherJoined(member.role === "projector" ? "projector" : "host");
   }
 
   async left(member: Member): Promise<void> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return;
-    if (member.participantId) room.disconnect(member.participantId);
-    else room.watcherLeft(member.role === "projector" ? "projector" : "host");
+    if (member.participantId) room.presence.disconnect(member.participantId);
+    else room.presence.watcherLeft(member.role === "projector" ? "projector" : "host");
   }
 
   async view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {

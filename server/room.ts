@@ -17,7 +17,9 @@ import {
   type SessionEvent,
   type SessionState,
 } from "../lib/session";
+import { Presence } from "./presence";
 import type { SessionStore } from "./store/types";
+import { LeadingEdgeThrottle } from "./throttle";
 
 /** Where a room's messages go. The socket.io adapter implements it; tests can record it. */
 export interface RoomOutbox {
@@ -63,16 +65,17 @@ export class Room {
   private state: SessionState;
   /** Participants ever joined (a counter, so a join does not count a thousand keys). */
   private participantTotal: number;
-  private readonly connections = new Map<string, number>();
-  private connectedCount = 0;
-  private peak = 0;
-  private tallyTimer: NodeJS.Timeout | null = null;
-  private tallyDirty = false;
-  private presenceTimer: NodeJS.Timeout | null = null;
+  /** Who is connected now (never logged). */
+  readonly presence: Presence;
+  /** Vote counts reach the room at most 4 times a second, whatever the vote rate. */
+  private readonly tally = new LeadingEdgeThrottle(TALLY_BROADCAST_INTERVAL_MS, () => this.sendTally());
+  /** Joins and leaves reach the console (and projectors' counts) at most twice a second. */
+  private readonly presenceUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () => {
+    this.deps.outbox.hostSnapshot(this.hostSnapshot());
+    this.deps.outbox.presence(this.presence.connectedCount);
+  });
   private closeTimer: NodeJS.Timeout | null = null;
   private disposed = false;
-  /** When the last participant left (or the room was loaded); for the idle sweep. */
-  private quietSince: number;
 
   constructor(
     state: SessionState,
@@ -80,7 +83,11 @@ export class Room {
   ) {
     this.state = state;
     this.participantTotal = Object.keys(state.participants).length;
-    this.quietSince = deps.now();
+    this.presence = new Presence(
+      deps.now,
+      () => this.presenceUpdates.request(),
+      (peak) => deps.store.notePeakParticipants(this.id, peak),
+    );
     this.armAutoClose();
   }
 
@@ -107,26 +114,19 @@ export class Room {
   get logFull(): boolean {
     return logFull(this.state);
   }
-  get connected(): number {
-    return this.connectedCount;
-  }
-  /** Time since which nobody has been connected (meaningful when `connected` is 0). */
-  idleSince(): number {
-    return this.quietSince;
-  }
 
   // -------------------------------------------------------------------------
   // Views
 
   publicSnapshot(): PublicSnapshot {
-    return toPublicSnapshot(this.state, this.connectedCount);
+    return toPublicSnapshot(this.state, this.presence.connectedCount);
   }
 
   hostSnapshot(): HostSnapshot {
     return toHostSnapshot(this.state, {
-      connectedCount: this.connectedCount,
-      isConnected: (id) => (this.connections.get(id) ?? 0) > 0,
-      projectorCount: this.projectors,
+      connectedCount: this.presence.connectedCount,
+      isConnected: (id) => this.presence.isConnected(id),
+      projectorCount: this.presence.projectorCount,
     });
   }
 
@@ -152,79 +152,6 @@ export class Room {
     this.commit({ type: "participant:joined", participantId, nickname });
   }
 
-
-  /** Teacher and projector sockets: not students, but they keep a room from counting as idle. */
-  private watchers = 0;
-  /** Projector views open now (the teacher sees the count: a guesser watching as a projector is not invisible). */
-  private projectors = 0;
-  watcherJoined(role: "host" | "projector" = "host"): void {
-    this.watchers += 1;
-    if (role === "projector") {
-      this.projectors += 1;
-      this.schedulePresence();
-    }
-  }
-  watcherLeft(role: "host" | "projector" = "host"): void {
-    this.watchers = Math.max(0, this.watchers - 1);
-    if (role === "projector") {
-      this.projectors = Math.max(0, this.projectors - 1);
-      this.schedulePresence();
-    }
-    if (this.watchers === 0 && this.connectedCount === 0) this.quietSince = this.deps.now();
-  }
-  get projectorViews(): number {
-    return this.projectors;
-  }
-  get anyoneConnected(): boolean {
-    return this.watchers > 0 || this.connectedCount > 0;
-  }
-
-  /**
-   * Replace presence with a fresh count (a cluster re-counts sockets on every
-   * node, so students of a node that died do not linger).
-   */
-  resetPresence(participantIds: readonly string[], watchers: number, projectors = 0): void {
-    const before = this.connectedCount;
-    const projectorsBefore = this.projectors;
-    this.projectors = projectors;
-    this.connections.clear();
-    for (const id of participantIds) this.connections.set(id, (this.connections.get(id) ?? 0) + 1);
-    this.connectedCount = this.connections.size;
-    this.watchers = watchers;
-    if (this.connectedCount > this.peak) {
-      this.peak = this.connectedCount;
-      this.deps.store.notePeakParticipants(this.id, this.peak);
-    }
-    if (this.connectedCount !== before || this.projectors !== projectorsBefore) this.schedulePresence();
-  }
-
-  /** A student's socket connected. Presence reaches the console coalesced, never the whole class. */
-  connect(participantId: string): void {
-    const n = this.connections.get(participantId) ?? 0;
-    this.connections.set(participantId, n + 1);
-    if (n === 0) {
-      this.connectedCount += 1;
-      if (this.connectedCount > this.peak) {
-        this.peak = this.connectedCount;
-        this.deps.store.notePeakParticipants(this.id, this.peak);
-      }
-      this.schedulePresence();
-    }
-  }
-
-  disconnect(participantId: string): void {
-    const n = this.connections.get(participantId) ?? 0;
-    if (n <= 1) {
-      this.connections.delete(participantId);
-      if (n === 1) {
-        this.connectedCount -= 1;
-        if (this.connectedCount === 0 && this.watchers === 0) this.quietSince = this.deps.now();
-        this.schedulePresence();
-      }
-    } else {
-      this.connections.set(participantId, n - 1);
-    }
-  }
 
   // -------------------------------------------------------------------------
   // Commands
@@ -264,7 +191,7 @@ export class Room {
     for (const e of events) {
       switch (e.type) {
         case "poll:voted":
-          this.scheduleTally();
+          this.tally.request();
           // Other tabs of the same browser show the change too.
           this.deps.outbox.myVote(e.participantId, this.myVote(e.participantId));
           break;
@@ -278,7 +205,7 @@ export class Room {
           this.deps.outbox.kick(e.participantId, protocolError("REMOVED"));
           break;
         case "poll:closed":
-          this.cancelTally();
+          this.tally.cancel();
           publish = true;
           break;
         case "participant:joined":
@@ -323,41 +250,12 @@ export class Room {
     this.deps.outbox.hostSnapshot(this.hostSnapshot());
   }
 
-  private scheduleTally(): void {
-    this.tallyDirty = true;
-    if (this.tallyTimer || this.disposed) return;
-    // Leading edge: the first vote shows at once; the rest are batched.
-    this.flushTally();
-    this.tallyTimer = setTimeout(() => this.onTallyTimer(), TALLY_BROADCAST_INTERVAL_MS);
-  }
-
-  private onTallyTimer(): void {
-    this.tallyTimer = null;
-    if (this.tallyDirty) this.scheduleTally();
-  }
-
-  private flushTally(): void {
-    this.tallyDirty = false;
+  private sendTally(): void {
     const poll = activePoll(this.state);
     if (!poll || poll.status !== "open") return;
     const { counts, total } = countVotes(poll);
     const tally: TallyUpdate = { pollId: poll.id, round: poll.round, counts, total, rev: this.state.seq };
     this.deps.outbox.tally(this.state.resultsVisible ? "everyone" : "host", tally);
-  }
-
-  private cancelTally(): void {
-    if (this.tallyTimer) clearTimeout(this.tallyTimer);
-    this.tallyTimer = null;
-    this.tallyDirty = false;
-  }
-
-  private schedulePresence(): void {
-    if (this.presenceTimer || this.disposed) return;
-    this.presenceTimer = setTimeout(() => {
-      this.presenceTimer = null;
-      this.deps.outbox.hostSnapshot(this.hostSnapshot());
-      this.deps.outbox.presence(this.connectedCount);
-    }, PRESENCE_BROADCAST_INTERVAL_MS);
   }
 
   /** A poll with a countdown closes itself, also after a restart. */
@@ -377,10 +275,9 @@ export class Room {
   /** Release timers; the room is dropped from memory by its owner. */
   dispose(): void {
     this.disposed = true;
-    this.cancelTally();
-    if (this.presenceTimer) clearTimeout(this.presenceTimer);
+    this.tally.stop();
+    this.presenceUpdates.stop();
     if (this.closeTimer) clearTimeout(this.closeTimer);
-    this.presenceTimer = null;
     this.closeTimer = null;
   }
 }

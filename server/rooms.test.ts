@@ -13,7 +13,7 @@ describe("RoomRegistry", () => {
     const idle = await rooms.create("idle");
     const busy = await rooms.create("busy");
     const watched = await rooms.create("watched");
-    rooms.get(watched.id)!.watcherJoined();
+    rooms.get(watched.id)!.presence.watcherJoined("host");
 
     now += 50_000;
     rooms.get(busy.id)!.handle({ event: "step:move", payload: { delta: 1 } });

@@ -117,7 +117,7 @@ export class RoomRegistry {
     if (idleTimeoutMs <= 0) return;
     const cutoff = this.now() - idleTimeoutMs;
     for (const room of [...this.rooms.values()]) {
-      if (!room.anyoneConnected && room.lastEventAt < cutoff && room.idleSince() < cutoff) {
+      if (!room.presence.anyoneConnected && room.lastEventAt < cutoff && room.presence.idleSince < cutoff) {
         log.info("ending idle session", { sessionId: room.id });
         room.end();
         this.drop(room);

@@ -617,7 +617,7 @@ async function runSeed(seed: number): Promise<void> {
       }
       expect(withoutVoteDrift(snap, s, false), `${at}: ${tab.name} snapshot`).toEqual(withoutVoteDrift(room.publicSnapshot(), s, false));
       if (counts && s.resultsVisible) expect(shownCounts(tab), `${at}: ${tab.name} visible tally`).toEqual(counts);
-      if (tab.role === "projector") expect(tab.heardCount, `${at}: ${tab.name} participant count`).toBe(room.connected);
+      if (tab.role === "projector") expect(tab.heardCount, `${at}: ${tab.name} participant count`).toBe(room.presence.connectedCount);
       if (tab.identity) {
         const participant = s.participants[tab.identity.participantId];
         expect(effectiveMyVote(tab), `${at}: ${tab.name} myVote`).toBe(active?.votes[tab.identity.participantId] ?? null);

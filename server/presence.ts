@@ -1,0 +1,106 @@
+/**
+ * Who is connected to one room now: students by participant id (a student
+ * with two tabs counts once), and watchers (the teacher's and projector
+ * sockets). Presence is ephemeral: it is never logged, and after a restart it
+ * is rebuilt from the sockets that come back.
+ */
+export class Presence {
+  private readonly connections = new Map<string, number>();
+  private students = 0;
+  private watchers = 0;
+  private projectors = 0;
+  private peak = 0;
+  /** When the room last became empty (or was loaded); for the idle sweep. */
+  private quietSince: number;
+
+  constructor(
+    private readonly now: () => number,
+    /** Something the console shows changed (a student came or went, a projector view opened or closed). */
+    private readonly changed: () => void,
+    /** A new highest number of students connected at once (kept with the session, best effort). */
+    private readonly newPeak: (peak: number) => void,
+  ) {
+    this.quietSince = now();
+  }
+
+  get connectedCount(): number {
+    return this.students;
+  }
+  get projectorCount(): number {
+    return this.projectors;
+  }
+  get anyoneConnected(): boolean {
+    return this.watchers > 0 || this.students > 0;
+  }
+  /** Since when nobody has been connected (meaningful while `anyoneConnected` is false). */
+  get idleSince(): number {
+    return this.quietSince;
+  }
+
+  isConnected(participantId: string): boolean {
+    return (this.connections.get(participantId) ?? 0) > 0;
+  }
+
+  /** A student's socket connected. */
+  connect(participantId: string): void {
+    const n = this.connections.get(participantId) ?? 0;
+    this.connections.set(participantId, n + 1);
+    if (n > 0) return;
+    this.students += 1;
+    this.notePeak();
+    this.changed();
+  }
+
+  disconnect(participantId: string): void {
+    const n = this.connections.get(participantId) ?? 0;
+    if (n > 1) {
+      this.connections.set(participantId, n - 1);
+      return;
+    }
+    this.connections.delete(participantId);
+    if (n !== 1) return;
+    this.students -= 1;
+    this.noteQuiet();
+    this.changed();
+  }
+
+  /** A teacher or projector socket: not students, but they keep a room from counting as idle. */
+  watcherJoined(role: "host" | "projector"): void {
+    this.watchers += 1;
+    if (role === "projector") {
+      this.projectors += 1;
+      this.changed();
+    }
+  }
+
+  watcherLeft(role: "host" | "projector"): void {
+    this.watchers = Math.max(0, this.watchers - 1);
+    if (role === "projector") {
+      this.projectors = Math.max(0, this.projectors - 1);
+      this.changed();
+    }
+    this.noteQuiet();
+  }
+
+  /** Replace everything with a fresh count (a cluster re-counts sockets on every node, so a dead node's students do not linger). */
+  reset(participantIds: readonly string[], watchers: number, projectors: number): void {
+    const before = [this.students, this.projectors];
+    this.connections.clear();
+    for (const id of participantIds) this.connections.set(id, (this.connections.get(id) ?? 0) + 1);
+    this.students = this.connections.size;
+    this.watchers = watchers;
+    this.projectors = projectors;
+    this.notePeak();
+    if (this.students !== before[0] || this.projectors !== before[1]) this.changed();
+  }
+
+  private notePeak(): void {
+    if (this.students <= this.peak) return;
+    this.peak = this.students;
+    this.newPeak(this.peak);
+  }
+
+  private noteQuiet(): void {
+    if (!this.anyoneConnected) this.quietSince = this.now();
+  }
+}

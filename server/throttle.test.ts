@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Presence } from "./presence";
+import { LeadingEdgeThrottle } from "./throttle";
+
+describe("LeadingEdgeThrottle", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("runs the first request at once, folds a storm into one run per interval, and never loses the last", () => {
+    let runs = 0;
+    const t = new LeadingEdgeThrottle(250, () => runs++);
+    t.request();
+    expect(runs).toBe(1);
+    for (let i = 0; i < 1000; i++) t.request();
+    expect(runs).toBe(1);
+    vi.advanceTimersByTime(250);
+    expect(runs).toBe(2);
+    vi.advanceTimersByTime(1000);
+    // Nothing new was asked for: no more runs.
+    expect(runs).toBe(2);
+  });
+
+  it("drops a pending run when cancelled, and runs nothing after it is stopped", () => {
+    let runs = 0;
+    const t = new LeadingEdgeThrottle(250, () => runs++);
+    t.request();
+    t.request();
+    t.cancel();
+    vi.advanceTimersByTime(500);
+    expect(runs).toBe(1);
+    t.stop();
+    t.request();
+    vi.advanceTimersByTime(500);
+    expect(runs).toBe(1);
+  });
+});
+
+describe("Presence", () => {
+  it("counts a student with two tabs once, the peak once per new high, and idleness from the last to leave", () => {
+    let now = 1_000;
+    let changes = 0;
+    const peaks: number[] = [];
+    const p = new Presence(() => now, () => changes++, (peak) => peaks.push(peak));
+    p.connect("a");
+    p.connect("a");
+    p.connect("b");
+    expect(p.connectedCount).toBe(2);
+    expect(peaks).toEqual([1, 2]);
+    p.disconnect("a");
+    expect(p.isConnected("a")).toBe(true);
+    p.watcherJoined("projector");
+    expect(p.projectorCount).toBe(1);
+    now = 5_000;
+    p.disconnect("a");
+    p.disconnect("b");
+    p.watcherLeft("projector");
+    expect(p.anyoneConnected).toBe(false);
+    expect(p.idleSince).toBe(5_000);
+    // Every visible change was reported (joins, leaves, projector views), and nothing more.
+    expect(changes).toBe(6);
+    p.reset(["c", "c", "d"], 1, 0);
+    expect([p.connectedCount, p.anyoneConnected, peaks.at(-1)]).toEqual([2, true, 2]);
+  });
+});
