@@ -1,4 +1,4 @@
-import { KUBERNETES_VERSION, LEGACY_SCHEDULING_REASONS, SCHEDULING_REASONS } from "./cluster";
+import { KUBERNETES_VERSION, LEGACY_SCHEDULING_REASONS, SCHEDULING_REASONS } from "./kubeCluster";
 import type { Lifeline, ScenarioStep } from "./types";
 
 /**

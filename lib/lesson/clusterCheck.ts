@@ -1,4 +1,4 @@
-import { LEGACY_SCHEDULING_REASONS, POD_NAME, PVC_NAME, scenarioId, type ScenarioId } from "./cluster";
+import { LEGACY_SCHEDULING_REASONS, POD_NAME, PVC_NAME, scenarioId, type ScenarioId } from "./kubeCluster";
 import { getScenario } from "./scenarios";
 import type { BindingMode, VariantId } from "./types";
 import { worldAt } from "./world";

@@ -1,4 +1,4 @@
-import { scenarioId, type ScenarioId } from "./cluster";
+import { scenarioId, type ScenarioId } from "./kubeCluster";
 import type { Scenario, ScenarioStep } from "./types";
 
 /**

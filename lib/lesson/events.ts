@@ -1,4 +1,4 @@
-import { DRIVER, NAMESPACE, PVC_NAME, POD_NAME } from "./cluster";
+import { DRIVER, NAMESPACE, PVC_NAME, POD_NAME } from "./kubeCluster";
 import type { KubeEvent, NodeVerdict, World } from "./types";
 
 /**

@@ -4,9 +4,10 @@
  */
 export * from "./types";
 export * from "./card";
-export * from "./cluster";
+export * from "./kubeCluster";
 export * from "./events";
 export * from "./scenarios";
+export * from "./position";
 export * from "./world";
 export * from "./yaml";
 export * from "./compare";

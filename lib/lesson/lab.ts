@@ -1,4 +1,4 @@
-import { DRIVER, DYNAMIC_PV_NAME, LOCAL_PATH, LOCAL_PV_CAPACITY, LOCAL_PV_NAME, SCENARIO_CASTS, SCENARIO_IDS, scenarioId, type ScenarioId } from "./cluster";
+import { DRIVER, DYNAMIC_PV_NAME, LOCAL_PATH, LOCAL_PV_CAPACITY, LOCAL_PV_NAME, SCENARIO_CASTS, SCENARIO_IDS, scenarioId, type ScenarioId } from "./kubeCluster";
 import { getScenario } from "./scenarios";
 import type { BindingMode, KubeEvent, KubeObject, Scenario, VariantId } from "./types";
 import { worldAt } from "./world";

@@ -8,7 +8,7 @@ import {
   SCENARIO_CASTS,
   scenarioId,
   type ScenarioId,
-} from "./cluster";
+} from "./kubeCluster";
 import { EVENT_MESSAGES, failedSchedulingMessage } from "./events";
 import type { BindingMode, Scenario, ScenarioStep, UnderTheHood, VariantId } from "./types";
 
@@ -607,16 +607,6 @@ export function getScenario(mode: BindingMode, variant: VariantId = "standard"):
   return SCENARIOS[scenarioId(mode, variant) ?? (scenarioId(mode, VARIANTS_BY_MODE[mode][0]) as ScenarioId)];
 }
 
-
-/**
- * Where the class lands after a mode switch: the same moment (step label) if
- * the other scenario has it, else the start.
- */
-export function mapPosition(from: Scenario, index: number, to: Scenario): { index: number; matched: boolean } {
-  const label = from.steps[index]?.label;
-  const found = to.steps.findIndex((s) => s.label === label);
-  return found >= 0 ? { index: found, matched: true } : { index: 0, matched: false };
-}
 
 /** The card's "Not shown" list, each summarised from LESSON.md section 7. */
 export const NOT_SHOWN: readonly UnderTheHood[] = [

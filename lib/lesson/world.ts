@@ -21,7 +21,7 @@ import {
   scenarioId,
   zoneOf,
   type ScenarioCast,
-} from "./cluster";
+} from "./kubeCluster";
 import {
   externalProvisioningEvent,
   containerCreatedEvent,

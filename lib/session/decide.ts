@@ -1,5 +1,6 @@
 import { MAX_VOTES_PER_ROUND } from "../constants";
-import { getScenario, isVariantOf, mapPosition } from "../lesson/scenarios";
+import { mapPosition } from "../lesson/position";
+import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { generateNextStepPoll } from "../polls/nextStep";
 import type { Command } from "../protocol/schemas";
 import { protocolError, type ErrorCode, type MyVote, type ProtocolError } from "../protocol/wire";

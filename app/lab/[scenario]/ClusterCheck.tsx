@@ -2,7 +2,7 @@
 
 import { useId, useState } from "react";
 import { checkCluster, type CheckResult, type PastedEvent } from "@/lib/lesson/clusterCheck";
-import { SCENARIO_IDS, type ScenarioId } from "@/lib/lesson/cluster";
+import { SCENARIO_IDS, type ScenarioId } from "@/lib/lesson/kubeCluster";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { BindingMode, VariantId } from "@/lib/lesson/types";
 

@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import { LAB_SHEETS, LAB_SLUGS, scenarioIdForSlug, type LabCommand } from "@/lib/lesson/lab";
 import { labSheetFileName } from "@/lib/lesson/labMarkdown";
 import { KUBERNETES_VERSION_STATEMENT } from "@/lib/lesson/card";
-import { SCENARIO_IDS } from "@/lib/lesson/cluster";
+import { SCENARIO_IDS } from "@/lib/lesson/kubeCluster";
 import { ClusterCheck } from "./ClusterCheck";
 
 /**

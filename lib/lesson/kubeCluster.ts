@@ -1,3 +1,4 @@
+/** The lesson's Kubernetes cluster: its names, versions and the objects every scenario shares (not the server's Redis scale-out, which is server/scaleout). */
 import type { BindingMode, KubeObject, NodeVerdict, TopologyNode, VariantId } from "./types";
 
 /**
