@@ -21,9 +21,9 @@ export const MAX_PARTICIPANTS_PER_SESSION = 10_000;
 
 /**
  * What one participant can make the server write is bounded per poll round:
- * their first vote and this many more changes (a student who changes their
- * mind a few times is far from it); later changes get VOTE_LIMIT and the last
- * logged vote counts. 300 scripted identities toggling within the vote rate
+ * at most this many logged votes, the first one included (a student who
+ * changes their mind a few times is far from it); later changes get
+ * VOTE_LIMIT and the last logged vote counts. 300 scripted identities toggling within the vote rate
  * used to write 1 GiB an hour.
  */
 export const MAX_VOTES_PER_ROUND = 10;
@@ -60,8 +60,6 @@ export const RATE_LIMITS = {
   commands: { capacity: 30, refillPerSecond: 10 },
   /** GET /api/sessions… and /api/join-info. */
   reads: { capacity: 60, refillPerSecond: 20 },
-  /** /api/join-info answers for codes that do not exist: guessing. */
-  unknownCodeLookups: { capacity: 60, refillPerSecond: 1 },
 } as const;
 
 /**
