@@ -14,7 +14,7 @@ export const PRESENCE_BROADCAST_INTERVAL_MS = 500;
  * the connection on anything over MAX_SOCKET_MESSAGE_BYTES before parsing it.
  */
 export const MAX_COMMAND_PAYLOAD_BYTES = 16 * 1024;
-export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
+export const MAX_SOCKET_MESSAGE_BYTES = 20 * 1024;
 
 /** A session stops admitting new participants past this (a script cannot fill the disk through one code). */
 export const MAX_PARTICIPANTS_PER_SESSION = 10_000;
@@ -79,7 +79,13 @@ export const FRAME_LIMITS = {
   /** Arrays and objects nested deeper than this are refused unread; real commands nest 3 deep. */
   maxDepth: 8,
   /** Refused frames in a row after which the connection is closed (a client that ignores RATE_LIMITED). */
-  refusalsBeforeClose: 100,
+  refusalsBeforeClose: 20,
+  /**
+   * An over-budget connection stops being read for this long: the flood backs
+   * up in the sender's TCP buffers instead of costing the server the reading,
+   * unmasking and framing of every byte (which is most of a flood's cost).
+   */
+  pauseMs: 1_000,
 } as const;
 
 /**
