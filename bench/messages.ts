@@ -70,3 +70,61 @@ export type WorkerEvent =
     }
   | { ev: "closed" }
   | { ev: "error"; message: string };
+
+// ---------------------------------------------------------------------------
+// bench/noisy.ts (the driver side of --noisy) and bench/flood.ts (the flooder)
+
+/** The frames the flooder sends, in turn; each asks for an acknowledgement. */
+export const FLOOD_KINDS = ["unknown", "reserved", "deep", "vote", "sync", "notHost"] as const;
+export type FloodKind = (typeof FLOOD_KINDS)[number];
+
+export type FloodCommand =
+  | {
+      cmd: "start";
+      url: string;
+      /** room B's code: the flood's student sockets join it */
+      code: string;
+      /** the one source address every flood connection uses */
+      address: string;
+      /** student sockets that flood events and reconnect (with their token) when the server closes them */
+      sockets: number;
+      /** connections that only send an oversized, deeply nested CONNECT frame, and reconnect when closed */
+      fresh: number;
+      /** how long to wait for the student sockets' first join before flooding anyway */
+      joinTimeoutMs: number;
+    }
+  | { cmd: "stop" }
+  | { cmd: "close" };
+
+export interface FloodStats {
+  /** from the start command to the stop command */
+  durationMs: number;
+  /** frames handed to the kernel (ws.send callback without error), by kind */
+  framesSent: number;
+  bytesSent: number;
+  framesByKind: Record<string, number>;
+  /** acknowledgements received, by the error code they carried ("ok" for a success) */
+  replies: number;
+  repliesByCode: Record<string, number>;
+  /** replies by kind of the frame they answered, then by code */
+  repliesByKind: Record<string, Record<string, number>>;
+  /** other server messages received (snapshots, welcome, …) */
+  otherMessages: number;
+  /** WebSockets opened: student sockets (first join and every reconnect) and fresh CONNECT-only ones */
+  opened: { student: number; fresh: number };
+  /** socket.io handshakes accepted (student sockets) */
+  joined: number;
+  /** socket.io handshakes refused, by error code */
+  handshakeRefusals: Record<string, number>;
+  /** connections the server closed (not by the stop command) */
+  closedByServer: number;
+  /** client-side socket errors, by code */
+  socketErrors: Record<string, number>;
+}
+
+export type FloodEvent =
+  | { ev: "ready"; frameChars: number; kinds: string[] }
+  | { ev: "flooding"; studentsJoined: number; joinMs: number }
+  | { ev: "stopped"; stats: FloodStats }
+  | { ev: "closed" }
+  | { ev: "error"; message: string };

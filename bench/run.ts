@@ -8,6 +8,7 @@ import { createClient } from "redis";
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import { PROTOCOL_VERSION } from "../lib/protocol";
 import { now, type DriverCommand, type ServerKind, type WorkerEvent } from "./messages";
+import { noisyOptions, noisyPlan, noisyReport, runNoisy, type NoisyResult } from "./noisy";
 
 /**
  * The load benchmark: the product's real server and a bare socket.io server
@@ -18,6 +19,7 @@ import { now, type DriverCommand, type ServerKind, type WorkerEvent } from "./me
  *   npm run bench -- --only=product     # or bare
  *   npm run bench -- --cpu-prof=/tmp/prof   # CPU profiles of the servers
  *   npm run bench -- --cluster=3        # also K product nodes on one Redis
+ *   npm run bench -- --noisy            # only the noisy-neighbour scenario (bench/noisy.ts)
  *
  * Prints a table per metric with product, bare and product/bare (and, with
  * --cluster=K, product×K (Redis) and its ratio to bare), and writes
@@ -55,6 +57,8 @@ const CPU_PROF_DIR = arg("cpu-prof");
 const profileArgs = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
 const JOIN_WINDOW = 100; // connections in flight per worker
 const VOTE_SPREAD_MS = 1_000;
+/** --noisy[=N]: instead of the cells above, the noisy-neighbour scenario (bench/noisy.ts) with N quiet students (200). */
+const NOISY = arg("noisy") !== undefined ? noisyOptions(arg, { steps: STEPS, workers: WORKERS }) : null;
 
 if (CLUSTER_ARG !== undefined && !(Number.isInteger(CLUSTER) && CLUSTER >= 2 && CLUSTER <= 8)) {
   console.error("--cluster=K takes the number of product nodes, 2..8 (e.g. --cluster=3).");
@@ -877,16 +881,27 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
 // ---------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  if (CLUSTER && KINDS.includes("cluster") && !redisServerPath()) {
+  if (!NOISY && CLUSTER && KINDS.includes("cluster") && !redisServerPath()) {
     console.error("--cluster needs redis-server on PATH, and none was found. On Debian: apt-get install -y redis-server.");
     process.exit(2);
   }
   const started = Date.now();
   const load = os.loadavg();
-  log(`N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.map(label).join(", ")}; load average ${load.map((l) => l.toFixed(1)).join(" ")}`);
+  const plan = NOISY ? noisyPlan(NOISY) : `N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.map(label).join(", ")}`;
+  log(`${plan}; load average ${load.map((l) => l.toFixed(1)).join(" ")}`);
   const results: ScenarioResult[] = [];
   const failures: string[] = [];
-  for (const n of NS) {
+  let noisy: NoisyResult | null = null;
+  if (NOISY) {
+    try {
+      const deps = { startServer: () => startServer("product"), connectTeacher, newWorker: (i: number) => new Worker(i), track, stop, log };
+      noisy = await runNoisy({ ...deps, addresses: ADDRESSES, joinWindow: JOIN_WINDOW }, NOISY); // the product cells' start-up and clients
+    } catch (err) {
+      failures.push((err as Error).message);
+      log(`FAILED ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  for (const n of NOISY ? [] : NS) {
     for (const kind of KINDS) {
       try {
         results.push(await runScenario(kind, n));
@@ -896,9 +911,10 @@ async function main(): Promise<void> {
       }
     }
   }
-  const page = await pageWeight();
-  const text = report(results, page);
-  console.log(`\n# Benchmark: product vs bare socket.io 4.8${CLUSTER ? ` vs ${label("cluster")}` : ""} (${new Date().toISOString()})\n`);
+  const page = NOISY ? null : await pageWeight();
+  const text = NOISY ? noisyReport(noisy) : report(results, page);
+  const title = NOISY ? "noisy neighbour on the product server" : `product vs bare socket.io 4.8${CLUSTER ? ` vs ${label("cluster")}` : ""}`;
+  console.log(`\n# Benchmark: ${title} (${new Date().toISOString()})\n`);
   console.log(text);
   if (failures.length) console.log(`\n## Failed scenarios\n${failures.map((f) => `- ${f}`).join("\n")}`);
   const seconds = (Date.now() - started) / 1000;
@@ -920,6 +936,7 @@ async function main(): Promise<void> {
         loadAverage: { start: load, end: os.loadavg() },
         options: { n: NS, steps: STEPS, workers: WORKERS, servers: KINDS, clusterNodes: CLUSTER || null, joinWindowPerWorker: JOIN_WINDOW, voteSpreadMs: VOTE_SPREAD_MS },
         results,
+        noisy,
         pageWeight: page,
         failures,
         seconds,

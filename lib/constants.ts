@@ -14,16 +14,16 @@ export const PRESENCE_BROADCAST_INTERVAL_MS = 500;
  * the connection on anything over MAX_SOCKET_MESSAGE_BYTES before parsing it.
  */
 export const MAX_COMMAND_PAYLOAD_BYTES = 16 * 1024;
-export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
+export const MAX_SOCKET_MESSAGE_BYTES = 20 * 1024;
 
 /** A session stops admitting new participants past this (a script cannot fill the disk through one code). */
 export const MAX_PARTICIPANTS_PER_SESSION = 10_000;
 
 /**
  * What one participant can make the server write is bounded per poll round:
- * their first vote and this many more changes (a student who changes their
- * mind a few times is far from it); later changes get VOTE_LIMIT and the last
- * logged vote counts. 300 scripted identities toggling within the vote rate
+ * at most this many logged votes, the first one included (a student who
+ * changes their mind a few times is far from it); later changes get
+ * VOTE_LIMIT and the last logged vote counts. 300 scripted identities toggling within the vote rate
  * used to write 1 GiB an hour.
  */
 export const MAX_VOTES_PER_ROUND = 10;
@@ -60,8 +60,6 @@ export const RATE_LIMITS = {
   commands: { capacity: 30, refillPerSecond: 10 },
   /** GET /api/sessions… and /api/join-info. */
   reads: { capacity: 60, refillPerSecond: 20 },
-  /** /api/join-info answers for codes that do not exist: guessing. */
-  unknownCodeLookups: { capacity: 60, refillPerSecond: 1 },
 } as const;
 
 /**
@@ -81,7 +79,13 @@ export const FRAME_LIMITS = {
   /** Arrays and objects nested deeper than this are refused unread; real commands nest 3 deep. */
   maxDepth: 8,
   /** Refused frames in a row after which the connection is closed (a client that ignores RATE_LIMITED). */
-  refusalsBeforeClose: 100,
+  refusalsBeforeClose: 20,
+  /**
+   * An over-budget connection stops being read for this long: the flood backs
+   * up in the sender's TCP buffers instead of costing the server the reading,
+   * unmasking and framing of every byte (which is most of a flood's cost).
+   */
+  pauseMs: 1_000,
 } as const;
 
 /**

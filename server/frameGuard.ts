@@ -29,6 +29,8 @@ export interface FrameGuardOptions {
 /** What the guard needs of an engine.io connection. */
 export interface EngineConnection {
   request: { socket: { remoteAddress?: string }; headers: Record<string, string | string[] | undefined> };
+  /** engine.io's WebSocket transport keeps the `ws` socket, which can stop reading from the network. */
+  transport?: { socket?: { pause?(): void; resume?(): void; isPaused?: boolean } };
 }
 
 interface PendingPacket {
@@ -48,16 +50,18 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
   const addressFrames = new KeyedLimiter(FRAME_LIMITS.perAddressFrames);
   const addressBytes = new KeyedLimiter(FRAME_LIMITS.perAddressBytes);
   let connecting: EngineConnection | null = null;
-  const stats = { frames: 0, refused: 0, closed: 0 };
+  const stats = { frames: 0, refused: 0, closed: 0, paused: 0 };
 
   class GuardedDecoder extends Decoder {
     private readonly address: string;
+    private readonly conn: EngineConnection | null;
     private readonly budget = new TokenBucket(FRAME_LIMITS.perConnection);
     private connects = 0;
     private refusedInARow = 0;
 
     constructor() {
       super();
+      this.conn = connecting;
       this.address = connecting ? addressOf(connecting) : "unknown";
       connecting = null;
     }
@@ -84,7 +88,10 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
       // Spend the budgets before any work that grows with the frame.
       const withinBudget =
         this.budget.take() && addressFrames.take(this.address) && addressBytes.take(this.address, Math.max(1, frame.length));
-      if (!withinBudget) return this.refuse(frame, "RATE_LIMITED");
+      if (!withinBudget) {
+        this.holdOff();
+        return this.refuse(frame, "RATE_LIMITED");
+      }
       if (frame.length > FRAME_LIMITS.maxFrameChars || nestingExceeds(frame, FRAME_LIMITS.maxDepth)) {
         return this.refuse(frame, "PAYLOAD_TOO_LARGE");
       }
@@ -95,6 +102,15 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
         // Malformed JSON, or a reserved event name ("connect", "error"…): answered, not a silent close.
         this.refuse(frame, "UNKNOWN_EVENT");
       }
+    }
+
+    /** Stop reading this connection for a while: what it keeps sending waits in its own buffers, not ours. */
+    private holdOff(): void {
+      const ws = this.conn?.transport?.socket;
+      if (!ws?.pause || !ws.resume || ws.isPaused) return;
+      ws.pause();
+      stats.paused += 1;
+      setTimeout(() => ws.resume!(), FRAME_LIMITS.pauseMs).unref();
     }
 
     private parse(frame: string): void {

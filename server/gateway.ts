@@ -108,7 +108,8 @@ export class LocalGateway implements RoomGateway {
       // neither does an address over its failed-join allowance (a projector would tell a guesser the code is live).
       if (room.locked || request.admitNew === false) {
         const hash = await this.rooms.hostKeyHash(room.id);
-        if (!hash || !secretMatches(request.hostKey, hash)) return refuse(request.admitNew === false ? "RATE_LIMITED" : "ROOM_LOCKED");
+        // Over the allowance this is one more guess, refused exactly like an unknown code (the edge counts it).
+        if (!hash || !secretMatches(request.hostKey, hash)) return refuse(request.admitNew === false ? "NO_SUCH_SESSION" : "ROOM_LOCKED");
       }
       return { ...base, participantId: null, snapshot: room.publicSnapshot(), myVote: null };
     }
@@ -117,8 +118,8 @@ export class LocalGateway implements RoomGateway {
     let token = request.token;
     const known = participantId ? room.participant(participantId) : null;
     if (known?.removed) return refuse("REMOVED");
-    // Over the allowance an unknown token is one more guess: refused like an unknown code.
-    if (!known && request.admitNew === false) return refuse("RATE_LIMITED");
+    // Over the allowance an unknown token is one more guess: refused exactly like an unknown code (the edge counts it).
+    if (!known && request.admitNew === false) return refuse("NO_SUCH_SESSION");
     if (known) {
       room.renameIfChanged(known.id, request.nickname);
     } else {

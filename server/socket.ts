@@ -23,8 +23,12 @@ import { REFUSED_FRAME } from "./frameGuard";
 import type { RoomOutbox } from "./room";
 import type { CommandName, JoinResult, Member, RoomGateway } from "./gateway";
 
-/** Join refusals that count against the address's failed-join allowance (they are what a guesser sees). */
-const COUNTED_FAILURES: ReadonlySet<ErrorCode> = new Set(["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED", "RATE_LIMITED"]);
+/**
+ * Join refusals that count against the address's failed-join allowance (they are what a guesser sees).
+ * Not RATE_LIMITED for too many new identities: a lecture hall joining at once behind one NAT address must not
+ * use up the guessing allowance and lock its latecomers out.
+ */
+const COUNTED_FAILURES: ReadonlySet<ErrorCode> = new Set(["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED"]);
 
 /** Every command a client may send; anything else is answered with UNKNOWN_EVENT. */
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(Object.keys(COMMAND_RULES));
