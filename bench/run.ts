@@ -299,7 +299,7 @@ async function withRedis<T>(url: string, fn: (client: QueryClient) => Promise<T>
   }
 }
 
-/** The node ids heartbeating in Redis (server/cluster.ts: cls:node:{id}). */
+/** The node ids heartbeating in Redis (server/scaleout/clusterGateway.ts: cls:node:{id}). */
 async function liveNodeIds(redisUrl: string): Promise<string[]> {
   const keys = await withRedis(redisUrl, (c) => c.keys("cls:node:*"));
   return keys.map((k) => k.slice("cls:node:".length)).sort();

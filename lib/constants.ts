@@ -64,7 +64,7 @@ export const RATE_LIMITS = {
 
 /**
  * Every inbound socket.io frame spends these budgets before it is parsed
- * (server/frameGuard.ts). A student votes at most 4 times a second and a
+ * (server/edge/frameGuard.ts). A student votes at most 4 times a second and a
  * teacher sends 10 commands a second, so a connection's 20 frames a second
  * is never reached by the app; an address's budgets are sized for a lecture
  * hall of 1,000 phones behind one NAT address voting at once (a vote is
@@ -89,7 +89,7 @@ export const FRAME_LIMITS = {
 } as const;
 
 /**
- * Connections per client address (server/connectionGuard.ts). Defaults let a
+ * Connections per client address (server/edge/connectionGuard.ts). Defaults let a
  * 1,000-phone lecture hall behind one NAT address in (its WebSockets plus the
  * page loads of latecomers); one address can no longer hold the server's file
  * descriptors. Both are configurable (MAX_CONNECTIONS_PER_ADDRESS,

@@ -12,17 +12,17 @@ import {
   SOCKET_PING_TIMEOUT_MS,
 } from "../lib/constants";
 import type { Config } from "./config";
-import { ConnectionGuard } from "./connectionGuard";
-import { createFrameGuard } from "./frameGuard";
-import { createApiHandler, sendHtml, sendJson, setSecurityHeaders } from "./http";
-import { createOriginPolicy } from "./origin";
-import { KeyedLimiter, addressOf } from "./rateLimit";
+import { ConnectionGuard } from "./edge/connectionGuard";
+import { createFrameGuard } from "./edge/frameGuard";
+import { createApiHandler, sendHtml, sendJson, setSecurityHeaders } from "./http/api";
+import { createOriginPolicy } from "./edge/origin";
+import { KeyedLimiter, addressOf } from "./edge/rateLimit";
 import { log } from "./logger";
-import { RoomRegistry } from "./rooms";
+import { RoomRegistry } from "./rooms/registry";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
-import { attachSocketLayer, countPresence, disconnectSession, socketOutbox, type IoServer } from "./socket";
-import { LocalGateway } from "./gateway";
-import { ClusterGateway } from "./cluster";
+import { attachSocketLayer, countPresence, disconnectSession, socketOutbox, type IoServer } from "./edge/socket";
+import { LocalGateway } from "./rooms/gateway";
+import { ClusterGateway } from "./scaleout/clusterGateway";
 import type { RedisClient, RedisSessionStore } from "./store/redis";
 import type { SessionStore } from "./store/types";
 
@@ -92,7 +92,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     maxHttpBufferSize: MAX_SOCKET_MESSAGE_BYTES,
     // WebSocket only: no long-polling, so several nodes need no sticky sessions.
     transports: ["websocket"],
-    // Every inbound frame spends its sender's budget before it is parsed (server/frameGuard.ts).
+    // Every inbound frame spends its sender's budget before it is parsed (server/edge/frameGuard.ts).
     parser: frames.parser,
     // A WebSocket that does not join a session soon is closed (it held a file descriptor for 45 s before).
     connectTimeout: SOCKET_CONNECT_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 import { io as rawConnect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FRAME_LIMITS, MAX_COMMAND_PAYLOAD_BYTES, MAX_SOCKET_MESSAGE_BYTES, MAX_VOTES_PER_ROUND } from "../../lib/constants";
-import { nestingExceeds } from "../../server/frameGuard";
+import { nestingExceeds } from "../../server/edge/frameGuard";
 import { BINDING_MODES, VARIANTS, getScenario, isVariantOf } from "../../lib/lesson";
 import {
   ERROR_CODES,
@@ -29,7 +29,7 @@ import {
   type SessionEvent,
   type SessionState,
 } from "../../lib/session";
-import type { Room } from "../../server/room";
+import type { Room } from "../../server/rooms/room";
 import { connectClient, startServer, waitUntil, type TestClient, type TestServer } from "./harness";
 import { mulberry32 } from "../support/random";
 

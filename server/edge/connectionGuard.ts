@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { Socket as NetSocket } from "node:net";
-import { HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS } from "../lib/constants";
-import { log } from "./logger";
+import { HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS } from "../../lib/constants";
+import { log } from "../logger";
 import { addressOf } from "./rateLimit";
 
 export interface ConnectionLimits {

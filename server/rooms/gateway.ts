@@ -1,4 +1,4 @@
-import { MAX_PARTICIPANTS_PER_SESSION, RATE_LIMITS } from "../lib/constants";
+import { MAX_PARTICIPANTS_PER_SESSION, RATE_LIMITS } from "../../lib/constants";
 import {
   isRoomCode,
   normalizeRoomCode,
@@ -11,19 +11,19 @@ import {
   type Command,
   type ProtocolError,
   type Role,
-} from "../lib/protocol";
-import { log } from "./logger";
-import { KeyedLimiter } from "./rateLimit";
+} from "../../lib/protocol";
+import { log } from "../logger";
+import { KeyedLimiter } from "../edge/rateLimit";
 import type { Room } from "./room";
-import type { RoomRegistry } from "./rooms";
-import { hashSecret, newId, newSecret, secretMatches } from "./secrets";
-import type { SessionStore } from "./store/types";
+import type { RoomRegistry } from "./registry";
+import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
+import type { SessionStore } from "../store/types";
 
 /**
  * What the socket layer asks of the rooms, as plain data in and out: who may
  * join, run this command, this socket left. One process answers it directly
  * (LocalGateway); a cluster forwards each call to the node that owns the
- * session (server/cluster.ts), so every value here must survive JSON.
+ * session (server/scaleout/clusterGateway.ts), so every value here must survive JSON.
  */
 export interface JoinRequest {
   code: string;

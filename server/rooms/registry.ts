@@ -1,8 +1,8 @@
-import { replay, type SessionEvent, type SessionState } from "../lib/session";
-import { log } from "./logger";
+import { replay, type SessionEvent, type SessionState } from "../../lib/session";
+import { log } from "../logger";
 import { Room, type RoomOutbox } from "./room";
-import { hashSecret, newId, newRoomCode, newSecret, shuffle } from "./secrets";
-import type { SessionStore } from "./store/types";
+import { hashSecret, newId, newRoomCode, newSecret, shuffle } from "../secrets";
+import type { SessionStore } from "../store/types";
 
 export interface RoomRegistryOptions {
   store: SessionStore;

@@ -2,16 +2,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import os from "node:os";
 import QRCode from "qrcode";
 import { z } from "zod";
-import { MAX_HTTP_BODY_BYTES, RATE_LIMITS } from "../lib/constants";
-import { ERROR_CODES, TITLE_MAX, cleanText, isRoomCode, normalizeRoomCode, type CreatedSessionBody, type JoinInfo } from "../lib/protocol";
-import type { Config } from "./config";
-import { log } from "./logger";
-import { createOriginPolicy, parseHost, requestScheme } from "./origin";
-import { KeyedLimiter, addressOf } from "./rateLimit";
-import type { RoomRegistry } from "./rooms";
+import { MAX_HTTP_BODY_BYTES, RATE_LIMITS } from "../../lib/constants";
+import { ERROR_CODES, TITLE_MAX, cleanText, isRoomCode, normalizeRoomCode, type CreatedSessionBody, type JoinInfo } from "../../lib/protocol";
+import type { Config } from "../config";
+import { log } from "../logger";
+import { createOriginPolicy, parseHost, requestScheme } from "../edge/origin";
+import { KeyedLimiter, addressOf } from "../edge/rateLimit";
+import type { RoomRegistry } from "../rooms/registry";
 import { HttpError } from "./httpError";
 import { createSessionsReader } from "./sessionsApi";
-import type { SessionStore } from "./store/types";
+import type { SessionStore } from "../store/types";
 
 export const createSessionBodySchema = z
   .object({ title: z.string().max(TITLE_MAX * 4).optional() })

@@ -1,6 +1,6 @@
 import { Decoder, Encoder, PacketType } from "socket.io-parser";
-import { FRAME_LIMITS } from "../lib/constants";
-import type { ErrorCode } from "../lib/protocol";
+import { FRAME_LIMITS } from "../../lib/constants";
+import type { ErrorCode } from "../../lib/protocol";
 import { KeyedLimiter, TokenBucket } from "./rateLimit";
 
 /**

@@ -1,9 +1,9 @@
 import { parentPort } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { renderExport, type ExportKind, type SessionEvent } from "../lib/session";
+import { renderExport, type ExportKind, type SessionEvent } from "../../lib/session";
 
 /**
- * Runs in a worker thread (server/exports.ts): reads a session's log and
+ * Runs in a worker thread (server/http/exports.ts): reads a session's log and
  * renders an export, so a big log never blocks the event loop that carries
  * every class's steps and votes. SQLite logs are read here, on a read-only
  * connection of our own (WAL lets it read while the server writes).

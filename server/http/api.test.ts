@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type os from "node:os";
 import { describe, expect, it } from "vitest";
-import { joinBase, pickLanAddress } from "./http";
+import { joinBase, pickLanAddress } from "./api";
 
 type Interfaces = ReturnType<typeof os.networkInterfaces>;
 const iface = (address: string, internal = false) => ({ address, family: "IPv4", internal, netmask: "", mac: "", cidr: null }) as never;

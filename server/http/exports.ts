@@ -1,10 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { MAX_QUEUED_EXPORTS } from "../lib/constants";
-import type { ExportKind } from "../lib/session";
+import { MAX_QUEUED_EXPORTS } from "../../lib/constants";
+import type { ExportKind } from "../../lib/session";
 import type { ExportJob, ExportReply } from "./exportWorker";
-import { log } from "./logger";
-import type { SessionStore } from "./store/types";
+import { log } from "../logger";
+import type { SessionStore } from "../store/types";
 
 export class ExportsBusyError extends Error {}
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
-import type { TallyUpdate } from "../lib/protocol";
-import { replay, type SessionEvent } from "../lib/session";
+import { TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
+import type { TallyUpdate } from "../../lib/protocol";
+import { replay, type SessionEvent } from "../../lib/session";
 import { Room, type RoomOutbox } from "./room";
-import { durableOutbox } from "./rooms";
-import { SqliteSessionStore } from "./store/sqlite";
+import { durableOutbox } from "./registry";
+import { SqliteSessionStore } from "../store/sqlite";
 
 /** A room with a real (in-memory) SQLite store, a recording outbox and fake timers. */
 function setup() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RoomRegistry } from "./rooms";
-import { SqliteSessionStore } from "./store/sqlite";
+import { RoomRegistry } from "./registry";
+import { SqliteSessionStore } from "../store/sqlite";
 import type { RoomOutbox } from "./room";
 
 const silent: RoomOutbox = { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {}, kickProjectors() {} };

@@ -14,14 +14,14 @@ import {
   type InterServerEvents,
   type ServerToClientEvents,
   type SocketData,
-} from "../lib/protocol";
-import { log } from "./logger";
+} from "../../lib/protocol";
+import { log } from "../logger";
 import { KeyedLimiter, TokenBucket, addressOf } from "./rateLimit";
-import { RATE_LIMITS } from "../lib/constants";
+import { RATE_LIMITS } from "../../lib/constants";
 import type { ConnectionGuard } from "./connectionGuard";
 import { REFUSED_FRAME } from "./frameGuard";
-import type { RoomOutbox } from "./room";
-import type { CommandName, JoinResult, Member, RoomGateway } from "./gateway";
+import type { RoomOutbox } from "../rooms/room";
+import type { CommandName, JoinResult, Member, RoomGateway } from "../rooms/gateway";
 
 /**
  * Join refusals that count against the address's failed-join allowance (they are what a guesser sees).

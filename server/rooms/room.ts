@@ -1,8 +1,8 @@
-import { assertNever } from "../lib/assertNever";
-import { PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
-import { protocolError, type Ack, type Command, type MyVote, type ProtocolError, type TallyUpdate } from "../lib/protocol";
-import { decide, type Actor } from "../lib/session/decide";
-import { logFull } from "../lib/session/rules";
+import { assertNever } from "../../lib/assertNever";
+import { PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
+import { protocolError, type Ack, type Command, type MyVote, type ProtocolError, type TallyUpdate } from "../../lib/protocol";
+import { decide, type Actor } from "../../lib/session/decide";
+import { logFull } from "../../lib/session/rules";
 import {
   activePoll,
   applyEvent,
@@ -16,9 +16,9 @@ import {
   type SessionEventBody,
   type SessionEvent,
   type SessionState,
-} from "../lib/session";
+} from "../../lib/session";
 import { Presence } from "./presence";
-import type { SessionStore } from "./store/types";
+import type { SessionStore } from "../store/types";
 import { LeadingEdgeThrottle } from "./throttle";
 
 /** Where a room's messages go. The socket.io adapter implements it; tests can record it. */

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import type { ExportKind } from "../lib/session";
+import type { ExportKind } from "../../lib/session";
 import { ExportRunner, ExportsBusyError } from "./exports";
-import { hashSecret, secretMatches } from "./secrets";
-import { MAX_HOST_KEYS_PER_REQUEST, type Access, type SessionDetail, type SessionList, type SessionSummary, type ShareLink } from "../lib/protocol/rest";
+import { hashSecret, secretMatches } from "../secrets";
+import { MAX_HOST_KEYS_PER_REQUEST, type Access, type SessionDetail, type SessionList, type SessionSummary, type ShareLink } from "../../lib/protocol/rest";
 import { HttpError } from "./httpError";
-import type { SessionStore } from "./store/types";
+import type { SessionStore } from "../store/types";
 
 /**
  * Reading saved sessions. Who may see what:

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { COMMAND_RULES, ROLES, normalizeRoomCode, protocolError, type Ack, type AnySnapshot, type Command, type MyVote } from "../lib/protocol";
-import type { JoinRequest, JoinResult, LocalGateway, Member, RoomGateway } from "./gateway";
-import { assertNever } from "../lib/assertNever";
-import { log } from "./logger";
-import type { RoomRegistry } from "./rooms";
-import { newId } from "./secrets";
-import type { RedisClient, RedisSessionStore } from "./store/redis";
+import { COMMAND_RULES, ROLES, normalizeRoomCode, protocolError, type Ack, type AnySnapshot, type Command, type MyVote } from "../../lib/protocol";
+import type { JoinRequest, JoinResult, LocalGateway, Member, RoomGateway } from "../rooms/gateway";
+import { assertNever } from "../../lib/assertNever";
+import { log } from "../logger";
+import type { RoomRegistry } from "../rooms/registry";
+import { newId } from "../secrets";
+import type { RedisClient, RedisSessionStore } from "../store/redis";
 
 /**
  * Several server processes behind one load balancer, on Redis.
