@@ -129,16 +129,23 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
 
   // A failed write affects only its sessions: their rooms may be ahead of the log, so drop them and let their
   // clients reconnect to the durable state. Other classes carry on. (Nothing unsaved was acknowledged.)
+  // Only this node's sockets: in a cluster the session may have a healthy owner elsewhere (a stale owner's
+  // refused write must not disconnect the class). Deferred a turn, so the failed commands' INTERNAL
+  // acknowledgements reach the teacher before the disconnect does.
+  const reloadSessions = (sessionIds: Iterable<string>) => {
+    const ids = [...sessionIds];
+    setImmediate(() => ids.forEach((id) => disconnectSession(io.local, id)));
+  };
   store.onWriteError((_err, failed) => {
     if (failed === null) {
       rooms.disposeAll();
-      io.disconnectSockets();
+      setImmediate(() => io.local.disconnectSockets());
       return;
     }
     rooms.dropSessions(failed);
-    for (const sessionId of failed) disconnectSession(io, sessionId);
+    reloadSessions(failed);
   });
-  const local = new LocalGateway(rooms, store, (sessionId) => disconnectSession(io, sessionId));
+  const local = new LocalGateway(rooms, store, (sessionId) => reloadSessions([sessionId]));
   let cluster: ClusterGateway | null = null;
   if (redis) {
     // Broadcasts reach sockets on every node (clients resync from whole snapshots, so connection-state recovery is not needed).

@@ -259,6 +259,6 @@ export async function countPresence(io: IoServer, sessionId: string): Promise<{ 
 }
 
 /** Closes every socket of a session (all nodes, with an adapter) so clients reconnect to its durable state. */
-export function disconnectSession(io: IoServer, sessionId: string): void {
+export function disconnectSession(io: Pick<IoServer, "in">, sessionId: string): void {
   io.in([publicRoom(sessionId), hostRoom(sessionId)]).disconnectSockets();
 }
