@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
 import {
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
@@ -25,6 +24,7 @@ import { LocalGateway } from "./rooms/gateway";
 import { ClusterGateway } from "./scaleout/clusterGateway";
 import type { RedisClient, RedisSessionStore } from "./store/redis";
 import type { SessionStore } from "./store/types";
+import { toError } from "../lib/errors";
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -38,8 +38,8 @@ export interface ClassroomServerOptions {
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
   pages?: PageHandler;
-  /** Scale-out: several processes share sessions through Redis. `store` must then be a RedisSessionStore. */
-  redis?: { client: RedisClient; subscriber: RedisClient; adapterClient: RedisClient };
+  /** Scale-out: several processes share sessions through Redis (`store` is then `redis.store`). */
+  redis?: { store: RedisSessionStore; client: RedisClient; subscriber: RedisClient; adapterClient: RedisClient };
 }
 
 export interface ClassroomServer {
@@ -76,17 +76,18 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     addressOf: (conn) => addressOf(conn.request.socket.remoteAddress, conn.request.headers["x-forwarded-for"], trustProxy),
   });
 
-  const httpServer = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       if (await api(req, res)) return;
       if (pages) return await pages(req, res);
       sendJson(res, 404, { error: { code: "NOT_FOUND", message: "Not found." } });
     } catch (err) {
-      log.error("request failed", { url: req.url?.split("#")[0], error: (err as Error).stack });
+      log.error("request failed", { url: req.url?.split("#")[0], error: toError(err).stack });
       if (!res.headersSent) sendJson(res, 500, { error: { code: "INTERNAL", message: "Something went wrong on the server." } });
       else res.end();
     }
-  });
+  };
+  const httpServer = createServer((req, res) => void handle(req, res));
 
   io = new Server(httpServer, {
     maxHttpBufferSize: MAX_SOCKET_MESSAGE_BYTES,
@@ -113,7 +114,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
   // engine.io took over the server's "request" listeners to serve /socket.io/; put one gate in front of all of
   // them so every response (socket.io's own included) carries the security headers, unknown hosts are turned
   // away (DNS rebinding), and a malformed address is a 400 instead of a 500 from deep in the page renderer.
-  const handlers = httpServer.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  const handlers = httpServer.listeners("request");
   httpServer.removeAllListeners("request");
   httpServer.on("request", (req: IncomingMessage, res: ServerResponse) => {
     setSecurityHeaders(res, config.dev);
@@ -123,7 +124,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     if (!wellFormedPath(req.url)) {
       return sendHtml(res, 400, "Bad address", "This address is malformed. Check the link, or go to the start page.");
     }
-    for (const handler of handlers) handler.call(httpServer, req, res);
+    for (const handler of handlers) Reflect.apply(handler, httpServer, [req, res]);
   });
   connections.attach(httpServer);
 
@@ -153,7 +154,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     cluster = new ClusterGateway({
       local,
       rooms,
-      store: store as RedisSessionStore,
+      store: redis.store,
       client: redis.client,
       subscriber: redis.subscriber,
       countPresence: (sessionId) => countPresence(io, sessionId),
@@ -181,7 +182,8 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
         httpServer.once("error", reject);
         httpServer.listen(config.port, config.host, () => {
           httpServer.off("error", reject);
-          resolve((httpServer.address() as AddressInfo).port);
+          const address = httpServer.address();
+          resolve(typeof address === "object" && address !== null ? address.port : config.port);
         });
       });
     },

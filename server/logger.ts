@@ -5,7 +5,8 @@
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
-let threshold: number = LEVELS[(process.env.LOG_LEVEL as LogLevel) ?? "info"] ?? LEVELS.info;
+const configured = process.env.LOG_LEVEL;
+let threshold: number = configured !== undefined && Object.hasOwn(LEVELS, configured) ? LEVELS[configured as LogLevel] : LEVELS.info;
 
 export function setLogLevel(level: LogLevel): void {
   threshold = LEVELS[level];

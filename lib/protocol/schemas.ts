@@ -105,6 +105,11 @@ export const COMMAND_RULES = {
   "session:sync": { schema: emptySchema, roles: ["host", "projector", "student"] },
 } satisfies { readonly [E in keyof ClientToServerEvents]: { schema: z.ZodType; roles: readonly Role[] } };
 
+/** A command a client may send (everything in the table but the resync). */
+export function isCommandName(name: string): name is Command["event"] {
+  return name !== "session:sync" && Object.hasOwn(COMMAND_RULES, name);
+}
+
 /** A parsed command: the event and its payload as its schema outputs it (what the rooms receive). */
 export type Command = {
   [E in Exclude<keyof typeof COMMAND_RULES, "session:sync">]: { event: E; payload: z.output<(typeof COMMAND_RULES)[E]["schema"]> };

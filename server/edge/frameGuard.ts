@@ -2,6 +2,7 @@ import { Decoder, Encoder, PacketType } from "socket.io-parser";
 import { FRAME_LIMITS } from "../../lib/constants";
 import type { ErrorCode } from "../../lib/protocol";
 import { KeyedLimiter, TokenBucket } from "./rateLimit";
+import { errorMessage } from "../../lib/errors";
 
 /**
  * The first thing every inbound socket.io frame meets, before anything is
@@ -117,7 +118,7 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
       try {
         super.add(frame);
       } catch (err) {
-        this.close((err as Error).message);
+        this.close(errorMessage(err));
       }
     }
 

@@ -20,6 +20,12 @@ export class TokenBucket {
     return this.tokens >= 1;
   }
 
+  /** Whole tokens left now. */
+  count(): number {
+    this.refill();
+    return Math.floor(this.tokens);
+  }
+
   private refill(): void {
     const t = this.now();
     this.tokens = Math.min(this.options.capacity, this.tokens + ((t - this.last) / 1000) * this.options.refillPerSecond);
@@ -47,6 +53,11 @@ export class KeyedLimiter {
   /** Whether `key` has a token left, without taking it. */
   peek(key: string): boolean {
     return this.buckets.get(key)?.available() ?? true;
+  }
+
+  /** Whole tokens `key` has left, without taking any (a key never seen has a full bucket). */
+  available(key: string): number {
+    return this.buckets.get(key)?.count() ?? Math.floor(this.options.capacity);
   }
 
   take(key: string, cost = 1): boolean {

@@ -5,6 +5,8 @@ import {
   ERROR_CODES,
   PROTOCOL_VERSION,
   handshakeSchema,
+  isCommandName,
+  isErrorCode,
   protocolError,
   type Ack,
   type ClientToServerEvents,
@@ -21,7 +23,8 @@ import { RATE_LIMITS } from "../../lib/constants";
 import type { ConnectionGuard } from "./connectionGuard";
 import { REFUSED_FRAME } from "./frameGuard";
 import type { RoomOutbox } from "../rooms/room";
-import type { CommandName, JoinResult, Member, RoomGateway } from "../rooms/gateway";
+import type { JoinResult, Member, RoomGateway } from "../rooms/gateway";
+import { toError, errorMessage } from "../../lib/errors";
 
 /**
  * Join refusals that count against the address's failed-join allowance (they are what a guesser sees).
@@ -30,8 +33,6 @@ import type { CommandName, JoinResult, Member, RoomGateway } from "../rooms/gate
  */
 const COUNTED_FAILURES: ReadonlySet<ErrorCode> = new Set(["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED"]);
 
-/** Every command a client may send; anything else is answered with UNKNOWN_EVENT. */
-const KNOWN_EVENTS: ReadonlySet<string> = new Set(Object.keys(COMMAND_RULES));
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -67,10 +68,14 @@ export function socketOutbox(io: IoServer, sessionId: string): RoomOutbox {
 }
 
 /** A connect_error the browser can read: `err.message` is the code, `err.data` has code and message. */
+class Refusal extends Error {
+  constructor(readonly data: { code: ErrorCode; message: string }) {
+    super(data.code);
+  }
+}
+
 function rejection(code: ErrorCode, message: string = ERROR_CODES[code]): Error {
-  const err = new Error(code) as Error & { data: { code: ErrorCode; message: string } };
-  err.data = { code, message };
-  return err;
+  return new Refusal({ code, message });
 }
 
 export interface SocketLayerOptions {
@@ -111,8 +116,18 @@ export function attachSocketLayer({
    */
   const refuseFailure = (address: string, error: Error): Error =>
     failedJoins.take(address) ? error : rejection("RATE_LIMITED", "Too many failed attempts to join from this network. Wait a minute.");
+  /**
+   * Lookups that could still fail, per address. Each one may spend a token
+   * when it fails, so no more may be in flight than the address has tokens:
+   * otherwise a burst of handshakes sent together (and a lookup that waits on
+   * Redis) would each be looked up on one token, and the live code among them
+   * would simply join.
+   */
+  const lookups = new Map<string, number>();
 
-  io.use(async (socket, next) => {
+  io.use((socket, next) => void handshake(socket, next));
+
+  async function handshake(socket: IoSocket, next: (err?: Error) => void): Promise<void> {
     // One attempt per WebSocket: after a refusal the connection closes (the browser opens a new one to retry),
     // so every attempt passes the per-address connection caps again.
     const refuse = (error: Error) => {
@@ -131,13 +146,17 @@ export function attachSocketLayer({
       const parsed = handshakeSchema.safeParse(auth);
       if (!parsed.success) return refuse(refuseFailure(address, rejection("BAD_REQUEST", "The connection request was malformed.")));
       const request = parsed.data;
-      const overAllowance = !failedJoins.peek(address);
+      const inFlight = lookups.get(address) ?? 0;
+      const overAllowance = inFlight >= failedJoins.available(address);
       // Over the allowance, nothing that could reveal whether a code is live is even looked up.
       // (The teacher's own projector window holds the host key; the gateway checks it.)
       if (overAllowance && ((request.role === "projector" && !request.hostKey) || (request.role === "student" && !request.token))) {
         return refuse(refuseFailure(address, rejection("NO_SUCH_SESSION")));
       }
-      const joined = await gateway.join({
+      // A lookup that could reveal a live code (admitNew) holds one of the address's tokens until it is answered.
+      if (!overAllowance) lookups.set(address, inFlight + 1);
+      const joined = await gateway
+        .join({
         code: request.code,
         role: request.role,
         hostKey: request.hostKey,
@@ -145,7 +164,13 @@ export function attachSocketLayer({
         nickname: request.role === "student" ? request.nickname : undefined,
         address,
         admitNew: !overAllowance,
-      });
+      })
+        .finally(() => {
+          if (overAllowance) return;
+          const left = (lookups.get(address) ?? 1) - 1;
+          if (left > 0) lookups.set(address, left);
+          else lookups.delete(address);
+        });
       if (!joined.ok) {
         const error = rejection(joined.error.code, joined.error.message);
         return refuse(COUNTED_FAILURES.has(joined.error.code) ? refuseFailure(address, error) : error);
@@ -154,10 +179,10 @@ export function attachSocketLayer({
       (socket as IoSocket & { joined?: typeof joined }).joined = joined;
       next();
     } catch (err) {
-      log.error("handshake failed", { error: (err as Error).message });
+      log.error("handshake failed", { error: errorMessage(err) });
       refuse(rejection("INTERNAL"));
     }
-  });
+  }
 
   io.on("connection", (socket) => {
     connections?.joined(socket.conn);
@@ -174,10 +199,10 @@ export function attachSocketLayer({
       serverNow: Date.now(),
     });
     if (role === "host") {
-      socket.join(hostRoom(sessionId));
+      void socket.join(hostRoom(sessionId));
     } else {
-      socket.join(publicRoom(sessionId));
-      socket.join(participantId ? participantRoom(sessionId, participantId) : projectorRoom(sessionId));
+      void socket.join(publicRoom(sessionId));
+      void socket.join(participantId ? participantRoom(sessionId, participantId) : projectorRoom(sessionId));
     }
     socket.emit("session:snapshot", joined.snapshot);
     if (participantId) socket.emit("poll:myVote", joined.myVote);
@@ -202,14 +227,16 @@ export function attachSocketLayer({
   async function dispatch(socket: IoSocket, member: Member, [event, ...args]: unknown[]): Promise<void> {
     // The ack is always the last argument, whether or not a payload came first.
     const ack = args.at(-1);
-    const reply = typeof ack === "function" ? (ack as (r: Ack<unknown>) => void) : () => undefined;
+    const reply = (response: Ack<unknown>): void => {
+      if (typeof ack === "function") Reflect.apply(ack, undefined, [response]);
+    };
     const payload = typeof ack === "function" ? (args.length > 1 ? args[0] : undefined) : args[0];
     const name = typeof event === "string" ? event : "";
     try {
       // The frame guard already refused this frame unread (over budget, too large or too deep, malformed).
-      if (event === REFUSED_FRAME) return reply({ ok: false, error: protocolError(payload as ErrorCode) });
+      if (event === REFUSED_FRAME) return reply({ ok: false, error: protocolError(isErrorCode(payload) ? payload : "BAD_REQUEST") });
       // Unknown events get a named error, never silence.
-      if (!KNOWN_EVENTS.has(name)) {
+      if (!isCommandName(name) && name !== "session:sync") {
         return reply({ ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command "${name.slice(0, 40)}".`) });
       }
       const voting = name === "poll:vote" && member.participantId !== null;
@@ -230,7 +257,8 @@ export function attachSocketLayer({
         return reply({ ok: true, data: null });
       }
 
-      const command = name as CommandName;
+      if (!isCommandName(name)) return reply({ ok: false, error: protocolError("UNKNOWN_EVENT") });
+      const command = name;
       const { schema, roles }: { schema: z.ZodType; roles: readonly Role[] } = COMMAND_RULES[command];
       if (!roles.includes(member.role)) {
         return reply({ ok: false, error: protocolError(command === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST") });
@@ -241,10 +269,11 @@ export function attachSocketLayer({
         const where = issue?.path.length ? ` (${issue.path.join(".")})` : "";
         return reply({ ok: false, error: protocolError("BAD_REQUEST", `Invalid ${command} payload${where}: ${issue?.message ?? "malformed"}`) });
       }
-      // The one cast: the payload has just passed this command's schema.
+      // The one cast: the payload has just passed this command's schema (TypeScript cannot correlate the two).
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
       reply(await gateway.command(member, { event: command, payload: parsed.data ?? {} } as Command));
     } catch (err) {
-      log.error("command failed", { event: name.slice(0, 40), sessionId: member.sessionId, error: (err as Error).stack });
+      log.error("command failed", { event: name.slice(0, 40), sessionId: member.sessionId, error: toError(err).stack });
       reply({ ok: false, error: protocolError("INTERNAL") });
     }
   }

@@ -12,6 +12,7 @@ import type { RoomRegistry } from "../rooms/registry";
 import { HttpError } from "./httpError";
 import { createSessionsReader } from "./sessionsApi";
 import type { SessionStore } from "../store/types";
+import { toError } from "../../lib/errors";
 
 export const createSessionBodySchema = z
   .object({ title: z.string().max(TITLE_MAX * 4).optional() })
@@ -74,7 +75,7 @@ export function createApiHandler(deps: ApiDeps) {
       if (err instanceof HttpError) {
         sendJson(res, err.status, { error: { code: err.code, message: err.message } });
       } else {
-        log.error("api request failed", { path: url.pathname, error: (err as Error).stack });
+        log.error("api request failed", { path: url.pathname, error: toError(err).stack });
         sendJson(res, 500, { error: { code: "INTERNAL", message: ERROR_CODES.INTERNAL } });
       }
     }

@@ -1,6 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { renderExport, type ExportKind, type SessionEvent } from "../../lib/session";
+import { parseStoredEvent, renderExport, type ExportKind, type SessionEvent } from "../../lib/session";
+import { errorMessage } from "../../lib/errors";
 
 /**
  * Runs in a worker thread (server/http/exports.ts): reads a session's log and
@@ -27,8 +28,9 @@ function readLog(file: string, sessionId: string): SessionEvent[] {
     db = new Database(file, { readonly: true, fileMustExist: true });
     databases.set(file, db);
   }
-  const rows = db.prepare("SELECT body FROM events WHERE session_id = ? ORDER BY seq").all(sessionId) as { body: string }[];
-  return rows.map((r) => JSON.parse(r.body) as SessionEvent);
+  const rows = db.prepare<[string], { body: string }>("SELECT body FROM events WHERE session_id = ? ORDER BY seq").all(sessionId);
+  // The server wrote each row from a SessionEvent; it is read back as one.
+  return rows.map((r): SessionEvent => parseStoredEvent(r.body));
 }
 
 parentPort?.on("message", (job: ExportJob) => {
@@ -37,7 +39,7 @@ parentPort?.on("message", (job: ExportJob) => {
     const events = "sqliteFile" in job.source ? readLog(job.source.sqliteFile, job.sessionId) : job.source.events;
     reply = { id: job.id, ok: true, body: renderExport(events, job.kind, job.access) };
   } catch (err) {
-    reply = { id: job.id, ok: false, message: (err as Error).message };
+    reply = { id: job.id, ok: false, message: errorMessage(err) };
   }
   parentPort!.postMessage(reply);
 });

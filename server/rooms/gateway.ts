@@ -18,6 +18,7 @@ import type { Room } from "./room";
 import type { RoomRegistry } from "./registry";
 import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
 import type { SessionStore } from "../store/types";
+import { errorMessage } from "../../lib/errors";
 
 /**
  * What the socket layer asks of the rooms, as plain data in and out: who may
@@ -137,7 +138,7 @@ export class LocalGateway implements RoomGateway {
     try {
       await this.store.flush(room.id);
     } catch (err) {
-      log.error("a join could not be written; reloading the room", { sessionId: room.id, error: (err as Error).message });
+      log.error("a join could not be written; reloading the room", { sessionId: room.id, error: errorMessage(err) });
       this.rooms.drop(room);
       this.disconnectAll(room.id);
       return refuse("INTERNAL");
@@ -162,7 +163,7 @@ export class LocalGateway implements RoomGateway {
       // Acknowledge only what is on disk.
       await this.store.flush(member.sessionId);
     } catch (err) {
-      log.error("events could not be written; reloading the room", { sessionId: member.sessionId, error: (err as Error).message });
+      log.error("events could not be written; reloading the room", { sessionId: member.sessionId, error: errorMessage(err) });
       this.rooms.drop(room);
       this.disconnectAll(member.sessionId);
       return { ok: false, error: protocolError("INTERNAL", "The server could not save that. Reconnecting…") };

@@ -5,7 +5,8 @@ import { assertNever } from "../../lib/assertNever";
 import { log } from "../logger";
 import type { RoomRegistry } from "../rooms/registry";
 import { newId } from "../secrets";
-import type { RedisClient, RedisSessionStore } from "../store/redis";
+import { asString, type RedisClient, type RedisSessionStore } from "../store/redis";
+import { errorMessage } from "../../lib/errors";
 
 /**
  * Several server processes behind one load balancer, on Redis.
@@ -255,7 +256,7 @@ export class ClusterGateway implements RoomGateway {
 
   private async resolveOwner(sessionId: string): Promise<string> {
     for (let i = 0; i < 5; i++) {
-      const current = (await this.cmd(["GET", K.owner(sessionId)])) as string | null;
+      const current = asString(await this.cmd(["GET", K.owner(sessionId)]));
       if (current === this.nodeId) return current;
       if (current && (await this.cmd(["EXISTS", K.node(current)])) === 1) return current;
       const claimed = await this.cmd(["EVAL", CLAIM, 1, K.owner(sessionId), current ?? "", this.nodeId]);
@@ -332,7 +333,7 @@ export class ClusterGateway implements RoomGateway {
       if ((await this.ownerOf(request.sessionId)) !== this.nodeId) throw new NotOwner();
       return { id: request.id, ok: true, result: await this.runLocal(request.call) };
     } catch (err) {
-      return { id: request.id, ok: false, notOwner: err instanceof NotOwner, message: (err as Error).message ?? "error" };
+      return { id: request.id, ok: false, notOwner: err instanceof NotOwner, message: errorMessage(err) };
     }
   }
 
@@ -370,7 +371,7 @@ export class ClusterGateway implements RoomGateway {
       const { participants, watchers, projectors } = await this.o.countPresence(sessionId);
       room.presence.reset(participants, watchers, projectors);
     } catch (err) {
-      log.warn("presence reconcile failed", { sessionId, error: (err as Error).message });
+      log.warn("presence reconcile failed", { sessionId, error: errorMessage(err) });
     }
   }
 

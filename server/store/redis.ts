@@ -1,7 +1,8 @@
 import { createClient } from "redis";
-import type { SessionEvent } from "../../lib/session/types";
+import { parseStoredEvent, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
 import { BatchedStore, StoreError, type BatchOutcome, type QueuedWrite, type NewSessionRecord, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import { errorMessage } from "../../lib/errors";
 
 /** The slice of a node-redis client this code uses (raw commands keep replies predictable across versions). */
 export interface RedisClient {
@@ -15,6 +16,27 @@ export interface RedisClient {
   on(event: "error", listener: (err: Error) => void): unknown;
 }
 
+/** A RESP2 bulk string reply, or nil. Anything else means the data is not what this server wrote. */
+export function asString(reply: unknown): string | null {
+  if (reply === null || typeof reply === "string") return reply;
+  throw new StoreError(`redis answered ${typeof reply} where a string was expected`);
+}
+
+/** A RESP2 array of bulk strings (SMEMBERS, ZRANGE, HGETALL's flat pairs). */
+export function asStrings(reply: unknown): string[] {
+  if (Array.isArray(reply) && reply.every((x) => typeof x === "string")) return reply;
+  throw new StoreError("redis answered something other than a list of strings");
+}
+
+/** XRANGE's entries: [id, [field, value, …]]. */
+function asStreamEntries(reply: unknown): [string, string[]][] {
+  if (!Array.isArray(reply)) throw new StoreError("redis answered something other than stream entries");
+  return reply.map((entry) => {
+    if (!Array.isArray(entry) || typeof entry[0] !== "string") throw new StoreError("a stream entry is malformed");
+    return [entry[0], asStrings(entry[1] ?? [])];
+  });
+}
+
 /** A connected client speaking RESP2 (flat arrays for HGETALL, as the parsing below expects). */
 export async function connectRedis(url: string): Promise<RedisClient> {
   const client = createClient({ url, RESP: 2 }) as unknown as RedisClient;
@@ -22,7 +44,6 @@ export async function connectRedis(url: string): Promise<RedisClient> {
   await client.connect();
   return client;
 }
-type Reply = string | number | null | Reply[];
 
 const K = {
   session: (id: string) => `cls:s:${id}`,
@@ -88,8 +109,8 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
     super("events to redis", logError);
   }
 
-  private cmd(args: (string | number)[]): Promise<Reply> {
-    return this.client.sendCommand(args.map(String)) as Promise<Reply>;
+  private cmd(args: (string | number)[]): Promise<unknown> {
+    return this.client.sendCommand(args.map(String));
   }
 
   async createSession(record: NewSessionRecord, created: SessionEvent): Promise<void> {
@@ -130,7 +151,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
 
   /** One pipelined round trip per batch; any refused entry fails the batch. */
   protected async writeBatch(batch: QueuedWrite[]): Promise<BatchOutcome> {
-    const ops: Promise<Reply>[] = [];
+    const ops: Promise<unknown>[] = [];
     for (const write of batch) {
       if (write.kind === "token") {
         ops.push(this.cmd(["HSET", K.tokens(write.sessionId), write.tokenHash, write.participantId]));
@@ -161,16 +182,16 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
     // Each entry is its own command: a refused one (a stale owner's seq) fails only its session.
     const failed = new Map<string, Error>();
     results.forEach((r, i) => {
-      if (r.status === "rejected") failed.set(batch[i].sessionId, new StoreError(`redis refused a write: ${(r.reason as Error).message}`));
+      if (r.status === "rejected") failed.set(batch[i].sessionId, new StoreError(`redis refused a write: ${errorMessage(r.reason)}`));
     });
     return failed;
   }
 
   async loadEvents(sessionId: string): Promise<SessionEvent[]> {
-    const entries = (await this.cmd(["XRANGE", K.events(sessionId), "-", "+"])) as [string, string[]][];
+    const entries = asStreamEntries(await this.cmd(["XRANGE", K.events(sessionId), "-", "+"]));
     return entries.map(([id, fields]) => {
       try {
-        return JSON.parse(fields[1]) as SessionEvent;
+        return parseStoredEvent(fields[1]);
       } catch {
         throw new StoreError(`session ${sessionId}: event ${id} is not valid JSON`);
       }
@@ -178,7 +199,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   }
 
   private async hash(id: string): Promise<Record<string, string> | null> {
-    const flat = (await this.cmd(["HGETALL", K.session(id)])) as string[];
+    const flat = asStrings(await this.cmd(["HGETALL", K.session(id)]));
     if (!flat || flat.length === 0) return null;
     const out: Record<string, string> = {};
     for (let i = 0; i < flat.length; i += 2) out[flat[i]] = flat[i + 1];
@@ -201,7 +222,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   }
 
   async findByCode(code: string): Promise<SessionRecord | null> {
-    const id = (await this.cmd(["GET", K.code(code)])) as string | null;
+    const id = asString(await this.cmd(["GET", K.code(code)]));
     return id ? this.getSession(id) : null;
   }
 
@@ -211,11 +232,11 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   }
 
   async liveSessionIds(): Promise<string[]> {
-    return (await this.cmd(["SMEMBERS", K.live])) as string[];
+    return asStrings(await this.cmd(["SMEMBERS", K.live]));
   }
 
   async listSessions(ids?: readonly string[]): Promise<SessionSummary[]> {
-    const list = ids ? [...ids] : ((await this.cmd(["ZREVRANGE", K.sessions, 0, 499])) as string[]);
+    const list = ids ? [...ids] : asStrings(await this.cmd(["ZREVRANGE", K.sessions, 0, 499]));
     const rows = await Promise.all(list.map((id) => this.hash(id)));
     return rows
       .filter((h): h is Record<string, string> => h !== null)
@@ -237,7 +258,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   }
 
   async sessionIdsByHostKeyHash(hashes: readonly string[]): Promise<string[]> {
-    const sets = await Promise.all(hashes.map((h) => this.cmd(["SMEMBERS", K.hostKey(h)]) as Promise<string[]>));
+    const sets = await Promise.all(hashes.map(async (h) => asStrings(await this.cmd(["SMEMBERS", K.hostKey(h)]))));
     return [...new Set(sets.flat())];
   }
 
@@ -246,7 +267,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   }
 
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {
-    return (await this.cmd(["HGET", K.tokens(sessionId), tokenHash])) as string | null;
+    return asString(await this.cmd(["HGET", K.tokens(sessionId), tokenHash]));
   }
 
   async close(): Promise<void> {

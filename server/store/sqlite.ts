@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { EVENT_LOG_VERSION, type SessionEvent } from "../../lib/session/types";
+import { EVENT_LOG_VERSION, parseStoredEvent, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
 import { BatchedStore, StoreError, type BatchOutcome, type QueuedWrite, type NewSessionRecord, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import { toError, errorMessage } from "../../lib/errors";
 
 /** The schema version this code writes; a database from a newer version is refused. */
 export const SQLITE_SCHEMA_VERSION = 2;
@@ -38,7 +39,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
     } catch (err) {
       if (err instanceof StoreError) throw err;
       throw new StoreError(
-        `cannot open the session database ${file}: ${(err as Error).message}. ` +
+        `cannot open the session database ${file}: ${errorMessage(err)}. ` +
           `Move the file aside to start with an empty one, or restore it from a backup.`,
       );
     }
@@ -50,17 +51,17 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       insertEvent: this.db.prepare(`INSERT INTO events (session_id, seq, at, type, body) VALUES (?, ?, ?, ?, ?)`),
       touchSession: this.db.prepare(`UPDATE sessions SET last_event_at = ? WHERE id = ?`),
       endSession: this.db.prepare(`UPDATE sessions SET ended_at = ?, last_event_at = ? WHERE id = ?`),
-      loadEvents: this.db.prepare(`SELECT body FROM events WHERE session_id = ? ORDER BY seq`),
-      getSession: this.db.prepare(`SELECT * FROM sessions WHERE id = ?`),
-      findByCode: this.db.prepare(`SELECT * FROM sessions WHERE code = ? ORDER BY created_at DESC LIMIT 1`),
+      loadEvents: this.db.prepare<[string], { body: string }>(`SELECT body FROM events WHERE session_id = ? ORDER BY seq`),
+      getSession: this.db.prepare<[string], SessionRow>(`SELECT * FROM sessions WHERE id = ?`),
+      findByCode: this.db.prepare<[string], SessionRow>(`SELECT * FROM sessions WHERE code = ? ORDER BY created_at DESC LIMIT 1`),
       codeExists: this.db.prepare(`SELECT 1 FROM sessions WHERE code = ? AND ended_at IS NULL LIMIT 1`),
-      liveIds: this.db.prepare(`SELECT id FROM sessions WHERE ended_at IS NULL`),
+      liveIds: this.db.prepare<[], { id: string }>(`SELECT id FROM sessions WHERE ended_at IS NULL`),
       peak: this.db.prepare(`UPDATE sessions SET peak_participants = MAX(peak_participants, ?) WHERE id = ?`),
       saveToken: this.db.prepare(
         `INSERT OR REPLACE INTO participant_tokens (session_id, token_hash, participant_id) VALUES (?, ?, ?)`,
       ),
       setSharing: this.db.prepare(`UPDATE sessions SET share_key_hash = ?, share_generation = ? WHERE id = ?`),
-      findToken: this.db.prepare(`SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`),
+      findToken: this.db.prepare<[string, string], { participant_id: string }>(`SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`),
     };
     // Everything a turn of the event loop wrote (a join's token and its event, a vote storm) in one transaction.
     this.writeTransaction = this.db.transaction((batch: QueuedWrite[]) => {
@@ -98,7 +99,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
         try {
           this.writeTransaction(writes);
         } catch (e) {
-          failed.set(sessionId, e as Error);
+          failed.set(sessionId, toError(e));
         }
       }
       return failed;
@@ -106,7 +107,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   }
 
   private migrate(): void {
-    const version = this.db.pragma("user_version", { simple: true }) as number;
+    const version = Number(this.db.pragma("user_version", { simple: true }));
     if (version > SQLITE_SCHEMA_VERSION) {
       throw new StoreError(
         `the session database was written by a newer version of this server (schema ${version}, this server knows ${SQLITE_SCHEMA_VERSION}). Upgrade the server.`,
@@ -165,13 +166,13 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
 
   /** Synchronous read for tools and tests that inspect a file directly. */
   loadEventsSync(sessionId: string): SessionEvent[] {
-    const rows = this.stmts.loadEvents.all(sessionId) as { body: string }[];
+    const rows = this.stmts.loadEvents.all(sessionId);
     return rows.map((row, i) => {
       let event: SessionEvent & { v?: number };
       try {
-        event = JSON.parse(row.body);
+        event = parseStoredEvent(row.body);
       } catch {
-        throw new StoreError(`session ${sessionId}: event ${i + 1} is not valid JSON; the database is damaged`);
+        throw new StoreError(`session ${sessionId}: event ${i + 1} is not a valid event; the database is damaged`);
       }
       if (typeof event.v === "number" && event.v > EVENT_LOG_VERSION) {
         throw new StoreError(`session ${sessionId}: the log was written by a newer version (v${event.v})`);
@@ -181,11 +182,11 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   }
 
   async getSession(id: string): Promise<SessionRecord | null> {
-    return toRecord(this.stmts.getSession.get(id) as SessionRow | undefined);
+    return toRecord(this.stmts.getSession.get(id));
   }
 
   async findByCode(code: string): Promise<SessionRecord | null> {
-    return toRecord(this.stmts.findByCode.get(code) as SessionRow | undefined);
+    return toRecord(this.stmts.findByCode.get(code));
   }
 
   async codeExists(code: string): Promise<boolean> {
@@ -193,24 +194,24 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   }
 
   liveSessionIdsSync(): string[] {
-    return (this.stmts.liveIds.all() as { id: string }[]).map((r) => r.id);
+    return this.stmts.liveIds.all().map((r) => r.id);
   }
 
   async liveSessionIds(): Promise<string[]> {
-    return (this.stmts.liveIds.all() as { id: string }[]).map((r) => r.id);
+    return this.liveSessionIdsSync();
   }
 
   async listSessions(ids?: readonly string[]): Promise<SessionSummary[]> {
     const where = ids ? `WHERE s.id IN (${ids.map(() => "?").join(",") || "NULL"})` : "";
     const rows = this.db
-      .prepare(
+      .prepare<string[], SessionRow & { event_count: number; participant_count: number; poll_count: number }>(
         `SELECT s.*,
            (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id) AS event_count,
            (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id AND e.type = 'participant:joined') AS participant_count,
            (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id AND e.type = 'poll:opened') AS poll_count
          FROM sessions s ${where} ORDER BY s.created_at DESC LIMIT 500`,
       )
-      .all(...(ids ?? [])) as (SessionRow & { event_count: number; participant_count: number; poll_count: number })[];
+      .all(...(ids ?? []));
     return rows.map((r) => ({
       id: r.id,
       code: r.code,
@@ -230,8 +231,8 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   async sessionIdsByHostKeyHash(hashes: readonly string[]): Promise<string[]> {
     if (hashes.length === 0) return [];
     const rows = this.db
-      .prepare(`SELECT id FROM sessions WHERE host_key_hash IN (${hashes.map(() => "?").join(",")})`)
-      .all(...hashes) as { id: string }[];
+      .prepare<string[], { id: string }>(`SELECT id FROM sessions WHERE host_key_hash IN (${hashes.map(() => "?").join(",")})`)
+      .all(...hashes);
     return rows.map((r) => r.id);
   }
 
@@ -240,7 +241,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   }
 
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {
-    const row = this.stmts.findToken.get(sessionId, tokenHash) as { participant_id: string } | undefined;
+    const row = this.stmts.findToken.get(sessionId, tokenHash);
     return row?.participant_id ?? null;
   }
 

@@ -1,5 +1,6 @@
 import type { SessionSummary } from "../../lib/protocol/rest";
 import type { SessionEvent } from "../../lib/session/types";
+import { toError } from "../../lib/errors";
 
 /**
  * Where sessions and their event logs are kept. The room logic sees only this
@@ -223,8 +224,8 @@ export class WriteQueue<T> {
       // Nothing was written: every session in the batch failed (all of them, when items carry no key).
       const keys = batch.map(this.keyOf);
       const all = keys.some((k) => k === undefined);
-      failures = all ? new Map([["*", err as Error]]) : new Map(keys.map((k) => [k!, err as Error]));
-      this.onError(err as Error, all ? null : new Set(failures.keys()));
+      failures = all ? new Map([["*", toError(err)]]) : new Map(keys.map((k) => [k!, toError(err)]));
+      this.onError(toError(err), all ? null : new Set(failures.keys()));
     }
     this.inFlight = false;
     const failureOf = (w: Waiter): Error | undefined => {
