@@ -194,7 +194,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       await cluster?.stop();
       io.emit("server:restarting");
       rooms.disposeAll();
-      const closed = new Promise<void>((resolve) => io.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => void io.close(() => resolve()));
       httpServer.closeIdleConnections();
       await closed;
       await api.close();

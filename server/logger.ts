@@ -5,8 +5,9 @@
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
+const isLevel = (value: string | undefined): value is LogLevel => value !== undefined && Object.hasOwn(LEVELS, value);
 const configured = process.env.LOG_LEVEL;
-let threshold: number = configured !== undefined && Object.hasOwn(LEVELS, configured) ? LEVELS[configured as LogLevel] : LEVELS.info;
+let threshold: number = isLevel(configured) ? LEVELS[configured] : LEVELS.info;
 
 export function setLogLevel(level: LogLevel): void {
   threshold = LEVELS[level];

@@ -1,4 +1,4 @@
-import { LEGACY_SCHEDULING_REASONS, POD_NAME, PVC_NAME, scenarioId, type ScenarioId } from "./kubeCluster";
+import { LEGACY_SCHEDULING_REASONS, POD_NAME, PVC_NAME, scenarioId, scenarioParts, type ScenarioId } from "./kubeCluster";
 import { getScenario } from "./scenarios";
 import type { BindingMode, VariantId } from "./types";
 import { worldAt } from "./world";
@@ -75,6 +75,7 @@ export type CheckResult =
     };
 
 const LAB_OBJECTS = { PersistentVolumeClaim: PVC_NAME, Pod: POD_NAME } as const;
+const isLabKind = (kind: string): kind is keyof typeof LAB_OBJECTS => Object.hasOwn(LAB_OBJECTS, kind);
 
 // ---------------------------------------------------------------------------
 // Parsing
@@ -179,12 +180,15 @@ export function parseEvents(text: string): { ok: true; events: PastedEvent[] } |
 // ---------------------------------------------------------------------------
 
 export function expectedEvents(id: ScenarioId): ExpectedEvent[] {
-  const scenario = getScenario(...(id.split("/") as [BindingMode, VariantId]));
+  const scenario = getScenario(...scenarioParts(id));
   const out: ExpectedEvent[] = [];
   scenario.steps.forEach((step, index) => {
     const before = index === 0 ? 0 : worldAt(scenario, index - 1).events.length;
     for (const e of worldAt(scenario, index).events.slice(before)) {
-      const objectKind = e.involvedObject.split("/")[0] as ExpectedEvent["objectKind"];
+      const kind = e.involvedObject.split("/")[0];
+      // The lesson's events are about the claim or the Pod; anything else is not one a student can check.
+      if (!isLabKind(kind)) continue;
+      const objectKind = kind;
       out.push({
         position: index + 1,
         label: step.label,
@@ -245,7 +249,7 @@ export function checkCluster(text: string, mode: BindingMode, variant: VariantId
 
   const expected = expectedEvents(id);
   const scenario = getScenario(mode, variant);
-  const ours = parsed.events.filter((e) => LAB_OBJECTS[e.objectKind as keyof typeof LAB_OBJECTS] === e.objectName);
+  const ours = parsed.events.filter((e) => isLabKind(e.objectKind) && LAB_OBJECTS[e.objectKind] === e.objectName);
   const otherObjects = parsed.events.length - ours.length;
   if (ours.length === 0) {
     return {

@@ -67,7 +67,7 @@ function explain(a: Scenario, b: Scenario, row: TimelineRow): string {
   const idA = scenarioId(a.mode, a.variant);
   const idB = scenarioId(b.mode, b.variant);
   if (idA && idB) {
-    const known = EXPLANATIONS[`${idA} | ${idB}` as Pair] ?? EXPLANATIONS[`${idB} | ${idA}` as Pair];
+    const known = EXPLANATIONS[`${idA} | ${idB}`] ?? EXPLANATIONS[`${idB} | ${idA}`];
     if (known) return known;
   }
   return `At moment ${row.moment + 1}, ${a.title} ${describeStep(row.a)} while ${b.title} ${describeStep(row.b)}.`;

@@ -71,9 +71,22 @@ export const SCENARIO_IDS = [
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
+/** The mode and variant a scenario id names. */
+const SCENARIO_PARTS: Record<ScenarioId, [BindingMode, VariantId]> = {
+  "WaitForFirstConsumer/standard": ["WaitForFirstConsumer", "standard"],
+  "Immediate/standard": ["Immediate", "standard"],
+  "Immediate/zone-conflict": ["Immediate", "zone-conflict"],
+  "Local/standard": ["Local", "standard"],
+  "Local/no-local-pv": ["Local", "no-local-pv"],
+};
+
+export function scenarioParts(id: ScenarioId): [BindingMode, VariantId] {
+  return SCENARIO_PARTS[id];
+}
+
 export function scenarioId(mode: BindingMode, variant: VariantId): ScenarioId | null {
   const id = `${mode}/${variant}`;
-  return (SCENARIO_IDS as readonly string[]).includes(id) ? (id as ScenarioId) : null;
+  return SCENARIO_IDS.find((known) => known === id) ?? null;
 }
 
 /**

@@ -1,8 +1,9 @@
-import { DRIVER, DYNAMIC_PV_NAME, LOCAL_PATH, LOCAL_PV_CAPACITY, LOCAL_PV_NAME, SCENARIO_CASTS, SCENARIO_IDS, scenarioId, type ScenarioId } from "./kubeCluster";
+import { DRIVER, DYNAMIC_PV_NAME, LOCAL_PATH, LOCAL_PV_CAPACITY, LOCAL_PV_NAME, SCENARIO_CASTS, SCENARIO_IDS, scenarioId, scenarioParts, type ScenarioId } from "./kubeCluster";
 import { getScenario } from "./scenarios";
 import type { BindingMode, KubeEvent, KubeObject, Scenario, VariantId } from "./types";
 import { worldAt } from "./world";
 import { toYaml } from "./yaml";
+import { stringAt } from "../guards";
 
 /**
  * Lab sheets: the lesson's scenarios on a laptop cluster. Everything a
@@ -112,13 +113,19 @@ export function eventLine(e: KubeEvent, node: string): string {
 // ---------------------------------------------------------------------------
 
 function storageClassManifest(id: ScenarioId): KubeObject {
-  const sc = SCENARIO_CASTS[id].storageClass as { metadata: { name: string }; provisioner: string; volumeBindingMode: string; reclaimPolicy: string };
+  const cast = SCENARIO_CASTS[id].storageClass;
+  const sc = {
+    name: stringAt(cast, "metadata", "name"),
+    provisioner: stringAt(cast, "provisioner"),
+    reclaimPolicy: stringAt(cast, "reclaimPolicy"),
+    volumeBindingMode: stringAt(cast, "volumeBindingMode"),
+  };
   const local = sc.provisioner === "kubernetes.io/no-provisioner";
   // No fstype parameter: the hostpath driver hands out directories, not block devices to format.
   return {
     apiVersion: "storage.k8s.io/v1",
     kind: "StorageClass",
-    metadata: { name: sc.metadata.name },
+    metadata: { name: sc.name },
     provisioner: local ? sc.provisioner : LAB_DRIVER,
     reclaimPolicy: sc.reclaimPolicy,
     volumeBindingMode: sc.volumeBindingMode,
@@ -126,12 +133,12 @@ function storageClassManifest(id: ScenarioId): KubeObject {
 }
 
 function pvcManifest(id: ScenarioId): KubeObject {
-  const sc = SCENARIO_CASTS[id].storageClass as { metadata: { name: string } };
+  const storageClassName = stringAt(SCENARIO_CASTS[id].storageClass, "metadata", "name");
   return {
     apiVersion: "v1",
     kind: "PersistentVolumeClaim",
     metadata: { name: "data", namespace: "default" },
-    spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "10Gi" } }, storageClassName: sc.metadata.name },
+    spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "10Gi" } }, storageClassName },
   };
 }
 
@@ -179,7 +186,7 @@ const SELECTED_NODE = jsonpath("pvc", "data", "{.metadata.annotations.volume\\.k
 const PV_OF_PVC = jsonpath("pvc", "data", "{.spec.volumeName}");
 
 function phaseOf(obj: KubeObject | null): string {
-  return ((obj?.status as { phase?: string } | undefined)?.phase ?? "") as string;
+  return stringAt(obj, "status", "phase");
 }
 
 function stepChecks(scenario: Scenario, index: number, node: string): LabStep["check"] {
@@ -260,7 +267,7 @@ const WATCH = "kubectl get pvc,pv,pod -o wide -w";
 const HAPPENS_BY_ITSELF = "Nothing to run: this step follows by itself, within seconds. The watch shows the state below as it passes; the events stay, in order.";
 
 function labSteps(id: ScenarioId, node: string): LabStep[] {
-  const scenario = getScenario(...(id.split("/") as [BindingMode, VariantId]));
+  const scenario = getScenario(...scenarioParts(id));
   return scenario.steps.map((step, index) => {
     const before = index === 0 ? [] : worldAt(scenario, index - 1).events;
     const added = worldAt(scenario, index).events.slice(before.length);
@@ -307,7 +314,7 @@ const SINGLE_NODE_DYNAMIC_LIMITS = [
 ];
 
 function dynamicSheet(id: "WaitForFirstConsumer/standard" | "Immediate/standard"): LabSheet {
-  const scenario = getScenario(...(id.split("/") as [BindingMode, VariantId]));
+  const scenario = getScenario(...scenarioParts(id));
   return {
     id,
     slug: LAB_SLUGS[id],
@@ -389,7 +396,7 @@ function zoneConflictSheet(): LabSheet {
 }
 
 function localSheet(id: "Local/standard" | "Local/no-local-pv"): LabSheet {
-  const scenario = getScenario(...(id.split("/") as [BindingMode, VariantId]));
+  const scenario = getScenario(...scenarioParts(id));
   const missing = id === "Local/no-local-pv";
   const manifests: LabManifest[] = [
     { file: "storageclass.yaml", yaml: toYaml(storageClassManifest(id)) },

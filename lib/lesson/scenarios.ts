@@ -604,7 +604,7 @@ export const SCENARIOS: Readonly<Record<ScenarioId, Scenario>> = {
  * back to the mode's default, so a stale variant can never blank the screen.
  */
 export function getScenario(mode: BindingMode, variant: VariantId = "standard"): Scenario {
-  return SCENARIOS[scenarioId(mode, variant) ?? (scenarioId(mode, VARIANTS_BY_MODE[mode][0]) as ScenarioId)];
+  return SCENARIOS[scenarioId(mode, variant) ?? scenarioId(mode, VARIANTS_BY_MODE[mode][0]) ?? "WaitForFirstConsumer/standard"];
 }
 
 

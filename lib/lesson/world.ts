@@ -38,6 +38,7 @@ import {
   waitForPodScheduledEvent,
 } from "./events";
 import type { BindingMode, Disk, KubeEvent, KubeObject, Scenario, ScenarioStep, World } from "./types";
+import { stringAt } from "../guards";
 
 /**
  * The cluster after each step: every object as `kubectl get -o yaml` would
@@ -209,7 +210,7 @@ function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: Scenari
 }
 
 function storageClassName(cast: ScenarioCast): string {
-  return (cast.storageClass.metadata as { name: string }).name;
+  return stringAt(cast.storageClass, "metadata", "name");
 }
 
 function pvName(cast: ScenarioCast): string {
@@ -462,11 +463,15 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** Keep the previous world's object when nothing in it changed. */
+function isWorldKey(key: string, world: World): key is keyof World {
+  return Object.hasOwn(world, key);
+}
+
 function share(prev: World | undefined, next: World): World {
   if (!prev) return next;
   const out = { ...next };
-  for (const key of Object.keys(next) as (keyof World)[]) {
-    if (same(prev[key], next[key])) (out as Record<string, unknown>)[key] = prev[key];
+  for (const key of Object.keys(next)) {
+    if (isWorldKey(key, next) && same(prev[key], next[key])) Object.assign(out, { [key]: prev[key] });
   }
   return out;
 }

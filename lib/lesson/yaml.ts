@@ -1,4 +1,5 @@
 import type { KubeObject } from "./types";
+import { isRecord } from "../guards";
 
 /**
  * A small, deterministic YAML emitter in kubectl's block style: two-space
@@ -40,6 +41,7 @@ function plainIsSafe(s: string): boolean {
   if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(s)) return false;
   if (s.includes(": ") || s.includes(" #") || s.endsWith(":")) return false;
   // Control characters and line breaks need escapes.
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   if (/[\u0000-\u001f\u007f\u0085\u2028\u2029]/.test(s)) return false;
   return true;
 }
@@ -49,6 +51,7 @@ function formatString(s: string): string {
   // single quotes for text that merely cannot be plain ("a: b"), plain otherwise.
   if (s === "" || resolvesToNonString(s)) return JSON.stringify(s);
   if (plainIsSafe(s)) return s;
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   if (/[\u0000-\u001f\u007f\u0085\u2028\u2029]/.test(s)) return JSON.stringify(s);
   return `'${s.replace(/'/g, "''")}'`;
 }
@@ -137,7 +140,7 @@ function emitMap(map: Record<string, unknown>, indent: number, out: string[]): v
       emitList(value, indent, out); // kubectl style: "- " at the key's indent
     } else {
       out.push(`${pad}${key}:`);
-      emitMap(value as Record<string, unknown>, indent + 2, out);
+      emitMap(isRecord(value) ? value : {}, indent + 2, out);
     }
   }
 }
@@ -153,7 +156,7 @@ function emitList(list: unknown[], indent: number, out: string[]): void {
     // Emit the nested collection two columns in, then put the dash on its first line.
     const nested: string[] = [];
     if (Array.isArray(item)) emitList(item, indent + 2, nested);
-    else emitMap(item as Record<string, unknown>, indent + 2, nested);
+    else emitMap(isRecord(item) ? item : {}, indent + 2, nested);
     nested[0] = `${pad}- ${nested[0].slice(indent + 2)}`;
     out.push(...nested);
   }

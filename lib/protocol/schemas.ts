@@ -125,4 +125,6 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type PayloadsAgree = {
   [E in keyof typeof COMMAND_RULES]: Same<Parameters<ClientToServerEvents[E]>[0], z.input<(typeof COMMAND_RULES)[E]["schema"]>>;
 };
+// A type-level check only: the value is never read.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
 export const PAYLOADS_AGREE = {} as PayloadsAgree satisfies Record<keyof typeof COMMAND_RULES, true>;

@@ -1,5 +1,4 @@
 import type { HostSnapshot, PublicSnapshot } from "../session/views";
-import type { ProjectorPanel } from "../session/types";
 import type {
   EmptyPayload,
   Handshake,

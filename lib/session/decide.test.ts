@@ -8,7 +8,7 @@ import type { SessionEventBody, SessionState } from "./types";
 function run(state: SessionState, command: DurableCommand, participantId: string | null = null) {
   let n = 0;
   const decision = decide(state, command, { participantId }, { now: 1_000, newId: () => `poll${++n}`, shuffle: (xs) => xs });
-  if (decision.ok) for (const body of decision.events) applyEvent(state, { ...body, seq: state.seq + 1, at: 1_000 } as never);
+  if (decision.ok) for (const body of decision.events) applyEvent(state, { ...body, seq: state.seq + 1, at: 1_000 });
   return decision;
 }
 
@@ -19,7 +19,7 @@ function classroom(): SessionState {
     { type: "participant:joined", participantId: "p1", nickname: "Ada" },
     { type: "participant:joined", participantId: "p2", nickname: "Linus" },
   ];
-  events.forEach((e, i) => applyEvent(s, { ...e, seq: i + 1, at: 1 } as never));
+  events.forEach((e, i) => applyEvent(s, { ...e, seq: i + 1, at: 1 }));
   return s;
 }
 

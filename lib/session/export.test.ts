@@ -4,7 +4,7 @@ import { replay } from "./reducer";
 import { EVENT_LOG_VERSION, type SessionEvent, type SessionEventBody } from "./types";
 
 function log(bodies: SessionEventBody[]): SessionEvent[] {
-  return bodies.map((body, i) => ({ ...body, seq: i + 1, at: 1000 + i }) as SessionEvent);
+  return bodies.map((body, i) => ({ ...body, seq: i + 1, at: 1000 + i }));
 }
 
 const options = [

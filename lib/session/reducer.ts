@@ -2,6 +2,7 @@ import { assertNever } from "../assertNever";
 import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { activePoll, own, stepInRange, voteRefusal } from "./rules";
 import { PROJECTOR_PANELS, type Poll, type SessionEvent, type SessionState } from "./types";
+import { isRecord } from "../guards";
 
 export { activePoll, own };
 
@@ -213,11 +214,11 @@ function apply(s: SessionState, event: SessionEvent): void {
 
 /** The event's counts if they are well formed for this poll; otherwise none (count the votes instead). */
 function validCounts(poll: Poll, counts: unknown, total: unknown): { counts: Record<string, number>; total: number } | null {
-  if (typeof counts !== "object" || counts === null || typeof total !== "number") return null;
+  if (!isRecord(counts) || typeof total !== "number") return null;
   const clean: Record<string, number> = {};
   let sum = 0;
   for (const option of poll.options) {
-    const n = (counts as Record<string, unknown>)[option.id];
+    const n = counts[option.id];
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0) return null;
     clean[option.id] = n;
     sum += n;

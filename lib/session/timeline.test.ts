@@ -4,7 +4,7 @@ import { replay } from "./reducer";
 import type { SessionEvent, SessionEventBody } from "./types";
 
 function log(bodies: [number, SessionEventBody][]): SessionEvent[] {
-  return bodies.map(([at, body], i) => ({ ...body, seq: i + 1, at }) as SessionEvent);
+  return bodies.map(([at, body], i) => ({ ...body, seq: i + 1, at }));
 }
 
 const T0 = 1_800_000_000_000;

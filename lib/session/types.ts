@@ -1,4 +1,5 @@
 import type { BindingMode, VariantId } from "../lesson/types";
+import { isRecord } from "../guards";
 
 /**
  * Session state and the durable events that change it. Everything here is
@@ -149,8 +150,8 @@ export const EVENT_LOG_VERSION = 1;
  * do not apply).
  */
 export function isSessionEvent(value: unknown): value is SessionEvent {
-  if (typeof value !== "object" || value === null) return false;
-  const { type, seq, at } = value as Record<string, unknown>;
+  if (!isRecord(value)) return false;
+  const { type, seq, at } = value;
   return typeof type === "string" && typeof seq === "number" && typeof at === "number";
 }
 

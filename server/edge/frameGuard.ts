@@ -1,4 +1,4 @@
-import { Decoder, Encoder, PacketType } from "socket.io-parser";
+import { Decoder, Encoder, PacketType, type Packet } from "socket.io-parser";
 import { FRAME_LIMITS } from "../../lib/constants";
 import type { ErrorCode } from "../../lib/protocol";
 import { KeyedLimiter, TokenBucket } from "./rateLimit";
@@ -34,12 +34,10 @@ export interface EngineConnection {
   transport?: { socket?: { pause?(): void; resume?(): void; isPaused?: boolean } };
 }
 
-interface PendingPacket {
-  type: number;
-  nsp: string;
-  id?: number;
-  data?: unknown;
-}
+/** Packet types as the digit that starts a frame. */
+const CONNECT: number = PacketType.CONNECT;
+const DISCONNECT: number = PacketType.DISCONNECT;
+const EVENT: number = PacketType.EVENT;
 
 /**
  * A socket.io `parser` option whose Decoder guards every frame. socket.io
@@ -72,19 +70,19 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
       // Binary events and attachments: this protocol has none, and reassembling them costs memory.
       if (typeof frame !== "string") return this.close("binary frames are not accepted");
       const type = frame.charCodeAt(0) - 48;
-      if (type === PacketType.CONNECT) {
+      if (type === CONNECT) {
         // One session per WebSocket: a guesser cannot try codes over one connection.
         if (++this.connects > 1) return this.close("one CONNECT per connection");
         if (frame.length > FRAME_LIMITS.maxFrameChars || nestingExceeds(frame, FRAME_LIMITS.maxDepth)) {
           // Answered as a refused handshake (the socket edge reads the marker), not parsed.
-          const refused: PendingPacket = { type: PacketType.CONNECT, nsp: frameHeader(frame)?.nsp ?? "/", data: { [REFUSED_FRAME]: "PAYLOAD_TOO_LARGE" } };
-          this.emitReserved("decoded", refused as never);
+          const refused: Packet = { type: PacketType.CONNECT, nsp: frameHeader(frame)?.nsp ?? "/", data: { [REFUSED_FRAME]: "PAYLOAD_TOO_LARGE" } };
+          this.emitReserved("decoded", refused);
           return;
         }
         return this.parse(frame);
       }
-      if (type === PacketType.DISCONNECT && frame.length <= 64) return this.parse(frame);
-      if (type !== PacketType.EVENT) return this.close(`packet type ${type} is not accepted from clients`);
+      if (type === DISCONNECT && frame.length <= 64) return this.parse(frame);
+      if (type !== EVENT) return this.close(`packet type ${type} is not accepted from clients`);
 
       // Spend the budgets before any work that grows with the frame.
       const withinBudget =
@@ -128,9 +126,9 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
       if (++this.refusedInARow > FRAME_LIMITS.refusalsBeforeClose) return this.close("kept sending after refusals");
       const header = frameHeader(frame);
       if (!header || header.id === undefined) return;
-      const packet: PendingPacket = { type: PacketType.EVENT, nsp: header.nsp, id: header.id, data: [REFUSED_FRAME, code] };
+      const packet: Packet = { type: PacketType.EVENT, nsp: header.nsp, id: header.id, data: [REFUSED_FRAME, code] };
       // socket.io routes it like any event: to the socket's middleware, which replies with the code.
-      this.emitReserved("decoded", packet as never);
+      this.emitReserved("decoded", packet);
     }
 
     private close(reason: string): never {

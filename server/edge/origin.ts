@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import os from "node:os";
-import type { TLSSocket } from "node:tls";
+import { TLSSocket } from "node:tls";
 
 /**
  * Which hosts and origins this server answers. Browsers send `Origin` on
@@ -22,7 +22,8 @@ export function requestScheme(req: IncomingMessage, trustProxy: boolean): "http"
     const forwarded = String(req.headers["x-forwarded-proto"] ?? "").split(",")[0]?.trim().toLowerCase();
     if (forwarded === "https" || forwarded === "http") return forwarded;
   }
-  return (req.socket as TLSSocket | undefined)?.encrypted ? "https" : "http";
+  // A TLS socket (node:https) says so; a plain one has no `encrypted` at all.
+  return req.socket instanceof TLSSocket && req.socket.encrypted ? "https" : "http";
 }
 
 const HOST_PATTERN = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;

@@ -223,10 +223,11 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
+  for await (const chunk of req as AsyncIterable<Buffer | string>) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    size += bytes.length;
     if (size > MAX_HTTP_BODY_BYTES) throw new HttpError(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_HTTP_BODY_BYTES} bytes.`);
-    chunks.push(chunk as Buffer);
+    chunks.push(bytes);
   }
   const raw = Buffer.concat(chunks).toString("utf8").trim();
   if (raw === "") return undefined;

@@ -14,7 +14,6 @@ import {
 } from "../../lib/protocol";
 import { log } from "../logger";
 import { KeyedLimiter } from "../edge/rateLimit";
-import type { Room } from "./room";
 import type { RoomRegistry } from "./registry";
 import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
 import type { SessionStore } from "../store/types";

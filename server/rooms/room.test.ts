@@ -21,7 +21,7 @@ function setup() {
     kickProjectors: () => void sent.kicked.push("projectors"),
   };
   const created: SessionEvent = { type: "session:created", id: "s1", code: "ABCDEF", title: "t", seq: 1, at: Date.now() };
-  store.createSession({ id: "s1", code: "ABCDEF", title: "t", hostKeyHash: "00", createdAt: created.at, endedAt: null }, created);
+  void store.createSession({ id: "s1", code: "ABCDEF", title: "t", hostKeyHash: "00", createdAt: created.at, endedAt: null }, created);
   let n = 0;
   const room = new Room(replay([created]), {
     store,

@@ -24,20 +24,20 @@ import { LeadingEdgeThrottle } from "./throttle";
 /** Where a room's messages go. The socket.io adapter implements it; tests can record it. */
 export interface RoomOutbox {
   /** Everyone watching: projector and students. */
-  publicSnapshot(snapshot: PublicSnapshot): void;
+  publicSnapshot: (snapshot: PublicSnapshot) => void;
   /** The teacher's sockets. */
-  hostSnapshot(snapshot: HostSnapshot): void;
-  tally(audience: "host" | "everyone", tally: TallyUpdate): void;
+  hostSnapshot: (snapshot: HostSnapshot) => void;
+  tally: (audience: "host" | "everyone", tally: TallyUpdate) => void;
   /** One participant's sockets (every tab of that browser). */
-  myVote(participantId: string, vote: MyVote | null): void;
+  myVote: (participantId: string, vote: MyVote | null) => void;
   /** Projectors: the connected-student count, coalesced. */
-  presence(participantCount: number): void;
+  presence: (participantCount: number) => void;
   /** One participant's sockets: their nickname changed. */
-  renamed(participantId: string, nickname: string): void;
+  renamed: (participantId: string, nickname: string) => void;
   /** Disconnect a participant's sockets with a reason. */
-  kick(participantId: string, error: ProtocolError): void;
+  kick: (participantId: string, error: ProtocolError) => void;
   /** Disconnect every projector view with a reason. */
-  kickProjectors(error: ProtocolError): void;
+  kickProjectors: (error: ProtocolError) => void;
 }
 
 export interface RoomDeps {
@@ -50,10 +50,6 @@ export interface RoomDeps {
 }
 
 const ok: Ack = { ok: true, data: null };
-const fail = (code: Parameters<typeof protocolError>[0], message?: string): { ok: false; error: ProtocolError } => ({
-  ok: false,
-  error: protocolError(code, message),
-});
 
 /**
  * One live session. Commands are checked here (the socket layer has already
@@ -237,7 +233,7 @@ export class Room {
 
   /** Append first, then fold: nothing is acknowledged or broadcast that is not on disk. */
   private commit(body: SessionEventBody): SessionEvent {
-    const event = { ...body, seq: this.state.seq + 1, at: this.deps.now() } as SessionEvent;
+    const event: SessionEvent = { ...body, seq: this.state.seq + 1, at: this.deps.now() };
     this.deps.store.append(this.id, event);
     // The room owns its state: events apply in place (O(1) per vote and join).
     applyEvent(this.state, event);
