@@ -1,5 +1,5 @@
 import { fork, spawn, type ChildProcess } from "node:child_process";
-import { accessSync, constants as fsConstants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants as fsConstants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -9,21 +9,26 @@ import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket
 import { PROTOCOL_VERSION } from "../lib/protocol";
 import { now, type DriverCommand, type ServerKind, type WorkerEvent } from "./messages";
 import { noisyOptions, noisyPlan, noisyReport, runNoisy, type NoisyResult } from "./noisy";
+import { busyShare, CLOCK_TICKS, cpuMs, machineTicks, rssBytes } from "./proc";
 
 /**
  * The load benchmark: the product's real server and a bare socket.io server
  * (bench/bareServer.ts) under the same simulated class, in one run.
  *
- *   npm run bench                       # N = 100, 1000, 5000; 25 steps
- *   npm run bench -- --n=100,1000 --steps=30
+ *   npm run bench                       # N = 100, 1000; 25 steps; every cell 3 times, interleaved
+ *   npm run bench -- --n=100,1000,5000 --steps=30
+ *   npm run bench -- --reps=5           # every cell 5 times (median [min–max])
  *   npm run bench -- --only=product     # or bare
  *   npm run bench -- --cpu-prof=/tmp/prof   # CPU profiles of the servers
  *   npm run bench -- --cluster=3        # also K product nodes on one Redis
  *   npm run bench -- --noisy            # only the noisy-neighbour scenario (bench/noisy.ts)
  *
- * Prints a table per metric with product, bare and product/bare (and, with
- * --cluster=K, product×K (Redis) and its ratio to bare), and writes
- * bench/results/latest.json. Figures, not pass/fail. See bench/README.md.
+ * Every (server, N) cell runs --reps times (3), interleaved: product, bare
+ * (, cluster), product, bare, ... Prints a table per metric with product,
+ * bare and product/bare (and, with --cluster=K, product×K (Redis) and its
+ * ratio to bare): each cell is the median of the runs with [min–max], each
+ * ratio divides medians. Writes bench/results/latest.json (every run).
+ * Figures, not pass/fail. See bench/README.md.
  */
 
 const ROOT = path.resolve(__dirname, "..");
@@ -38,12 +43,16 @@ function arg(name: string): string | undefined {
   return hit.includes("=") ? hit.slice(hit.indexOf("=") + 1) : "true";
 }
 
-const NS = (arg("n") ?? "100,1000,5000")
+/** The default class sizes; 5,000 on request (--n=100,1000,5000): 3 interleaved runs of it would take the default run past 6 minutes. */
+const DEFAULT_NS = "100,1000";
+const NS = (arg("n") ?? DEFAULT_NS)
   .split(",")
   .map((s) => Number(s.trim().replace(/_/g, "")))
   .filter((n) => Number.isInteger(n) && n > 0);
 const STEPS = Math.max(2, Math.min(200, Number(arg("steps") ?? 25)));
 const WORKERS = Math.max(1, Math.min(8, Number(arg("workers") ?? 2)));
+/** --reps=N: runs of every (server, N) cell, interleaved across the servers (3). */
+const REPS = Number(arg("reps") ?? 3);
 const ONLY = arg("only") as ServerKind | undefined;
 /** --cluster=K: also run K product processes sharing one redis-server (REDIS_URL), students round-robin over them. */
 const CLUSTER_ARG = arg("cluster");
@@ -66,6 +75,10 @@ if (CLUSTER_ARG !== undefined && !(Number.isInteger(CLUSTER) && CLUSTER >= 2 && 
 }
 if (ONLY && !ALL_KINDS.includes(ONLY)) {
   console.error(`--only takes ${ALL_KINDS.join(" or ")}${CLUSTER ? "" : " (cluster needs --cluster=K)"}.`);
+  process.exit(2);
+}
+if (!(Number.isInteger(REPS) && REPS >= 1 && REPS <= 20)) {
+  console.error("--reps=N takes the number of runs of every cell, 1..20 (default 3).");
   process.exit(2);
 }
 if (NS.length === 0 || NS.some((n) => n > 10_000)) {
@@ -152,12 +165,34 @@ function serverRss(server: RunningServer): number {
   return server.procs.reduce((sum, p) => sum + rssBytes(p.pid!), 0);
 }
 
-/** Resident set size of a process, in bytes (Linux). */
-function rssBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
-  return Number(match[1]) * 1024;
+/**
+ * RSS after a forced full GC: every server process is started with
+ * --expose-gc and runs global.gc() on SIGUSR2 (server/index.ts,
+ * bench/bareServer.ts). Two GCs 300 ms apart (the second collects what the
+ * first one's finalisers freed), then the RSS is read every 100 ms until three
+ * readings in a row are within 0.5 % of each other (V8 and the allocator give
+ * pages back over a few hundred ms after the collection), at most 5 s.
+ */
+async function rssAfterGc(server: RunningServer): Promise<{ bytes: number; beforeGcBytes: number; settleMs: number; settled: boolean }> {
+  const beforeGcBytes = serverRss(server);
+  const start = Date.now();
+  for (let i = 0; i < 2; i++) {
+    for (const p of server.procs) p.kill("SIGUSR2");
+    await sleep(300);
+  }
+  const readings: number[] = [];
+  for (;;) {
+    readings.push(serverRss(server));
+    const last = readings.slice(-3);
+    const settled = last.length === 3 && (Math.max(...last) - Math.min(...last)) / Math.max(...last) < 0.005;
+    if (settled || Date.now() - start > 5_000) return { bytes: readings[readings.length - 1], beforeGcBytes, settleMs: Date.now() - start, settled };
+    await sleep(100);
+  }
+}
+
+/** CPU time (utime + stime) used so far by the server's processes, in ms; the cluster's includes its redis-server. */
+function serverCpuMs(server: RunningServer): number {
+  return server.cpuPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
 }
 
 // ---------------------------------------------------------------------------
@@ -171,6 +206,8 @@ interface RunningServer {
   url: string;
   /** where students connect, round-robin by global index */
   urls: string[];
+  /** the processes whose CPU time is measured: the server processes, and for the cluster its redis-server too */
+  cpuPids: number[];
   output(): string;
   stop(): Promise<void>;
 }
@@ -207,24 +244,24 @@ async function startServer(kind: ServerKind): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   if (kind === "bare") {
-    const { proc, output } = spawnTracked([...profileArgs, "--import", "tsx", path.join(__dirname, "bareServer.ts"), `--port=${port}`], {
+    const { proc, output } = spawnTracked([...profileArgs, "--expose-gc", "--import", "tsx", path.join(__dirname, "bareServer.ts"), `--port=${port}`], {
       ...process.env,
       NODE_ENV: "production",
     });
     await waitHealthy(url, proc, output);
-    return { kind, procs: [proc], url, urls: [url], output, stop: () => stop(proc, serverGraceMs()) };
+    return { kind, procs: [proc], url, urls: [url], cpuPids: [proc.pid!], output, stop: () => stop(proc, serverGraceMs()) };
   }
   if (kind === "cluster") return startCluster(CLUSTER);
   const node = await startProductNode(port, {});
-  return { kind, procs: [node.proc], url, urls: [url], output: node.output, stop: () => stop(node.proc, serverGraceMs()) };
+  return { kind, procs: [node.proc], url, urls: [url], cpuPids: [node.proc.pid!], output: node.output, stop: () => stop(node.proc, serverGraceMs()) };
 }
 
-/** One `node --import tsx server/index.ts` with a temporary DATA_DIR (removed when it exits). */
+/** One `node --expose-gc --import tsx server/index.ts` with a temporary DATA_DIR (removed when it exits); SIGUSR2 runs a full GC. */
 async function startProductNode(port: number, env: Record<string, string>): Promise<{ proc: ChildProcess; output: () => string }> {
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "classroom-bench-"));
   tempDirs.add(dataDir);
-  const { proc, output } = spawnTracked([...profileArgs, "--import", "tsx", "server/index.ts"], {
+  const { proc, output } = spawnTracked([...profileArgs, "--expose-gc", "--import", "tsx", "server/index.ts"], {
     ...process.env,
     NODE_ENV: "production",
     SERVE_PAGES: "0",
@@ -357,13 +394,14 @@ async function startCluster(k: number): Promise<RunningServer> {
   } catch (err) {
     const message = `${(err as Error).message}\n${output()}`;
     await stopAll();
-    throw new Error(message);
+    throw new Error(message, { cause: err });
   }
   const server: RunningServer = {
     kind: "cluster",
     procs: nodes.map((nd) => nd.proc),
     url: nodes[0].url,
     urls: nodes.map((nd) => nd.url),
+    cpuPids: [...nodes.map((nd) => nd.proc.pid!), redis.proc.pid!],
     output,
     stop: stopAll,
   };
@@ -503,8 +541,36 @@ const maxOf = (xs: number[]) => xs.reduce((m, x) => Math.max(m, x), -Infinity);
 interface ScenarioResult {
   kind: ServerKind;
   n: number;
+  /** 1-based: the run of this cell (--reps) */
+  run: number;
   join: { ok: number; failed: number; errors: Record<string, number>; allMs: number; medianMs: number; p99Ms: number };
-  memory: { beforeBytes: number; afterBytes: number; perStudentBytes: number };
+  /** RSS after a forced GC (rssAfterGc); the *NoGc figures are the readings just before it */
+  memory: {
+    beforeBytes: number;
+    afterBytes: number;
+    perStudentBytes: number;
+    beforeNoGcBytes: number;
+    afterNoGcBytes: number;
+    gcSettleMs: number[];
+    gcSettled: boolean;
+  };
+  /**
+   * CPU time (utime + stime, /proc/<pid>/stat) over a phase. Server: the server
+   * process (cluster: every node and redis-server); workers: the client worker
+   * processes; machineBusy: the share of all cores busy (every process).
+   */
+  cpu: {
+    joinServerMs: number;
+    joinServerUsPerStudent: number;
+    stepServerMs: number;
+    stepServerMsPerStep: number;
+    stepWorkersMsPerStep: number;
+    stepMachineBusy: number;
+    voteServerMs: number;
+    voteServerUsPerVote: number;
+    voteWorkersUsPerVote: number;
+    voteMachineBusy: number;
+  };
   fanout: {
     steps: number;
     lastMs: number[];
@@ -542,8 +608,9 @@ function log(line: string): void {
   process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 }
 
-async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult> {
+async function runScenario(kind: ServerKind, n: number, run: number): Promise<ScenarioResult> {
   const errors: string[] = [];
+  const tag = `${label(kind)} N=${n} run ${run}/${REPS}`;
   const [server, workers] = await Promise.all([
     startServer(kind),
     (async () => {
@@ -563,7 +630,8 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
     await stepCommand(1);
     await stepCommand(0);
     await sleep(1_000);
-    const beforeBytes = serverRss(server);
+    const before = await rssAfterGc(server);
+    const workersCpu = () => workers.reduce((sum, w) => sum + cpuMs(w.proc.pid!), 0);
 
     // Cluster: node 1 must own the session (the teacher joined there first), so
     // students on the other nodes exercise the forwarding and the adapter.
@@ -574,13 +642,14 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
       owner = owners.length === 1 ? owners[0] : null;
       if (owner !== cluster.nodeIds[0])
         errors.push(`cluster: the session's owner is ${JSON.stringify(owners)}, not node 1 (${cluster.nodeIds[0]})`);
-      log(`${label(kind)} N=${n}: session owned by node ${cluster.nodeIds.indexOf(owner ?? "") + 1} of ${cluster.nodeIds.length}`);
+      log(`${tag}: session owned by node ${cluster.nodeIds.indexOf(owner ?? "") + 1} of ${cluster.nodeIds.length}`);
     }
 
     // --- 4. Join storm
-    log(`${label(kind)} N=${n}: join storm`);
+    log(`${tag}: join storm`);
     const shares = workers.map((_, i) => Math.floor(n / workers.length) + (i < n % workers.length ? 1 : 0));
     const joinTimeoutMs = 30_000 + n * 20;
+    const joinCpu0 = serverCpuMs(server);
     const joinStart = now();
     let offset = 0;
     workers.forEach((w, i) => {
@@ -599,6 +668,7 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
       offset += shares[i];
     });
     const joined = await Promise.all(workers.map((w) => w.next("joined", joinTimeoutMs + 10_000)));
+    const joinServerMs = serverCpuMs(server) - joinCpu0;
     const firstAt = joined.flatMap((j) => j.firstSnapshotAt).map((at) => at - joinStart);
     const joinErrors: Record<string, number> = {};
     for (const j of joined) for (const [k, v] of Object.entries(j.errors)) joinErrors[k] = (joinErrors[k] ?? 0) + v;
@@ -616,15 +686,25 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
 
     // --- 3. Memory, after every student joined and presence broadcasts settled
     await sleep(1_500);
-    const afterBytes = serverRss(server);
-    const memory = { beforeBytes, afterBytes, perStudentBytes: (afterBytes - beforeBytes) / joinedCount };
+    const after = await rssAfterGc(server);
+    const memory = {
+      beforeBytes: before.bytes,
+      afterBytes: after.bytes,
+      perStudentBytes: (after.bytes - before.bytes) / joinedCount,
+      beforeNoGcBytes: before.beforeGcBytes,
+      afterNoGcBytes: after.beforeGcBytes,
+      gcSettleMs: [before.settleMs, after.settleMs],
+      gcSettled: before.settled && after.settled,
+    };
+    if (!memory.gcSettled) errors.push(`memory: the RSS did not settle within 5 s of the forced GC (read anyway)`);
 
     // --- 1. Step fan-out
-    log(`${label(kind)} N=${n}: ${STEPS} steps`);
+    log(`${tag}: ${STEPS} steps`);
     const lastMs: number[] = [];
     const medianStudentMs: number[] = [];
     let missing = 0;
     const stepTimeoutMs = 15_000;
+    const stepCpu0 = { server: serverCpuMs(server), workers: workersCpu(), machine: machineTicks() };
     for (let seq = 0; seq < STEPS; seq++) {
       const stepIndex = seq % 2 === 0 ? 1 : 2; // alternate so every command changes the step
       workers.forEach((w) => w.send({ cmd: "armStep", seq, stepIndex, timeoutMs: stepTimeoutMs }));
@@ -635,13 +715,18 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
       const res = await ack;
       if (!res?.ok) errors.push(`step ${seq}: ${JSON.stringify(res)}`);
       const latencies = reports.flatMap((r) => r.times).map((at) => at - sentAt);
-      missing += reports.reduce((s, r) => s + r.missing, 0);
+      const missed = reports.reduce((s, r) => s + r.missing, 0);
+      missing += missed;
+      if (missed > 0 || !res?.ok) log(`${tag}: step ${seq}: ${missed} students missed it; ack ${JSON.stringify(res)}`);
       if (latencies.length > 0) {
         lastMs.push(maxOf(latencies));
         medianStudentMs.push(median(latencies));
       }
       await sleep(100);
     }
+    const stepServerMs = serverCpuMs(server) - stepCpu0.server;
+    const stepWorkersMs = workersCpu() - stepCpu0.workers;
+    const stepMachineBusy = busyShare(stepCpu0.machine, machineTicks());
     if (missing > 0) errors.push(`fan-out: ${missing} snapshot receipts missing over ${STEPS} steps`);
     const fanout = {
       steps: STEPS,
@@ -654,7 +739,7 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
     };
 
     // --- 2. Vote burst
-    log(`${label(kind)} N=${n}: vote burst`);
+    log(`${tag}: vote burst`);
     let vote: ScenarioResult["vote"] = null;
     let pollId: string;
     let options: string[];
@@ -668,7 +753,7 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
       const openedAt = Date.now();
       while (t.latestSnapshot?.poll?.id !== pollId && Date.now() - openedAt < 5_000) await sleep(5);
       if (t.latestSnapshot?.poll?.id === pollId && Date.now() - openedAt > 1)
-        log(`${label(kind)} N=${n}: the teacher's poll snapshot came ${Date.now() - openedAt} ms after the poll:open ack`);
+        log(`${tag}: the teacher's poll snapshot came ${Date.now() - openedAt} ms after the poll:open ack`);
       const poll = t.latestSnapshot?.poll;
       if (!poll || poll.id !== pollId || !poll.options) throw new Error("the teacher did not receive the opened poll");
       options = poll.options.map((o) => o.id);
@@ -681,10 +766,14 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
     await sleep(500); // the open/visible snapshots reach the class
     const startAt = now() + 200;
     const ackTimeoutMs = 30_000;
+    const voteCpu0 = { server: serverCpuMs(server), workers: workersCpu(), machine: machineTicks() };
     workers.forEach((w) =>
       w.send({ cmd: "vote", pollId, options, startAt, spreadMs: VOTE_SPREAD_MS, total: n, ackTimeoutMs }),
     );
     const voted = await Promise.all(workers.map((w) => w.next("voted", 200 + VOTE_SPREAD_MS + ackTimeoutMs + 10_000)));
+    const voteServerMs = serverCpuMs(server) - voteCpu0.server;
+    const voteWorkersMs = workersCpu() - voteCpu0.workers;
+    const voteMachineBusy = busyShare(voteCpu0.machine, machineTicks());
     const acked = voted.reduce((s, v) => s + v.ok, 0);
     const sent = voted.reduce((s, v) => s + v.sent, 0);
     const ackErrors: Record<string, number> = {};
@@ -740,15 +829,27 @@ async function runScenario(kind: ServerKind, n: number): Promise<ScenarioResult>
       if (live.length !== cluster.nodeIds.length) errors.push(`cluster: ${live.length} of ${cluster.nodeIds.length} nodes heartbeating at the end`);
     }
 
-    return { kind, n, join, memory, fanout, vote, errors };
+    const cpu = {
+      joinServerMs,
+      joinServerUsPerStudent: (joinServerMs * 1000) / joinedCount,
+      stepServerMs,
+      stepServerMsPerStep: stepServerMs / STEPS,
+      stepWorkersMsPerStep: stepWorkersMs / STEPS,
+      stepMachineBusy,
+      voteServerMs,
+      voteServerUsPerVote: (voteServerMs * 1000) / Math.max(1, acked),
+      voteWorkersUsPerVote: (voteWorkersMs * 1000) / Math.max(1, acked),
+      voteMachineBusy,
+    };
+    return { kind, n, run, join, memory, cpu, fanout, vote, errors };
   } catch (err) {
-    throw new Error(`${label(kind)} N=${n}: ${(err as Error).message}\n--- server output (tail) ---\n${server.output().slice(-4_000)}`);
+    throw new Error(`${tag}: ${(err as Error).message}\n--- server output (tail) ---\n${server.output().slice(-4_000)}`, { cause: err });
   } finally {
     const t0 = Date.now();
     teacher?.socket.close();
     await Promise.all(workers.map((w) => w.close()));
     await server.stop();
-    log(`${label(kind)} N=${n}: stopped in ${Date.now() - t0} ms`);
+    log(`${tag}: stopped in ${Date.now() - t0} ms`);
   }
 }
 
@@ -776,14 +877,23 @@ async function pageWeight(): Promise<{ route: string; rawBytes: number; gzipByte
 }
 
 // ---------------------------------------------------------------------------
-// Report
+// Report: every cell is the median of its runs with [min–max]; every ratio divides medians.
 
 const fmt = (x: number | null | undefined, digits = 1) =>
   x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(digits);
+/** p/b; "–" when either is missing or not positive (an RSS delta within the noise can come out negative). */
 const ratio = (p: number | null | undefined, b: number | null | undefined) =>
-  p === null || p === undefined || b === null || b === undefined || !Number.isFinite(p) || !Number.isFinite(b) || b === 0
+  p === null || p === undefined || b === null || b === undefined || !Number.isFinite(p) || !Number.isFinite(b) || b <= 0 || p <= 0
     ? "–"
     : `${(p / b).toFixed(2)}x`;
+
+/** The median of the runs (the mean of the middle two for an even count). */
+function runMedian(xs: number[]): number {
+  const s = sortNum(xs);
+  if (s.length === 0) return NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
 
 function table(header: string[], rows: string[][]): string {
   const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
@@ -792,74 +902,107 @@ function table(header: string[], rows: string[][]): string {
 }
 
 function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageWeight>>): string {
-  const get = (kind: ServerKind, n: number) => results.find((r) => r.kind === kind && r.n === n);
+  const runsOf = (kind: ServerKind, n: number) => results.filter((r) => r.kind === kind && r.n === n);
   const out: string[] = [];
   const clusterName = label("cluster");
   const header = ["N", "measure", "product", "bare", "product/bare", ...(CLUSTER ? [clusterName, `×${CLUSTER}/bare`] : []), "target"];
+  const kinds = ["product", "bare", "cluster"] as const;
+  /** " (2 runs)" when a cell has fewer runs than asked for (a run failed). */
+  const short = (k: ServerKind, n: number) => {
+    const got = runsOf(k, n).length;
+    return got > 0 && got < REPS ? ` (${got} run${got === 1 ? "" : "s"})` : "";
+  };
   /**
-   * One row: the value of each server (pick → the figure, show → its text) and
-   * the ratios to bare when `ratioed`. The cluster columns appear with --cluster.
+   * A figure per run → median [min–max] in each server's column; `ratioed`:
+   * product/bare (and ×K/bare) from the medians.
    */
-  function row<T>(
-    n: number,
-    measure: string,
-    pick: (r: ScenarioResult) => T | null | undefined,
-    show: (x: T) => string,
-    ratioed: ((x: T) => number) | null,
-    target: string,
-  ): string[] {
-    const [p, b, c] = (["product", "bare", "cluster"] as const).map((k) => {
-      const r = get(k, n);
-      return r ? pick(r) : undefined;
+  function numRow(n: number, measure: string, pick: (r: ScenarioResult) => number | null | undefined, digits: number, ratioed: boolean, target: string): string[] {
+    const meds: Partial<Record<ServerKind, number>> = {};
+    const cells = kinds.map((k) => {
+      const xs = runsOf(k, n)
+        .map(pick)
+        .filter((x): x is number => x !== null && x !== undefined && Number.isFinite(x));
+      if (xs.length === 0) return "–";
+      const med = runMedian(xs);
+      meds[k] = med;
+      const spread = xs.length > 1 ? ` [${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)}]` : "";
+      return `${fmt(med, digits)}${spread}${short(k, n)}`;
     });
-    const cell = (x: T | null | undefined) => (x === null || x === undefined ? "–" : show(x));
-    const rat = (x: T | null | undefined) => (ratioed && x != null && b != null ? ratio(ratioed(x), ratioed(b)) : "");
-    return [String(n), measure, cell(p), cell(b), rat(p), ...(CLUSTER ? [cell(c), rat(c)] : []), target];
+    const rat = (k: ServerKind) => (ratioed && meds[k] !== undefined && meds.bare !== undefined ? ratio(meds[k], meds.bare) : "");
+    return [String(n), measure, cells[0], cells[1], rat("product"), ...(CLUSTER ? [cells[2], rat("cluster")] : []), target];
   }
-  const num = (digits = 1) => (x: number) => fmt(x, digits);
-  const id = (x: number) => x;
+  /** A text per run: shown once when every run gave the same, else run by run ("0, 3, 0"). */
+  function textRow(n: number, measure: string, show: (r: ScenarioResult) => string, target: string): string[] {
+    const cells = kinds.map((k) => {
+      const texts = runsOf(k, n).map(show);
+      if (texts.length === 0) return "–";
+      return new Set(texts).size === 1 ? `${texts[0]}${short(k, n)}` : texts.join(", ");
+    });
+    return [String(n), measure, cells[0], cells[1], "", ...(CLUSTER ? [cells[2], ""] : []), target];
+  }
+  /** Medians of two figures, "a → b" (no ratio). */
+  function pairRow(n: number, measure: string, a: (r: ScenarioResult) => number, b: (r: ScenarioResult) => number, digits: number): string[] {
+    const cells = kinds.map((k) => {
+      const runs = runsOf(k, n);
+      return runs.length ? `${fmt(runMedian(runs.map(a)), digits)} → ${fmt(runMedian(runs.map(b)), digits)}` : "–";
+    });
+    return [String(n), measure, cells[0], cells[1], "", ...(CLUSTER ? [cells[2], ""] : []), ""];
+  }
+  const runsNote = REPS > 1 ? `median of ${REPS} interleaved runs [min–max]; ratios divide the medians` : "one run (--reps=1)";
+  const tick = 1000 / CLOCK_TICKS;
 
-  out.push(`## 1. Step fan-out: teacher's command → last student's snapshot (ms, ${STEPS} steps)`);
+  out.push(`Each cell: ${runsNote}.${CLUSTER ? ` ${clusterName}: CPU summed over the ${CLUSTER} nodes and redis-server.` : ""}`);
+  out.push(`CPU: utime + stime from /proc/<pid>/stat (all threads; ${fmt(tick, 0)} ms ticks) over the phase, divided by its steps or votes.\n`);
+
+  out.push(`## 1. Step fan-out: teacher's command → last student's snapshot (ms, ${STEPS} steps), and CPU per step`);
   const fanRows: string[][] = [];
   for (const n of NS) {
     const target = n >= 1000 ? "≤1.25x" : "";
-    fanRows.push(row(n, "last student, median", (r) => r.fanout.lastMedian, num(), id, target));
-    fanRows.push(row(n, "last student, p99", (r) => r.fanout.lastP99, num(), id, target));
-    fanRows.push(row(n, "median student, median", (r) => r.fanout.medianStudentMedian, num(), id, ""));
+    fanRows.push(numRow(n, "last student, median", (r) => r.fanout.lastMedian, 1, true, target));
+    fanRows.push(numRow(n, "last student, p99", (r) => r.fanout.lastP99, 1, true, target));
+    fanRows.push(numRow(n, "median student, median", (r) => r.fanout.medianStudentMedian, 1, true, ""));
+    fanRows.push(numRow(n, "server CPU per step (ms)", (r) => r.cpu.stepServerMs / STEPS, 2, true, ""));
+    fanRows.push(numRow(n, "client workers' CPU per step (ms)", (r) => r.cpu.stepWorkersMsPerStep, 2, false, ""));
+    fanRows.push(numRow(n, "machine busy during the steps (% of 2 cores)".replace("2", String(os.cpus().length)), (r) => r.cpu.stepMachineBusy * 100, 0, false, ""));
   }
   out.push(table(header, fanRows));
 
   out.push("\n## 2. Vote burst: every student votes once, spread over 1 s; then the poll closes");
   const voteRows: string[][] = [];
   type Vote = NonNullable<ScenarioResult["vote"]>;
+  const v = (pickVote: (x: Vote) => number) => (r: ScenarioResult) => (r.vote ? pickVote(r.vote) : null);
   for (const n of NS) {
     const is1k = n === 1000;
-    const v = (r: ScenarioResult) => r.vote;
-    voteRows.push(row(n, "votes sent / acked", v, (x: Vote) => `${x.sent} / ${x.acked}`, null, ""));
-    voteRows.push(row(n, "vote → ack, median / max (ms)", v, (x: Vote) => `${fmt(x.ackMedianMs)} / ${fmt(x.ackMaxMs)}`, (x: Vote) => x.ackMaxMs, ""));
-    voteRows.push(row(n, "votes lost (sent − final total)", (r) => r.vote?.lost, num(0), null, "0"));
-    voteRows.push(row(n, "close → final tally at every student (ms)", (r) => r.vote?.closeToAllMs, num(), id, is1k ? "≤250 ms" : ""));
-    voteRows.push(row(n, "tally messages sent (sum over students)", (r) => r.vote?.tallyMessages, num(0), id, "∝ N"));
-    voteRows.push(row(n, "poll length, first vote → close (s)", (r) => r.vote?.pollSeconds, num(2), null, ""));
-    voteRows.push(row(n, "tallies per student per second of poll", (r) => r.vote?.talliesPerStudentPerSecond, num(2), id, is1k ? "≤10" : ""));
+    voteRows.push(textRow(n, "votes sent / acked", (r) => (r.vote ? `${r.vote.sent} / ${r.vote.acked}` : "–"), ""));
+    voteRows.push(numRow(n, "vote → ack, median vote (ms)", v((x) => x.ackMedianMs), 1, true, ""));
+    voteRows.push(numRow(n, "vote → ack, slowest vote (ms)", v((x) => x.ackMaxMs), 1, false, ""));
+    voteRows.push(numRow(n, "server CPU per vote, vote → last ack (µs)", (r) => r.cpu.voteServerUsPerVote, 0, true, ""));
+    voteRows.push(numRow(n, "client workers' CPU per vote (µs)", (r) => r.cpu.voteWorkersUsPerVote, 0, false, ""));
+    voteRows.push(textRow(n, "votes lost (sent − final total)", (r) => (r.vote ? String(r.vote.lost) : "–"), "0"));
+    voteRows.push(numRow(n, "close → final tally at every student (ms)", v((x) => x.closeToAllMs), 1, true, is1k ? "≤250 ms" : ""));
+    voteRows.push(numRow(n, "tally messages sent (sum over students)", v((x) => x.tallyMessages), 0, true, "∝ N"));
+    voteRows.push(numRow(n, "poll length, first vote → close (s)", v((x) => x.pollSeconds), 2, false, ""));
+    voteRows.push(numRow(n, "tallies per student per second of poll", v((x) => x.talliesPerStudentPerSecond), 2, true, is1k ? "≤10" : ""));
   }
   out.push(table(header, voteRows));
 
-  out.push(`\n## 3. Memory: server RSS growth per connected student (KiB)${CLUSTER ? `; ${clusterName}: summed over the ${CLUSTER} nodes, Redis not included` : ""}`);
+  out.push(
+    `\n## 3. Memory after a forced GC: server RSS growth per connected student (KiB)${CLUSTER ? `; ${clusterName}: summed over the ${CLUSTER} nodes, Redis not included` : ""}`,
+  );
   const memRows: string[][] = [];
-  type Mem = ScenarioResult["memory"];
   for (const n of NS) {
-    memRows.push(row(n, "RSS after join − before, per student", (r) => r.memory.perStudentBytes / 1024, num(), id, "≤1.5x"));
-    memRows.push(row(n, "RSS before → after (MiB)", (r) => r.memory, (x: Mem) => `${fmt(x.beforeBytes / 2 ** 20)} → ${fmt(x.afterBytes / 2 ** 20)}`, null, ""));
+    memRows.push(numRow(n, "RSS after join − before, per student, after GC", (r) => r.memory.perStudentBytes / 1024, 1, true, "≤1.5x"));
+    memRows.push(pairRow(n, "RSS before → after, after GC (MiB)", (r) => r.memory.beforeBytes / 2 ** 20, (r) => r.memory.afterBytes / 2 ** 20, 1));
+    memRows.push(numRow(n, "same without the GC, per student (KiB)", (r) => (r.memory.afterNoGcBytes - r.memory.beforeNoGcBytes) / 1024 / r.join.ok, 1, false, ""));
   }
   out.push(table(header, memRows));
 
   out.push(`\n## 4. Join storm: N students connect (100 in flight per worker) and get their first snapshot (ms)${CLUSTER ? `; ${clusterName}: round-robin over the nodes` : ""}`);
   const joinRows: string[][] = [];
-  type Join = ScenarioResult["join"];
   for (const n of NS) {
-    joinRows.push(row(n, "all joined", (r) => r.join.allMs, num(), id, ""));
-    joinRows.push(row(n, "joined / failed", (r) => r.join, (x: Join) => `${x.ok} / ${x.failed}`, null, ""));
+    joinRows.push(numRow(n, "all joined", (r) => r.join.allMs, 1, true, ""));
+    joinRows.push(textRow(n, "joined / failed", (r) => `${r.join.ok} / ${r.join.failed}`, ""));
+    joinRows.push(numRow(n, "server CPU per join (µs)", (r) => r.cpu.joinServerUsPerStudent, 0, true, ""));
   }
   out.push(table(header, joinRows));
 
@@ -873,7 +1016,7 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
       ) + (page.note ? `\n(${page.note})` : ""),
     );
 
-  const problems = results.flatMap((r) => r.errors.map((e) => `- ${label(r.kind)} N=${r.n}: ${e}`));
+  const problems = results.flatMap((r) => r.errors.map((e) => `- ${label(r.kind)} N=${r.n} run ${r.run}: ${e}`));
   if (problems.length) out.push(`\n## Anomalies\n${problems.join("\n")}`);
   return out.join("\n");
 }
@@ -887,7 +1030,7 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const load = os.loadavg();
-  const plan = NOISY ? noisyPlan(NOISY) : `N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.map(label).join(", ")}`;
+  const plan = NOISY ? noisyPlan(NOISY) : `N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.map(label).join(", ")}; ${REPS} run${REPS === 1 ? "" : "s"} of each, interleaved`;
   log(`${plan}; load average ${load.map((l) => l.toFixed(1)).join(" ")}`);
   const results: ScenarioResult[] = [];
   const failures: string[] = [];
@@ -901,13 +1044,16 @@ async function main(): Promise<void> {
       log(`FAILED ${(err as Error).message.split("\n")[0]}`);
     }
   }
+  // Interleaved: product, bare (, cluster), product, bare, ... so a drift in the machine's load reaches every column alike.
   for (const n of NOISY ? [] : NS) {
-    for (const kind of KINDS) {
-      try {
-        results.push(await runScenario(kind, n));
-      } catch (err) {
-        failures.push((err as Error).message);
-        log(`FAILED ${(err as Error).message.split("\n")[0]}`);
+    for (let run = 1; run <= REPS; run++) {
+      for (const kind of KINDS) {
+        try {
+          results.push(await runScenario(kind, n, run));
+        } catch (err) {
+          failures.push((err as Error).message);
+          log(`FAILED ${(err as Error).message.split("\n")[0]}`);
+        }
       }
     }
   }
@@ -934,7 +1080,7 @@ async function main(): Promise<void> {
         node: process.version,
         cpus: os.cpus().length,
         loadAverage: { start: load, end: os.loadavg() },
-        options: { n: NS, steps: STEPS, workers: WORKERS, servers: KINDS, clusterNodes: CLUSTER || null, joinWindowPerWorker: JOIN_WINDOW, voteSpreadMs: VOTE_SPREAD_MS },
+        options: { n: NS, reps: REPS, steps: STEPS, workers: WORKERS, servers: KINDS, clusterNodes: CLUSTER || null, joinWindowPerWorker: JOIN_WINDOW, voteSpreadMs: VOTE_SPREAD_MS },
         results,
         noisy,
         pageWeight: page,

@@ -58,6 +58,10 @@ export const RATE_LIMITS = {
   votes: { capacity: 10, refillPerSecond: 4 },
   /** Per socket: teacher commands and resyncs. */
   commands: { capacity: 30, refillPerSecond: 10 },
+  /** Per socket, on top of `commands`: a resync answers with a whole snapshot (the teacher's is large), so it is rare. */
+  resyncs: { capacity: 10, refillPerSecond: 2 },
+  /** Per session, every teacher socket together: each step is a broadcast to the whole class. */
+  sessionCommands: { capacity: 90, refillPerSecond: 30 },
   /** GET /api/sessions… and /api/join-info. */
   reads: { capacity: 60, refillPerSecond: 20 },
 } as const;
@@ -80,6 +84,13 @@ export const FRAME_LIMITS = {
   maxDepth: 8,
   /** Refused frames in a row after which the connection is closed (a client that ignores RATE_LIMITED). */
   refusalsBeforeClose: 20,
+  /** Pauses in a row (still over budget each time it is read again) after which the connection is closed. */
+  pausesBeforeClose: 3,
+  /**
+   * Connections closed for abuse per address: past this burst (refilled one every 2 s), the address's
+   * new WebSockets are refused; its pages and existing sockets are not.
+   */
+  abusiveClosesPerAddress: { capacity: 10, refillPerSecond: 0.5 },
   /**
    * An over-budget connection stops being read for this long: the flood backs
    * up in the sender's TCP buffers instead of costing the server the reading,
@@ -107,6 +118,22 @@ export const SOCKET_CONNECT_TIMEOUT_MS = 10_000;
 
 /** Saved-session reads waiting for the export thread; past this, a read answers 429 (try again). */
 export const MAX_QUEUED_EXPORTS = 16;
+
+/**
+ * A socket that does not read what it is sent is closed once this much waits
+ * in its send buffer (it reconnects and resyncs with one fresh snapshot). A
+ * phone on poor Wi-Fi lags by a few snapshots, far below it; a script that
+ * never reads would otherwise grow the server's memory without bound.
+ */
+export const SLOW_READER_MAX_BUFFERED_BYTES = 1024 * 1024;
+/** How often sockets are checked for it. */
+export const SLOW_READER_SWEEP_MS = 1_000;
+
+/** Projector views one session admits at once (a room has one or two; the console shows the count). */
+export const MAX_PROJECTORS_PER_SESSION = 10;
+
+/** Nickname changes a student may make by rejoining with a new name (each one is logged). */
+export const MAX_SELF_RENAMES = 5;
 
 /** socket.io heartbeat: a dead phone is noticed within ping interval + timeout. */
 export const SOCKET_PING_INTERVAL_MS = 10_000;

@@ -19,7 +19,7 @@ import { KeyedLimiter, addressOf } from "./edge/rateLimit";
 import { log } from "./logger";
 import { RoomRegistry } from "./rooms/registry";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
-import { attachSocketLayer, countPresence, disconnectSession, socketOutbox, type IoServer } from "./edge/socket";
+import { attachSocketLayer, countPresence, disconnectSession, socketOutbox, startSlowReaderSweep, type IoServer } from "./edge/socket";
 import { LocalGateway } from "./rooms/gateway";
 import { ClusterGateway } from "./scaleout/clusterGateway";
 import type { RedisClient, RedisSessionStore } from "./store/redis";
@@ -101,6 +101,9 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     // answer, and within the address's connection caps.
     allowRequest: (req, callback) => {
       if (!origins.hostAllowed(req) || !origins.originAllowed(req)) return callback("origin not allowed", false);
+      if (frames.blocked(addressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy))) {
+        return callback("too many connections closed for abuse from this address", false);
+      }
       const admitted = connections.admitUpgrade(req);
       callback(admitted ? null : "too many connections from this address", admitted);
     },
@@ -164,6 +167,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);
   sweep.unref();
+  const stopSlowReaderSweep = startSlowReaderSweep(io);
 
   return {
     httpServer,
@@ -189,6 +193,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     },
     close: async () => {
       clearInterval(sweep);
+      stopSlowReaderSweep();
       // Everything acknowledged is already durable; flush what is still queued, then tell clients to come back.
       await store.flush().catch((err: Error) => log.error("events still queued at shutdown could not be written", { error: err.message }));
       await cluster?.stop();

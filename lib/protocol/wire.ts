@@ -63,7 +63,9 @@ export const POLL_OPTION_MAX = 120;
  * lone surrogates (Cs), and blank letters that fonts draw as nothing (Hangul
  * fillers U+115F, U+1160, U+3164, U+FFA0; braille blank U+2800).
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u115f\u1160\u3164\uffa0\u2800]/gu;
+// Each of these is a character of its own here (combining marks included), listed to be removed.
+// eslint-disable-next-line no-misleading-character-class
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180b-\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
 
 const EMOJI_BEFORE = /\p{Extended_Pictographic}\ufe0f?$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
@@ -93,10 +95,14 @@ function cutAt(text: string, max: number): string {
 export function cleanText(input: string, max: number): string {
   const visible = input
     .normalize("NFC")
-    // A zero-width joiner between two emoji builds one emoji (👩‍💻): kept there, dropped everywhere else.
-    .replace(INVISIBLE, (c, at: number, all: string) =>
-      c === "\u200d" && EMOJI_BEFORE.test(all.slice(Math.max(0, at - 3), at)) && EMOJI_AFTER.test(all.slice(at + 1, at + 3)) ? c : "",
-    )
+    // A zero-width joiner between two emoji builds one emoji (👩‍💻), and U+FE0F after an emoji picks its
+    // colour form (❤️): kept there, dropped everywhere else (after a letter they only hide a difference).
+    .replace(INVISIBLE, (c, at: number, all: string) => {
+      const afterEmoji = EMOJI_BEFORE.test(all.slice(Math.max(0, at - 3), at));
+      if (c === "\u200d" && afterEmoji && EMOJI_AFTER.test(all.slice(at + 1, at + 3))) return c;
+      if (c === "\ufe0f" && afterEmoji) return c;
+      return "";
+    })
     .replace(/\s+/g, " ")
     .trim();
   return cutAt(visible, max).trim();

@@ -33,24 +33,16 @@ export function anonymizeLog(events: readonly SessionEvent[]): SessionEvent[] {
  * the open poll). Revealed polls are shown in full.
  */
 export function shareableLog(events: readonly SessionEvent[]): SessionEvent[] {
-  // A round is revealed when a reveal of its poll follows its close before the poll reopens.
-  const revealedPolls = new Set<string>();
-  const revealedCloses = new Set<number>();
-  const lastClose = new Map<string, number>();
-  for (const e of events) {
-    if (e.type === "poll:closed") lastClose.set(e.pollId, e.seq);
-    else if (e.type === "poll:reopened") lastClose.delete(e.pollId);
-    else if (e.type === "poll:revealed") {
-      revealedPolls.add(e.pollId);
-      const close = lastClose.get(e.pollId);
-      if (close !== undefined) revealedCloses.add(close);
-    }
-  }
+  // A round's counts are shown once a reveal of its poll follows its close: the class then sees every
+  // earlier round beside the revealed one (the shift between votes), so the shared view shows them too.
+  const lastReveal = new Map<string, number>();
+  for (const e of events) if (e.type === "poll:revealed") lastReveal.set(e.pollId, e.seq);
+  const revealedPolls = new Set(lastReveal.keys());
   return anonymizeLog(events).map((e) => {
     if (e.type === "poll:opened" && !revealedPolls.has(e.poll.id)) {
       return { ...e, poll: { ...e.poll, correctOptionId: null, options: e.poll.options.map(({ id, text }) => ({ id, text })) } };
     }
-    if (e.type === "poll:closed" && !revealedCloses.has(e.seq)) return { ...e, counts: {}, total: 0, withheld: true };
+    if (e.type === "poll:closed" && !(e.seq < (lastReveal.get(e.pollId) ?? -1))) return { ...e, counts: {}, total: 0, withheld: true };
     return e;
   });
 }

@@ -48,6 +48,7 @@ const EVENT: number = PacketType.EVENT;
 export function createFrameGuard({ addressOf }: FrameGuardOptions) {
   const addressFrames = new KeyedLimiter(FRAME_LIMITS.perAddressFrames);
   const addressBytes = new KeyedLimiter(FRAME_LIMITS.perAddressBytes);
+  const abuse = new KeyedLimiter(FRAME_LIMITS.abusiveClosesPerAddress);
   let connecting: EngineConnection | null = null;
   const stats = { frames: 0, refused: 0, closed: 0, paused: 0 };
 
@@ -57,6 +58,7 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
     private readonly budget = new TokenBucket(FRAME_LIMITS.perConnection);
     private connects = 0;
     private refusedInARow = 0;
+    private pausesInARow = 0;
 
     constructor() {
       super();
@@ -79,7 +81,7 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
           this.emitReserved("decoded", refused);
           return;
         }
-        return this.parse(frame);
+        return this.parseConnect(frame);
       }
       if (type === DISCONNECT && frame.length <= 64) return this.parse(frame);
       if (type !== EVENT) return this.close(`packet type ${type} is not accepted from clients`);
@@ -95,6 +97,7 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
         return this.refuse(frame, "PAYLOAD_TOO_LARGE");
       }
       this.refusedInARow = 0;
+      this.pausesInARow = 0;
       try {
         super.add(frame);
       } catch {
@@ -107,9 +110,21 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
     private holdOff(): void {
       const ws = this.conn?.transport?.socket;
       if (!ws?.pause || !ws.resume || ws.isPaused) return;
+      // Still over budget after several pauses: this is a flood, not a burst.
+      if (++this.pausesInARow > FRAME_LIMITS.pausesBeforeClose) this.close("kept flooding past its budget");
       ws.pause();
       stats.paused += 1;
       setTimeout(() => ws.resume!(), FRAME_LIMITS.pauseMs).unref();
+    }
+
+    /** A handshake that is not even an object gets a named refusal too (never a silent close). */
+    private parseConnect(frame: string): void {
+      try {
+        super.add(frame);
+      } catch {
+        const refused: Packet = { type: PacketType.CONNECT, nsp: frameHeader(frame)?.nsp ?? "/", data: { [REFUSED_FRAME]: "BAD_REQUEST" } };
+        this.emitReserved("decoded", refused);
+      }
     }
 
     private parse(frame: string): void {
@@ -133,6 +148,8 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
 
     private close(reason: string): never {
       stats.closed += 1;
+      // An address whose connections keep being closed for abuse is refused new ones for a while.
+      abuse.take(this.address);
       // socket.io closes the connection when its parser throws.
       throw new Error(reason);
     }
@@ -147,6 +164,12 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
       });
     },
     stats,
+    /**
+     * Whether an address had too many connections closed for abuse lately: its
+     * new WebSockets are refused until it calms down (reconnecting must not
+     * reset a flood's budgets).
+     */
+    blocked: (address: string): boolean => !abuse.peek(address),
   };
 }
 

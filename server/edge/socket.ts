@@ -19,12 +19,13 @@ import {
 } from "../../lib/protocol";
 import { log } from "../logger";
 import { KeyedLimiter, TokenBucket, addressOf } from "./rateLimit";
-import { RATE_LIMITS } from "../../lib/constants";
+import { RATE_LIMITS, SLOW_READER_MAX_BUFFERED_BYTES, SLOW_READER_SWEEP_MS } from "../../lib/constants";
 import type { ConnectionGuard } from "./connectionGuard";
 import { REFUSED_FRAME } from "./frameGuard";
 import type { RoomOutbox } from "../rooms/room";
 import type { JoinResult, Member, RoomGateway } from "../rooms/gateway";
 import { toError, errorMessage } from "../../lib/errors";
+import { isRecord } from "../../lib/guards";
 
 /**
  * Join refusals that count against the address's failed-join allowance (they are what a guesser sees).
@@ -223,6 +224,9 @@ export function attachSocketLayer({
 
   /** Per-socket command buckets, created on a socket's first non-vote command (most students never send one). */
   const commandBuckets = new WeakMap<IoSocket, TokenBucket>();
+  const resyncBuckets = new WeakMap<IoSocket, TokenBucket>();
+  // Per session: several teacher tabs share one budget of broadcasts to the class.
+  const sessionBuckets = new KeyedLimiter(RATE_LIMITS.sessionCommands);
 
   async function dispatch(socket: IoSocket, member: Member, [event, ...args]: unknown[]): Promise<void> {
     // The ack is always the last argument, whether or not a payload came first.
@@ -246,6 +250,14 @@ export function attachSocketLayer({
         let bucket = commandBuckets.get(socket);
         if (!bucket) commandBuckets.set(socket, (bucket = new TokenBucket(RATE_LIMITS.commands)));
         withinRate = bucket.take();
+        if (withinRate && name === "session:sync") {
+          let resyncs = resyncBuckets.get(socket);
+          if (!resyncs) resyncBuckets.set(socket, (resyncs = new TokenBucket(RATE_LIMITS.resyncs)));
+          // A socket that has not read what it was sent gets no second copy on top.
+          withinRate = resyncs.take() && bufferedBytes(socket.conn) < SLOW_READER_MAX_BUFFERED_BYTES / 4;
+        } else if (withinRate && member.role === "host") {
+          withinRate = sessionBuckets.take(member.sessionId);
+        }
       }
       if (!withinRate) return reply({ ok: false, error: protocolError("RATE_LIMITED") });
 
@@ -277,6 +289,48 @@ export function attachSocketLayer({
       reply({ ok: false, error: protocolError("INTERNAL") });
     }
   }
+}
+
+/** Bytes waiting to be sent on an engine.io connection: its own queue and its WebSocket's. */
+export function bufferedBytes(conn: object): number {
+  // engine.io queues packets while its transport waits for the previous write to reach the kernel
+  // (`writeBuffer`, private), and ws holds what the TCP socket has not taken (`bufferedAmount`).
+  const transport: unknown = Reflect.get(conn, "transport");
+  const ws = isRecord(transport) ? transport.socket : undefined;
+  const inWs = isRecord(ws) && typeof ws.bufferedAmount === "number" ? ws.bufferedAmount : 0;
+  const queue: unknown = Reflect.get(conn, "writeBuffer");
+  let queued = 0;
+  if (Array.isArray(queue)) {
+    for (const packet of queue) {
+      const data: unknown = isRecord(packet) ? packet.data : undefined;
+      queued += typeof data === "string" ? data.length : 64;
+    }
+  }
+  return inWs + queued;
+}
+
+/**
+ * Closes sockets that do not read what they are sent (a phone that went away
+ * without a FIN is caught by the heartbeat; a script that simply stops reading
+ * is caught here): their queued messages would otherwise grow without bound.
+ * The client reconnects and resyncs with one fresh snapshot.
+ */
+export function sweepSlowReaders(io: IoServer): number {
+  let closed = 0;
+  for (const socket of io.of("/").sockets.values()) {
+    if (bufferedBytes(socket.conn) > SLOW_READER_MAX_BUFFERED_BYTES) {
+      socket.conn.close();
+      closed += 1;
+    }
+  }
+  if (closed > 0) log.warn("closed sockets that stopped reading", { count: closed });
+  return closed;
+}
+
+export function startSlowReaderSweep(io: IoServer): () => void {
+  const timer = setInterval(() => sweepSlowReaders(io), SLOW_READER_SWEEP_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Students (by participant id) and watchers (teacher, projector) connected to a session, on every node. */

@@ -1,4 +1,4 @@
-import { MAX_PARTICIPANTS_PER_SESSION, RATE_LIMITS } from "../../lib/constants";
+import { MAX_PARTICIPANTS_PER_SESSION, MAX_PROJECTORS_PER_SESSION, RATE_LIMITS } from "../../lib/constants";
 import {
   isRoomCode,
   normalizeRoomCode,
@@ -106,6 +106,10 @@ export class LocalGateway implements RoomGateway {
     if (request.role === "projector") {
       // A locked room admits no new watchers either, except the teacher's own projector (it holds the host key);
       // neither does an address over its failed-join allowance (a projector would tell a guesser the code is live).
+      // A room has one or two projectors; a script opening hundreds is refused (the console shows the count).
+      if (room.presence.projectorCount >= MAX_PROJECTORS_PER_SESSION) {
+        return refuse("ROOM_FULL", "This session has as many projector views open as it allows. Close one first.");
+      }
       if (room.locked || request.admitNew === false) {
         const hash = await this.rooms.hostKeyHash(room.id);
         // Over the allowance this is one more guess, refused exactly like an unknown code (the edge counts it).

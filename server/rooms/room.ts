@@ -1,5 +1,5 @@
 import { assertNever } from "../../lib/assertNever";
-import { PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
+import { MAX_SELF_RENAMES, PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
 import { protocolError, type Ack, type Command, type MyVote, type ProtocolError, type TallyUpdate } from "../../lib/protocol";
 import { decide, type Actor } from "../../lib/session/decide";
 import { logFull } from "../../lib/session/rules";
@@ -171,9 +171,19 @@ export class Room {
     return { ok: true, data: decision.data };
   }
 
-  /** A returning student who brings a new nickname (a `?name=` link, another tab): everyone who shows it is told. */
+  /** Renames each student made by rejoining with a new name (bounded: each one is logged). */
+  private readonly selfRenames = new Map<string, number>();
+
+  /**
+   * A returning student who brings a new nickname (a `?name=` link, another
+   * tab): everyone who shows it is told. At most MAX_SELF_RENAMES times per
+   * student, or one token reconnecting in a loop could fill the log.
+   */
   renameIfChanged(participantId: string, nickname: string | undefined): void {
-    if (nickname) this.handle({ event: "participant:rename", payload: { participantId, nickname } });
+    if (!nickname || this.participant(participantId)?.nickname === nickname) return;
+    const done = this.selfRenames.get(participantId) ?? 0;
+    if (done >= MAX_SELF_RENAMES) return;
+    if (this.handle({ event: "participant:rename", payload: { participantId, nickname } }).ok) this.selfRenames.set(participantId, done + 1);
   }
 
   /** Ends the session (the idle sweep; an open poll is closed first, with its counts). */

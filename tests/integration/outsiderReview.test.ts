@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { FRAME_LIMITS, MAX_PROJECTORS_PER_SESSION, MAX_SELF_RENAMES } from "../../lib/constants";
+import type { HostSnapshot } from "../../lib/session";
+import { connectClient, openRaw, rawJoin, serverPerTest } from "./harness";
+
+/**
+ * What an independent review of the running server found, each attacked again
+ * from outside: a student who reconnects to rename themselves in a loop, a
+ * script opening projector views by the hundred, handshakes that are not even
+ * objects, invisible marks that hide a look-alike name, and an address whose
+ * connections keep being closed for abuse.
+ */
+const t = serverPerTest();
+const track = t.track;
+
+const hostView = (c: { latest(): unknown }) => c.latest() as HostSnapshot;
+
+describe("found by the outside review", () => {
+  it("a student reconnecting with a new name in a loop renames themselves only a few times", async () => {
+    const { id, code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    const first = track(await connectClient(t.srv.url, { role: "student", code, nickname: "name0" }));
+    const token = first.welcome!.token;
+    first.close();
+    for (let i = 1; i <= 20; i++) {
+      const again = await connectClient(t.srv.url, { role: "student", code, token, nickname: `name${i}` });
+      again.close();
+    }
+    // The log holds at most MAX_SELF_RENAMES renames for that student, whatever the loop did.
+    const log = (await (await fetch(`${t.srv.url}/api/sessions/${id}/events`, { headers: { "X-Host-Key": hostKey } })).json()) as {
+      events: { type: string }[];
+    };
+    expect(log.events.filter((e) => e.type === "participant:renamed")).toHaveLength(MAX_SELF_RENAMES);
+    await host.waitFor((c) => hostView(c).participants[0]?.nickname === `name${MAX_SELF_RENAMES}`);
+    // The teacher can still rename them.
+    const pid = first.welcome!.participantId!;
+    expect(await host.emit("participant:rename", { participantId: pid, nickname: "Grace" })).toEqual({ ok: true, data: null });
+  });
+
+  it("a session admits a bounded number of projector views, and the teacher sees them", async () => {
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    for (let i = 0; i < MAX_PROJECTORS_PER_SESSION; i++) track(await connectClient(t.srv.url, { role: "projector", code }));
+    const refused = await rawJoin(t.srv.url, { role: "projector", code });
+    refused.raw.close();
+    expect(refused.code).toBe("ROOM_FULL");
+    await host.waitFor((c) => hostView(c).projectorCount === MAX_PROJECTORS_PER_SESSION);
+  });
+
+  it("a handshake whose auth is not an object gets a named refusal, not a silent close", async () => {
+    for (const auth of ["[1,2]", '"x"', "42"]) {
+      const raw = await openRaw(t.srv.url);
+      raw.send(`40${auth}`);
+      const reply = await raw.waitForFrame((f) => f.startsWith("44") || f.startsWith("40"), 3_000);
+      expect(reply.startsWith("44"), `auth ${auth}: ${reply}`).toBe(true);
+      // A named refusal the page can show (an old or broken client), never silence.
+      expect(["BAD_REQUEST", "CLIENT_TOO_OLD"]).toContain((JSON.parse(reply.slice(2)) as { data: { code: string } }).data.code);
+      raw.close();
+    }
+  });
+
+  it("invisible marks do not hide a look-alike name from the teacher", async () => {
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    for (const nickname of ["Ada", "Ada\uFE0F", "Ada\u034F", "Ada\u180B", "Ada\u{E0100}", "Ada\u17B4"]) {
+      track(await connectClient(t.srv.url, { role: "student", code, nickname }));
+    }
+    await host.waitFor((c) => hostView(c).participants.length === 6);
+    const people = hostView(host).participants;
+    // The marks are gone, and every "Ada" is marked as looking like the others.
+    expect(people.map((p) => p.nickname)).toEqual(Array(6).fill("Ada"));
+    expect(people.every((p) => p.lookalike)).toBe(true);
+    expect(new Set(people.map((p) => p.number)).size).toBe(6);
+  });
+
+  it("an address whose connections keep being closed for abuse is refused new WebSockets; others are not", async () => {
+    const { code } = await t.srv.createSession();
+    const abuser = "127.0.0.61";
+    // Binary frames are a protocol violation: each closes its connection.
+    for (let i = 0; i < FRAME_LIMITS.abusiveClosesPerAddress.capacity + 2; i++) {
+      const raw = await openRaw(t.srv.url, { localAddress: abuser }).catch(() => null);
+      if (!raw) break;
+      raw.send(Buffer.from([1, 2, 3]));
+      await raw.closed;
+    }
+    await expect(openRaw(t.srv.url, { localAddress: abuser })).rejects.toBeTruthy();
+    // Another address (another school) is answered as usual, and so are the abuser's plain pages.
+    const other = await rawJoin(t.srv.url, { role: "student", code }, { localAddress: "127.0.0.62" });
+    expect(other.ok).toBe(true);
+    other.raw.close();
+    const page = await fetch(`${t.srv.url}/api/health`);
+    expect(page.status).toBe(200);
+  });
+});
