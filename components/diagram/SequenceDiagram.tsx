@@ -1,7 +1,7 @@
 import { memo, useId } from "react";
 import { LIFELINES } from "@/lib/lesson/card";
 import type { ArrowKind, LifelineId, Scenario, ScenarioStep } from "@/lib/lesson/types";
-import { ARROW_STYLES, CURRENT_STROKE, LIFELINE_COLOURS } from "@/components/theme";
+import { ARROW_STYLES, BINDING_NOTE_STYLE, CURRENT_STROKE, LIFELINE_COLOURS, NOTE_STYLE } from "@/components/theme";
 
 const WIDTH = 1000;
 const HEADER_H = 96;
@@ -41,11 +41,11 @@ function layout(steps: readonly ScenarioStep[], noteChars: number): { rows: Row[
   return { rows, height: y + 16 };
 }
 
-function markerId(prefix: string, kind: ArrowKind, current: boolean) {
+export function markerId(prefix: string, kind: ArrowKind, current: boolean) {
   return `${prefix}head-${kind}${current ? "-current" : ""}`;
 }
 
-function Markers({ prefix }: { prefix: string }) {
+export function Markers({ prefix }: { prefix: string }) {
   const defs = [];
   for (const kind of Object.keys(ARROW_STYLES) as ArrowKind[]) {
     for (const current of [false, true]) {
@@ -190,8 +190,8 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
                   width={410}
                   height={noteLines.length * NOTE_LINE_H + 12}
                   rx={6}
-                  fill={step.kind === "binding" ? "#14532d" : "#3f3514"}
-                  stroke={step.kind === "binding" ? "#4ade80" : "#facc15"}
+                  fill={(step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).fill}
+                  stroke={(step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).stroke}
                 />
                 {noteLines.map((line, n) => (
                   <text key={n} x={noteX + 10} y={y + 32 + n * NOTE_LINE_H} fontSize={type.note} fill="#f8fafc">
