@@ -278,7 +278,7 @@ function Drawing({ scenario, stepIndex, size, prefix, title }: { scenario: Scena
         const colour = step.failed ? "#fb7185" : isCurrent ? CURRENT_STROKE : style.stroke;
         const noteStyle = step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE;
         return (
-          <g key={`${step.label}-${i}`} className={isCurrent ? "step-enter" : undefined} data-step-label={step.label} opacity={step.noop && !isCurrent ? 0.6 : 1}>
+          <g key={`${step.label}-${i}`} className={isCurrent ? "step-enter" : undefined} data-step-label={step.label} data-current={isCurrent || undefined} opacity={step.noop && !isCurrent ? 0.6 : 1}>
             {isCurrent && <rect x={2} y={row.top + 2} width={size.width - 4} height={row.height - 4} rx={10} fill="#facc15" opacity={0.12} />}
             <circle cx={radius + 4} cy={row.y} r={radius} fill={isCurrent ? CURRENT_STROKE : "#1e293b"} stroke={colour} strokeWidth="2" />
             <text x={radius + 4} y={row.y + font.number * 0.36} textAnchor="middle" fontSize={font.number} fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>

@@ -150,7 +150,7 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
         const colour = step.failed ? "#fb7185" : isCurrent ? CURRENT_STROKE : style.stroke;
         const noteX = Math.min(Math.max(X[step.from], X[step.to]) + (step.from === step.to ? SELF_LOOP_W + 30 : 30), WIDTH - 430);
         return (
-          <g key={`${step.label}-${i}`} className={isCurrent ? "step-enter" : undefined} data-step-label={step.label} opacity={step.noop && !isCurrent ? 0.6 : 1}>
+          <g key={`${step.label}-${i}`} className={isCurrent ? "step-enter" : undefined} data-step-label={step.label} data-current={isCurrent || undefined} opacity={step.noop && !isCurrent ? 0.6 : 1}>
             {isCurrent && <rect x={4} y={y - 30} width={WIDTH - 8} height={ROW_H - 2} rx={10} fill="#facc15" opacity={0.1} />}
             <circle cx={34} cy={y} r={16} fill={isCurrent ? CURRENT_STROKE : "#1e293b"} stroke={colour} strokeWidth="2" />
             <text x={34} y={y + 6} textAnchor="middle" fontSize="16" fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>
