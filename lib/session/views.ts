@@ -25,6 +25,7 @@ export interface PublicPoll {
   round: number;
   /** Where the class was when the poll opened. */
   mode: BindingMode;
+  variant: VariantId;
   stepIndex: number;
   /** Where the class was at the reveal. */
   revealedAt: Poll["revealedAt"];
@@ -120,6 +121,7 @@ export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
     status: poll.status,
     round: poll.round,
     mode: poll.mode,
+    variant: poll.variant,
     stepIndex: poll.stepIndex,
     revealedAt: poll.revealedAt,
     closesAt: poll.closesAt,
