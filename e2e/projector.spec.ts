@@ -80,6 +80,37 @@ test("the projector fills the screen with the diagram, legible from the back, at
       }
     }
   }
+
+  // A poll in the side column (open, then revealed), and a failure scenario with its switch notice and events.
+  const student = await StudentPage.join(browser, session.code, "Ada");
+  await teacher.page.getByTestId("projector-panel-none").click();
+  await jumpTo(teacher, 4);
+  await teacher.page.getByTestId("poll-open").click();
+  await expect(projector.page.getByTestId("projector-poll")).toBeVisible();
+  await pollOptions(student).first().click();
+  for (const stage of ["open", "revealed"] as const) {
+    if (stage === "revealed") {
+      await teacher.page.getByTestId("poll-close").click();
+      await teacher.page.getByTestId("poll-reveal").click();
+      await expect(projector.page.getByTestId("poll-tally")).toBeVisible();
+    }
+    for (const screen of SCREENS) {
+      await projector.page.setViewportSize(screen);
+      const smallest = await expectFits(projector.page, `poll ${stage}, ${screen.width}x${screen.height}`, 18 * scaleOf(screen));
+      if (screen.width === 1920) figures.push(`1920x1080 with the poll ${stage}: smallest text ${smallest.px.toFixed(1)} px`);
+    }
+  }
+  await setMode(teacher, "Immediate/zone-conflict");
+  await teacher.page.locator("body").press("End");
+  await projector.expectStep(8);
+  await teacher.page.getByTestId("projector-panel-objects").click();
+  await teacher.page.locator("[data-testid=projector-object][data-object=events]").click();
+  await expect(projector.page.getByTestId("mode-switch-notice")).toBeVisible();
+  for (const screen of SCREENS) {
+    await projector.page.setViewportSize(screen);
+    const smallest = await expectFits(projector.page, `zone conflict events, ${screen.width}x${screen.height}`, 18 * scaleOf(screen));
+    if (screen.width === 1920) figures.push(`1920x1080 zone conflict with the Events: smallest text ${smallest.px.toFixed(1)} px`);
+  }
   console.log(figures.join("\n"));
 });
 
