@@ -1,15 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
 import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollControls, pollOptions, setMode } from "./fixtures";
-
-type AxePage = ConstructorParameters<typeof AxeBuilder>[0]["page"];
-
-async function expectAccessible(page: Page, state: string) {
-  const results = await new AxeBuilder({ page: page as unknown as AxePage }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).slice(0, 8).join("\n    ")}`).join("\n  ");
-  expect(bad, `axe on ${state}:\n  ${report}`).toEqual([]);
-}
 
 test.afterEach(async ({ browser }) => {
   for (const context of browser.contexts()) await context.close();
@@ -57,6 +48,7 @@ test("the console by keyboard: a skip link, a few Tabs to the poll, and focus on
   await page.keyboard.press("Enter");
   await expect(pollControls(teacher).getByTestId("poll-close")).toBeFocused();
   await pollOptions(student).first().click();
+  await expectAccessible(page, "console, poll open");
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("poll-reveal")).toBeFocused();
   await page.keyboard.press("Enter");

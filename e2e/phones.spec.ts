@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ConsolePage, StudentPage, createSession, jumpTo, openInspector, pollControls, pollOptions, setMode } from "./fixtures";
 import { sidewaysOverflow } from "./layout";
+import { expectAccessible } from "./axe";
 
 /** Phones: nothing cut off, nothing wider than the screen, and no poll missed. */
 
@@ -110,6 +111,7 @@ test("on a phone: events as cards with the whole message, and the full diagram o
   await expect(card).toBeVisible();
   const message = card.getByTestId("event-message");
   await expect(message).toHaveText(/^0\/3 nodes are available: .*Preemption is not helpful for scheduling\.$/);
+  await expectAccessible(student.page, "student, event cards");
   // Whole: the message's box is as tall as its text, nothing clipped.
   expect(await message.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)).toBe(true);
 
@@ -142,6 +144,7 @@ test("a poll opening while the student has scrolled away shows a banner that bri
   await teacher.page.getByTestId("poll-open").click();
   const banner = student.page.getByTestId("poll-banner");
   await expect(banner).toBeVisible();
+  await expectAccessible(student.page, "student, poll banner");
   expect(await student.page.evaluate(() => (window as unknown as { vibrations: unknown[] }).vibrations.length)).toBe(1);
   await banner.click();
   await expect(student.page.getByTestId("poll-card")).toBeInViewport();
@@ -171,11 +174,13 @@ test("a closed poll's options cannot be tapped; live results are one list; a sta
   await expect(results).toHaveAttribute("data-total", "1");
   await expect(results.getByTestId("poll-option")).toHaveCount(4);
   await expect(student.page.locator("[data-testid=poll-card] ul")).toHaveCount(1);
+  await expectAccessible(student.page, "student, live results in the options");
 
   await pollControls(teacher).getByTestId("poll-close").click();
   await expect(student.page.getByTestId("poll-card")).toHaveAttribute("data-poll-status", "closed");
   for (const option of await pollOptions(student).all()) await expect(option).toBeDisabled();
   await expect(student.page.getByText("This poll is closed")).toHaveCount(1);
+  await expectAccessible(student.page, "student, poll closed");
 });
 
 test("after the end, a reload says the session has ended once, with no saved-sessions link", async ({ browser, baseURL }) => {
@@ -189,4 +194,5 @@ test("after the end, a reload says the session has ended once, with no saved-ses
   await expect(student.page.getByTestId("session-error")).toHaveAttribute("data-code", "SESSION_ENDED");
   await expect(student.page.getByText(/session has ended/i)).toHaveCount(1);
   await expect(student.page.getByRole("link", { name: /saved sessions/i })).toHaveCount(0);
+  await expectAccessible(student.page, "student, reloaded after the end");
 });

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollOptions, setMode } from "./fixtures";
 import { cutOff, headsSpill, smallestText } from "./layout";
+import { expectAccessible } from "./axe";
 
 /**
  * The projector from the back row, measured on the real page: the diagram's
@@ -127,6 +128,7 @@ test("the teacher points the projector at the Events and a deep dive; every even
   await expect(failed).toHaveText(/^0\/3 nodes are available: .*Preemption is not helpful for scheduling\.$/);
   await expect(failed).toBeVisible();
   expect(await cutOff(projector.page)).toEqual([]);
+  await expectAccessible(projector.page, "projector, events of a failure");
 
   // The deep dive the teacher opens is open on the projector (a reload keeps it: it is durable state).
   await teacher.page.getByTestId("projector-panel-hood").click();
@@ -134,6 +136,8 @@ test("the teacher points the projector at the Events and a deep dive; every even
   const title = (await dives.last().getAttribute("data-title"))!;
   await dives.last().click();
   await expect(projector.page.getByTestId("deep-dive")).toHaveAttribute("data-title", title);
+  await expectAccessible(projector.page, "projector, a deep dive");
+  await expectAccessible(teacher.page, "console, choosing the projector's deep dive");
   await projector.page.reload();
   await expect(projector.page.getByTestId("deep-dive")).toHaveAttribute("data-title", title);
 });
@@ -149,6 +153,7 @@ test("the projector says when the room is locked, shows vote progress without th
   await teacher.page.getByTestId("room-lock").click();
   await expect(projector.page.getByTestId("room-locked")).toBeVisible();
   await expect(projector.page.getByTestId("projector-qr")).toHaveCount(0);
+  await expectAccessible(projector.page, "projector, room locked");
   await teacher.page.getByTestId("room-lock").click();
   await expect(projector.page.getByTestId("projector-qr")).toBeVisible();
   await expect(projector.page.getByTestId("room-locked")).toHaveCount(0);
@@ -166,6 +171,7 @@ test("the projector says when the room is locked, shows vote progress without th
   // How many, never for what: no counts on the projector before the teacher shows them.
   await expect(projector.page.getByTestId("poll-tally")).toHaveCount(0);
   await expect(projector.page.getByTestId("projector-poll")).not.toContainText("%");
+  await expectAccessible(projector.page, "projector, poll open with vote progress");
 
   // The storage arrows are orange, the current step yellow: only one thing looks current.
   await jumpTo(teacher, 4);
@@ -173,6 +179,7 @@ test("the projector says when the room is locked, shows vote progress without th
   await teacher.page.getByTestId("end-session").click();
   await expect(projector.page.getByTestId("session-ended")).toBeVisible();
   await expect(projector.page.getByTestId("projector-poll")).toHaveCount(0);
+  await expectAccessible(projector.page, "projector, ended");
 });
 
 test("storage arrows do not look like the current step", async ({ browser, baseURL }) => {
