@@ -76,8 +76,13 @@ test("the answer is hidden on the console until the teacher asks, and the choice
   const tally = pollControls(teacher).getByTestId("poll-tally");
   await expect(tally.locator("li")).toHaveCount(4);
   await expect(tally).not.toContainText("(correct answer)");
+  // What comes next is the answer too: the speaker notes' preview and the later steps' names are hidden.
+  await expect(teacher.page.getByTestId("next-preview")).not.toContainText("CREATE POD");
+  await expect(teacher.page.getByTestId("step-jump").nth(1)).toHaveText("2");
   await teacher.page.getByTestId("show-answer").check();
   await expect(tally.locator("li").filter({ hasText: "(correct answer)" })).toHaveCount(1);
+  await expect(teacher.page.getByTestId("next-preview")).toContainText("CREATE POD");
+  await expect(teacher.page.getByTestId("step-jump").nth(1)).toHaveText("2 CREATE POD");
   await teacher.page.reload();
   await expect(teacher.page.getByTestId("show-answer")).toBeChecked();
   await expect(pollControls(teacher).getByTestId("poll-tally").locator("li").filter({ hasText: "(correct answer)" })).toHaveCount(1);

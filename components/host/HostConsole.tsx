@@ -20,6 +20,7 @@ import { PollControls } from "./PollControls";
 import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
 import { focusIfLost } from "./focus";
+import { useShowAnswer } from "./useShowAnswer";
 
 /** Reads the host key from the URL fragment (then forgets it there) or from this browser's storage. */
 function useHostKey(code: string): string | null | undefined {
@@ -77,6 +78,9 @@ function Console({ code }: { code: string }) {
   const next = scenario.steps[snapshot.stepIndex + 1];
   const ended = snapshot.status === "ended";
   const endedRef = useRef<HTMLAnchorElement>(null);
+  const [showAnswer, setShowAnswer] = useShowAnswer();
+  // While a "what happens next?" poll is open, what comes next is the answer: hidden on a screen the class may see.
+  const guessing = snapshot.poll?.kind === "next-step" && snapshot.poll.status !== "revealed" && !showAnswer && !ended;
   // "End session" disappears with the session: focus goes to what is left to do (the replay).
   useEffect(() => {
     if (ended) focusIfLost(endedRef.current);
@@ -164,10 +168,10 @@ function Console({ code }: { code: string }) {
             <ModeBadge mode={snapshot.mode} scenario={scenario} />
           </div>
           <ModeSwitchNotice snapshot={snapshot} />
-          <StepControls scenario={scenario} stepIndex={snapshot.stepIndex} disabled={ended} />
+          <StepControls scenario={scenario} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
         </div>
         <aside className="space-y-4 xl:col-start-2 xl:row-span-2 xl:row-start-1" aria-label="Teacher tools">
-          <PollControls snapshot={snapshot} disabled={ended} />
+          <PollControls snapshot={snapshot} disabled={ended} showAnswer={showAnswer} onShowAnswer={setShowAnswer} />
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">
             <h2 id="notes-heading" className="text-lg font-semibold">
               Speaker notes
@@ -177,7 +181,7 @@ function Console({ code }: { code: string }) {
             </p>
             <h3 className="mt-4 text-sm font-semibold uppercase tracking-wider text-slate-400">Coming next</h3>
             <p className="mt-1 text-slate-300" data-testid="next-preview">
-              {next ? `${next.label} ${next.title}: ${next.narration}` : "This is the last step."}
+              {guessing ? "Hidden while the class predicts it (tick “Show me the answer” to see it)." : next ? `${next.label} ${next.title}: ${next.narration}` : "This is the last step."}
             </p>
           </section>
           <ModeSwitch snapshot={snapshot} disabled={ended} />

@@ -8,41 +8,27 @@ import { useLiveResults } from "@/components/poll/useLiveResults";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { Countdown } from "@/components/poll/Countdown";
 import { VoteProgress } from "@/components/poll/VoteProgress";
-import { showAnswerKey } from "@/components/live/storageKeys";
 import { focusIfLost } from "./focus";
 
-/** The teacher's choice to see the answer before the reveal, remembered in this browser. */
-function useShowAnswer(): [boolean, (show: boolean) => void] {
-  const [show, setShow] = useState(false);
-  useEffect(() => {
-    try {
-      setShow(localStorage.getItem(showAnswerKey) === "1");
-    } catch {
-      // Private mode: hidden by default.
-    }
-  }, []);
-  return [
-    show,
-    (next) => {
-      setShow(next);
-      try {
-        localStorage.setItem(showAnswerKey, next ? "1" : "0");
-      } catch {
-        // Private mode: remembered for this page only.
-      }
-    },
-  ];
-}
-
 /** Open "what happens next?" or a custom poll, watch the tally, close, reveal, re-open. */
-export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
+export function PollControls({
+  snapshot,
+  disabled,
+  showAnswer,
+  onShowAnswer,
+}: {
+  snapshot: HostSnapshot;
+  disabled?: boolean;
+  /** The teacher's choice (remembered per browser, see useShowAnswer) to see the answer before the reveal. */
+  showAnswer: boolean;
+  onShowAnswer: (show: boolean) => void;
+}) {
   const send = useSend();
   const poll = snapshot.poll;
   const results = useLiveResults(poll, snapshot.rev);
   const [durationS, setDurationS] = useState(0);
   const [customOpen, setCustomOpen] = useState(false);
   const canOpen = !disabled && (!poll || poll.status !== "open");
-  const [showAnswer, setShowAnswer] = useShowAnswer();
   // The answer is on the console only when the teacher asks for it, or once the class has seen it.
   const answerShown = poll?.status === "revealed" || showAnswer;
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -123,7 +109,7 @@ export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; d
           <TallyBars options={poll.options} results={results} correctOptionId={answerShown ? poll.correctOptionId : null} />
           {poll.correctOptionId && poll.status !== "revealed" && (
             <label className="flex items-center gap-2 text-sm text-slate-200">
-              <input type="checkbox" checked={showAnswer} onChange={(e) => setShowAnswer(e.target.checked)} data-testid="show-answer" className="h-5 w-5" />
+              <input type="checkbox" checked={showAnswer} onChange={(e) => onShowAnswer(e.target.checked)} data-testid="show-answer" className="h-5 w-5" />
               Show me the answer (hidden by default: a mirrored screen would give it away)
             </label>
           )}

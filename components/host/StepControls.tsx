@@ -8,7 +8,18 @@ import { useSend } from "@/components/live/LiveSession";
 const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 
 /** Previous / next, a clickable list of every step, and the keyboard: Right/Space next, Left previous, Home/End. */
-export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scenario; stepIndex: number; disabled?: boolean }) {
+export function StepControls({
+  scenario,
+  stepIndex,
+  disabled,
+  hideFuture,
+}: {
+  scenario: Scenario;
+  stepIndex: number;
+  disabled?: boolean;
+  /** While the class predicts the next step, later steps show their number only. */
+  hideFuture?: boolean;
+}) {
   const send = useSend();
   const last = scenario.steps.length - 1;
 
@@ -118,7 +129,8 @@ export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scen
                 aria-current={i === stepIndex ? "step" : undefined}
                 data-testid="step-jump"
                 data-index={i}
-                title={`${s.label} ${s.title}`}
+                title={hideFuture && i > stepIndex ? undefined : `${s.label} ${s.title}`}
+                aria-label={hideFuture && i > stepIndex ? `Step ${s.label} (name hidden while the class votes)` : undefined}
                 className={`rounded-md border px-2.5 py-1.5 text-sm font-semibold ${
                   i === stepIndex
                     ? "border-yellow-300 bg-yellow-300 text-slate-950"
@@ -127,7 +139,7 @@ export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scen
                       : "border-slate-700 text-slate-300"
                 } ${s.failed ? "ring-1 ring-rose-400" : ""}`}
               >
-                {s.label} {s.title}
+                {hideFuture && i > stepIndex ? s.label : `${s.label} ${s.title}`}
               </button>
             </li>
           ))}
