@@ -12,15 +12,23 @@ export const LIFELINE_COLOURS: Record<LifelineId, string> = {
 export const ARROW_STYLES: Record<ArrowKind, { stroke: string; dash?: string; width: number; head: "filled" | "open" }> = {
   request: { stroke: "#e2e8f0", width: 2.5, head: "filled" },
   watch: { stroke: "#94a3b8", dash: "7 5", width: 2.5, head: "open" },
-  storage: { stroke: "#fbbf24", width: 3, head: "filled" },
+  // Orange, not yellow: yellow is the current step's highlight, and only one thing may look current.
+  storage: { stroke: "#fb923c", width: 3, dash: "12 4 2 4", head: "filled" },
   binding: { stroke: "#4ade80", width: 4, head: "filled" },
 };
 
 export const CURRENT_STROKE = "#facc15";
 
-export const MODE_LABELS = {
-  WaitForFirstConsumer: "WaitForFirstConsumer",
-  Immediate: "Immediate",
-  // A scenario name, not a volumeBindingMode value: the badge shows the class's real fields.
-  Local: "Local PVs (no-provisioner)",
-} as const;
+/** Notes drawn on the diagram: neutral, so they never look like the current step. */
+export const NOTE_STYLE = { fill: "#1e293b", stroke: "#64748b" } as const;
+export const BINDING_NOTE_STYLE = { fill: "#14532d", stroke: "#4ade80" } as const;
+
+/**
+ * A scenario has one name everywhere (mode list, switch notice, badge,
+ * comparison): its lesson title, e.g. "Local PVs: no matching PV". "Local
+ * PVs" is a scenario, not a volumeBindingMode value: the badge shows the
+ * StorageClass's real fields beside it.
+ */
+export function scenarioName(scenario: { title: string }): string {
+  return scenario.title;
+}

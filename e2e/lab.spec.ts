@@ -33,7 +33,7 @@ test("a student goes from the live diagram to the lab sheet and checks their clu
 
   const page = student.page;
   await page.goto("/lab/local-no-matching-pv");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Local: no matching PV");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Local PVs: no matching PV");
   await expect(page.getByTestId("lab-limits")).toHaveAttribute("data-reproducible", "yes");
   await expect(page.getByTestId("lab-step")).toHaveCount(4);
   await expectNoSidewaysScroll(page);
@@ -42,7 +42,7 @@ test("a student goes from the live diagram to the lab sheet and checks their clu
   const download = await page.request.get("/lab/local-no-matching-pv/download");
   expect(download.headers()["content-type"]).toContain("text/markdown");
   expect(download.headers()["content-disposition"]).toContain('filename="lab-local-no-matching-pv.md"');
-  expect(await download.text()).toContain("# Lab: Local: no matching PV");
+  expect(await download.text()).toContain("# Lab: Local PVs: no matching PV");
 
   // Check my cluster: the paste stays in the page; results land in a live region.
   const input = page.getByTestId("cluster-check-input");

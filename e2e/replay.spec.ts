@@ -64,7 +64,7 @@ test("a finished class is saved, listed and replays exactly as it ran", async ({
   await page.getByTestId("replay-play").click();
   await expect(page.getByTestId("binding-mode")).toHaveAttribute("data-mode", "Immediate", { timeout: 20_000 });
 
-  // Jump to the poll, then scrub to its end: the distribution equals the live one.
+  // "Next poll" lands where its result shows (the reveal), beside the step it was asked at; the distribution equals the live one.
   // Pause if it is still playing (at 8x a short class may already have finished).
   const play = page.getByTestId("replay-play");
   if ((await play.textContent())?.includes("Pause")) await play.click();
@@ -72,8 +72,13 @@ test("a finished class is saved, listed and replays exactly as it ran", async ({
   await page.getByTestId("replay-timeline").focus();
   await page.keyboard.press("Home");
   await page.locator("body").press("]");
-  await expect(page.locator("[data-poll-status]")).toBeVisible();
-  await expect(page.getByTestId("poll-tally")).toHaveAttribute("data-total", "0");
+  await expect(page.locator("[data-poll-status=revealed]")).toBeVisible();
+  await expect(page.getByTestId("poll-tally")).toHaveAttribute("data-total", "3");
+  await expect(page.getByTestId("replay-asked-at")).toHaveAttribute("data-step", "7");
+  await page.getByTestId("replay-timeline").focus();
+  await page.keyboard.press("Home");
+  await page.getByTestId("replay-next-poll").click();
+  await expect(page.locator("[data-poll-status=revealed]")).toBeVisible();
   await page.locator("body").press("End");
   await expect(page.getByTestId("poll-tally")).toHaveAttribute("data-total", "3");
   await expect(page.locator("[data-poll-status=revealed]")).toBeVisible();

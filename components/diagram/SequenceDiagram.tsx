@@ -1,7 +1,7 @@
 import { memo, useId } from "react";
 import { LIFELINES } from "@/lib/lesson/card";
 import type { ArrowKind, LifelineId, Scenario, ScenarioStep } from "@/lib/lesson/types";
-import { ARROW_STYLES, CURRENT_STROKE, LIFELINE_COLOURS } from "@/components/theme";
+import { ARROW_STYLES, BINDING_NOTE_STYLE, CURRENT_STROKE, LIFELINE_COLOURS, NOTE_STYLE } from "@/components/theme";
 
 const WIDTH = 1000;
 const HEADER_H = 96;
@@ -41,11 +41,11 @@ function layout(steps: readonly ScenarioStep[], noteChars: number): { rows: Row[
   return { rows, height: y + 16 };
 }
 
-function markerId(prefix: string, kind: ArrowKind, current: boolean) {
+export function markerId(prefix: string, kind: ArrowKind, current: boolean) {
   return `${prefix}head-${kind}${current ? "-current" : ""}`;
 }
 
-function Markers({ prefix }: { prefix: string }) {
+export function Markers({ prefix }: { prefix: string }) {
   const defs = [];
   for (const kind of Object.keys(ARROW_STYLES) as ArrowKind[]) {
     for (const current of [false, true]) {
@@ -150,7 +150,7 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
         const colour = step.failed ? "#fb7185" : isCurrent ? CURRENT_STROKE : style.stroke;
         const noteX = Math.min(Math.max(X[step.from], X[step.to]) + (step.from === step.to ? SELF_LOOP_W + 30 : 30), WIDTH - 430);
         return (
-          <g key={`${step.label}-${i}`} className={isCurrent ? "step-enter" : undefined} data-step-label={step.label} opacity={step.noop && !isCurrent ? 0.6 : 1}>
+          <g key={`${step.label}-${i}`} className={isCurrent ? "step-enter" : undefined} data-step-label={step.label} data-current={isCurrent || undefined} opacity={step.noop && !isCurrent ? 0.6 : 1}>
             {isCurrent && <rect x={4} y={y - 30} width={WIDTH - 8} height={ROW_H - 2} rx={10} fill="#facc15" opacity={0.1} />}
             <circle cx={34} cy={y} r={16} fill={isCurrent ? CURRENT_STROKE : "#1e293b"} stroke={colour} strokeWidth="2" />
             <text x={34} y={y + 6} textAnchor="middle" fontSize="16" fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>
@@ -190,8 +190,8 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
                   width={410}
                   height={noteLines.length * NOTE_LINE_H + 12}
                   rx={6}
-                  fill={step.kind === "binding" ? "#14532d" : "#3f3514"}
-                  stroke={step.kind === "binding" ? "#4ade80" : "#facc15"}
+                  fill={(step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).fill}
+                  stroke={(step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).stroke}
                 />
                 {noteLines.map((line, n) => (
                   <text key={n} x={noteX + 10} y={y + 32 + n * NOTE_LINE_H} fontSize={type.note} fill="#f8fafc">

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, useHostSnapshot, useLive, useSend } from "@/components/live/LiveSession";
@@ -19,6 +19,8 @@ import { ModeSwitch } from "./ModeSwitch";
 import { PollControls } from "./PollControls";
 import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
+import { focusIfLost } from "./focus";
+import { useShowAnswer } from "./useShowAnswer";
 
 /** Reads the host key from the URL fragment (then forgets it there) or from this browser's storage. */
 function useHostKey(code: string): string | null | undefined {
@@ -55,6 +57,17 @@ export function HostConsole({ code }: { code: string }) {
   );
 }
 
+/** A skip link's click: move focus to the control itself (the link's target is its section, for no-JS). */
+function skipTo(id: string) {
+  return (e: React.MouseEvent<HTMLAnchorElement>) => {
+    const target = document.getElementById(id) as HTMLButtonElement | null;
+    if (target && !target.disabled) {
+      e.preventDefault();
+      target.focus();
+    }
+  };
+}
+
 function Console({ code }: { code: string }) {
   const snapshot = useHostSnapshot();
   const connection = useLive((s) => s.connection);
@@ -64,9 +77,26 @@ function Console({ code }: { code: string }) {
   const step = scenario.steps[snapshot.stepIndex];
   const next = scenario.steps[snapshot.stepIndex + 1];
   const ended = snapshot.status === "ended";
+  const endedRef = useRef<HTMLAnchorElement>(null);
+  const [showAnswer, setShowAnswer] = useShowAnswer();
+  // While a "what happens next?" poll is open, what comes next is the answer: hidden on a screen the class may see.
+  const guessing = snapshot.poll?.kind === "next-step" && snapshot.poll.status !== "revealed" && !showAnswer && !ended;
+  // "End session" disappears with the session: focus goes to what is left to do (the replay).
+  useEffect(() => {
+    if (ended) focusIfLost(endedRef.current);
+  }, [ended]);
 
   return (
-    <div className="mx-auto max-w-[1600px] px-4 py-4 lg:px-6">
+    <div className="mx-auto max-w-[1600px] px-4 py-4 lg:px-6" data-testid="console" data-state={snapshot.status}>
+      {/* The first Tab: straight to the step and poll controls, past the header. */}
+      <nav aria-label="Skip links" className="flex gap-2">
+        <a href="#step-controls" onClick={skipTo("next-step")} className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:absolute focus:z-10" data-testid="skip-link">
+          Skip to step controls
+        </a>
+        <a href="#poll-heading" onClick={skipTo("poll-first")} className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:absolute focus:z-10">
+          Skip to the poll
+        </a>
+      </nav>
       <header className="flex flex-wrap items-center justify-between gap-4 border-b border-slate-800 pb-4">
         <div>
           <p className="text-sm uppercase tracking-widest text-slate-400 [overflow-wrap:anywhere]">Teacher console{snapshot.title ? ` · ${snapshot.title}` : ""}</p>
@@ -78,14 +108,18 @@ function Console({ code }: { code: string }) {
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <p className="rounded-lg bg-slate-800 px-3 py-2 text-lg" aria-live="polite">
+          <p className={`rounded-lg bg-slate-800 px-3 py-2 text-lg ${ended ? "text-slate-300" : ""}`} aria-live="polite">
             <span data-testid="participant-count" className="font-bold">
               {snapshot.participantCount}
             </span>{" "}
-            {snapshot.participantCount === 1 ? "student" : "students"} connected
+            {snapshot.participantCount === 1 ? "student" : "students"} {ended ? "were connected at the end" : "connected"}
           </p>
-          <span className={`rounded-lg px-3 py-2 ${connection === "connected" ? "bg-emerald-900/60 text-emerald-200" : "bg-amber-900/60 text-amber-100"}`} role="status">
-            {connection === "connected" ? "Live" : "Reconnecting…"}
+          <span
+            className={`rounded-lg px-3 py-2 ${ended ? "bg-slate-700 text-slate-100" : connection === "connected" ? "bg-emerald-900/60 text-emerald-200" : "bg-amber-900/60 text-amber-100"}`}
+            role="status"
+            data-testid="console-status"
+          >
+            {ended ? "Ended" : connection === "connected" ? "Live" : "Reconnecting…"}
           </span>
           <a
             href={`/present/${code}`}
@@ -113,7 +147,7 @@ function Console({ code }: { code: string }) {
       {ended && (
         <p role="status" className="mt-4 rounded-lg bg-slate-800 p-3 text-lg">
           This session has ended. It is saved:{" "}
-          <a href={`/replay/${snapshot.sessionId}`} className="font-semibold text-sky-300 underline" data-testid="replay-link">
+          <a ref={endedRef} href={`/replay/${snapshot.sessionId}`} className="font-semibold text-sky-300 underline" data-testid="replay-link">
             replay it
           </a>{" "}
           or see <a href="/sessions" className="text-sky-300 underline">all your sessions</a>.
@@ -124,25 +158,20 @@ function Console({ code }: { code: string }) {
           {lastError.message}
         </p>
       )}
-      <div className="mt-4 grid gap-6 xl:grid-cols-[minmax(0,1fr)_420px]">
-        <div className="min-w-0 space-y-4">
+      {/* DOM order is Tab order: the step controls, then the teacher's tools, then the diagram and panels.
+          On a wide screen the tools sit in the right column beside both. */}
+      {/* One column that may shrink (minmax 0) below a wide screen: never wider than a phone. */}
+      <div className="mt-4 grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_420px]">
+        <div className="min-w-0 space-y-4 xl:col-start-1 xl:row-start-1">
           <div className="flex flex-wrap items-start justify-between gap-4">
             <StepHeader scenario={scenario} snapshot={snapshot} />
             <ModeBadge mode={snapshot.mode} scenario={scenario} />
           </div>
           <ModeSwitchNotice snapshot={snapshot} />
-          <StepControls scenario={scenario} stepIndex={snapshot.stepIndex} disabled={ended} />
-          {/* On a wide screen the inspector sits beside the diagram; on a laptop, below it. */}
-          <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,600px)]">
-            <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-              <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
-            </div>
-            <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />
-          </div>
-          <FidelityNotes />
-          <LabLink mode={snapshot.mode} variant={snapshot.variant} />
+          <StepControls scenario={scenario} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
         </div>
-        <aside className="space-y-4" aria-label="Teacher tools">
+        <aside className="space-y-4 xl:col-start-2 xl:row-span-2 xl:row-start-1" aria-label="Teacher tools">
+          <PollControls snapshot={snapshot} disabled={ended} showAnswer={showAnswer} onShowAnswer={setShowAnswer} />
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">
             <h2 id="notes-heading" className="text-lg font-semibold">
               Speaker notes
@@ -152,15 +181,25 @@ function Console({ code }: { code: string }) {
             </p>
             <h3 className="mt-4 text-sm font-semibold uppercase tracking-wider text-slate-400">Coming next</h3>
             <p className="mt-1 text-slate-300" data-testid="next-preview">
-              {next ? `${next.label} ${next.title}: ${next.narration}` : "This is the last step."}
+              {guessing ? "Hidden while the class predicts it (tick “Show me the answer” to see it)." : next ? `${next.label} ${next.title}: ${next.narration}` : "This is the last step."}
             </p>
           </section>
-          <PollControls snapshot={snapshot} disabled={ended} />
           <ModeSwitch snapshot={snapshot} disabled={ended} />
           <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} />
           <JoinPanel code={code} />
           <Participants snapshot={snapshot} disabled={ended} />
         </aside>
+        <div className="min-w-0 space-y-4 xl:col-start-1 xl:row-start-2">
+          {/* On a wide screen the inspector sits beside the diagram; on a laptop, below it. */}
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,600px)]">
+            <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+              <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+            </div>
+            <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />
+          </div>
+          <FidelityNotes />
+          <LabLink mode={snapshot.mode} variant={snapshot.variant} />
+        </div>
       </div>
     </div>
   );

@@ -4,7 +4,7 @@ import { BINDING_MODES } from "@/lib/lesson/types";
 import { VARIANTS_BY_MODE, getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
-import { MODE_LABELS } from "@/components/theme";
+import { scenarioName } from "@/components/theme";
 
 /** Switches every view's StorageClass binding mode (and the teaching variant) together. */
 export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
@@ -33,7 +33,7 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
       >
         {options.map(({ mode, variant, scenario }) => (
           <option key={`${mode}/${variant}`} value={`${mode}/${variant}`}>
-            {variant === "standard" ? MODE_LABELS[mode] : `${MODE_LABELS[mode]}: ${scenario.title}`}
+            {scenarioName(scenario)}
           </option>
         ))}
       </select>

@@ -48,7 +48,7 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
       <ul className="mt-3 max-h-64 space-y-1 overflow-y-auto" data-testid="participant-list">
         {people.map((p) => (
           <li key={p.id} className="flex items-center justify-between gap-2">
-            <span className={`min-w-0 [overflow-wrap:anywhere] ${p.connected ? "text-slate-100" : "text-slate-500"}`}>
+            <span className={`min-w-0 [overflow-wrap:anywhere] ${p.connected ? "text-slate-100" : "text-slate-400 italic"}`} data-connected={p.connected}>
               <span aria-hidden="true">{p.connected ? "● " : "○ "}</span>
               {p.nickname}
               {p.lookalike && (
@@ -92,6 +92,33 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
         ))}
         {people.length === 0 && <li className="text-slate-400">Nobody has joined yet.</li>}
       </ul>
+      {snapshot.removed.length > 0 && (
+        <div className="mt-3 border-t border-slate-700 pt-3">
+          <h3 className="text-sm font-semibold uppercase tracking-wider text-slate-300" id="removed-heading">
+            Removed ({snapshot.removed.length})
+          </h3>
+          <ul className="mt-1 space-y-1" data-testid="removed-list" aria-labelledby="removed-heading">
+            {snapshot.removed.map((p) => (
+              <li key={p.id} className="flex items-center justify-between gap-2" data-participant-id={p.id}>
+                <span className="min-w-0 text-slate-300 [overflow-wrap:anywhere]">
+                  {p.nickname} <span className="text-sm text-slate-400">#{p.number}</span>
+                </span>
+                {!disabled && (
+                  <button
+                    type="button"
+                    onClick={() => void send("participant:readmit", { participantId: p.id })}
+                    className="shrink-0 rounded px-2 py-1 text-sm text-emerald-300 hover:bg-slate-800"
+                    aria-label={`Let ${p.nickname} back in`}
+                    data-testid="participant-readmit"
+                  >
+                    Let back in
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </section>
   );
 }

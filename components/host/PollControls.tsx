@@ -1,31 +1,64 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX } from "@/lib/protocol/wire";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
 import { useLiveResults } from "@/components/poll/useLiveResults";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { Countdown } from "@/components/poll/Countdown";
+import { VoteProgress } from "@/components/poll/VoteProgress";
+import { focusIfLost } from "./focus";
 
 /** Open "what happens next?" or a custom poll, watch the tally, close, reveal, re-open. */
-export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
+export function PollControls({
+  snapshot,
+  disabled,
+  showAnswer,
+  onShowAnswer,
+}: {
+  snapshot: HostSnapshot;
+  disabled?: boolean;
+  /** The teacher's choice (remembered per browser, see useShowAnswer) to see the answer before the reveal. */
+  showAnswer: boolean;
+  onShowAnswer: (show: boolean) => void;
+}) {
   const send = useSend();
   const poll = snapshot.poll;
   const results = useLiveResults(poll, snapshot.rev);
   const [durationS, setDurationS] = useState(0);
   const [customOpen, setCustomOpen] = useState(false);
   const canOpen = !disabled && (!poll || poll.status !== "open");
+  // The answer is on the console only when the teacher asks for it, or once the class has seen it.
+  const answerShown = poll?.status === "revealed" || showAnswer;
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const revealRef = useRef<HTMLButtonElement>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
+
+  // The control just used is gone (open → close → reveal): focus goes to the next one, never to the page body.
+  // Not on the first render: a reload keeps the teacher's place without pulling focus.
+  const seen = useRef<string | null>(null);
+  useEffect(() => {
+    const key = poll ? `${poll.id}:${poll.round}:${poll.status}` : null;
+    const first = seen.current === null;
+    seen.current = key ?? "";
+    if (!poll || first) return;
+    if (poll.status === "open") focusIfLost(closeRef.current);
+    else if (poll.status === "closed") focusIfLost(revealRef.current);
+    else focusIfLost(document.getElementById("next-step"), openRef.current);
+  }, [poll?.id, poll?.round, poll?.status]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="poll-heading" data-testid="poll-controls">
-      <h2 id="poll-heading" className="text-lg font-semibold">
+      <h2 id="poll-heading" className="text-lg font-semibold" tabIndex={-1}>
         Poll
       </h2>
       {canOpen && (
         <div className="mt-3 space-y-3">
           <div className="flex flex-wrap items-center gap-3">
             <button
+              ref={openRef}
+              id="poll-first"
               type="button"
               data-testid="poll-open"
               onClick={(e) => e.detail < 2 && void send("poll:open", { kind: "next-step", durationS })}
@@ -61,22 +94,31 @@ export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; d
             {poll.question}
             {poll.round > 1 && <span className="ml-2 text-sm text-slate-400">(round {poll.round})</span>}
           </p>
-          <p className="text-slate-300" aria-live="polite" data-testid="poll-voted">
-            {poll.status === "open"
-              ? `${results.total} of ${snapshot.participantCount} ${snapshot.participantCount === 1 ? "student has" : "students have"} voted`
-              : poll.status === "closed"
+          <div className="text-slate-300" aria-live="polite" data-testid="poll-voted">
+            {poll.status === "open" ? (
+              <div className="flex flex-wrap items-baseline gap-3">
+                <VoteProgress voted={results.total} total={snapshot.participantCount} className="text-xl text-slate-100" />
+                <Countdown closesAt={poll.closesAt} />
+              </div>
+            ) : poll.status === "closed"
                 ? `Closed with ${results.total} ${results.total === 1 ? "vote" : "votes"}. ${
                     snapshot.resultsVisible ? "The class sees these results (live results are on); reveal to show the answer." : "The class has not seen the results yet."
                   }`
-                : `Revealed to the class.`}{" "}
-            {poll.status === "open" && <Countdown closesAt={poll.closesAt} />}
-          </p>
-          <TallyBars options={poll.options} results={results} correctOptionId={poll.correctOptionId} />
-          {poll.history.length > 1 && <RoundShift poll={poll} />}
+                : `Revealed to the class.`}
+          </div>
+          <TallyBars options={poll.options} results={results} correctOptionId={answerShown ? poll.correctOptionId : null} />
+          {poll.correctOptionId && poll.status !== "revealed" && (
+            <label className="flex items-center gap-2 text-sm text-slate-200">
+              <input type="checkbox" checked={showAnswer} onChange={(e) => onShowAnswer(e.target.checked)} data-testid="show-answer" className="h-5 w-5" />
+              Show me the answer (hidden by default: a mirrored screen would give it away)
+            </label>
+          )}
+          {poll.history.length > 1 && <RoundShift poll={poll} answerShown={answerShown} />}
           <div className="flex flex-wrap gap-2">
             {poll.status === "open" && !disabled && (
               <>
                 <button
+                  ref={closeRef}
                   type="button"
                   data-testid="poll-close"
                   onClick={(e) => e.detail < 2 && void send("poll:close", { pollId: poll.id })}
@@ -98,6 +140,7 @@ export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; d
             )}
             {poll.status === "closed" && !disabled && (
               <button
+                ref={revealRef}
                 type="button"
                 data-testid="poll-reveal"
                 onClick={(e) => e.detail < 2 && void send("poll:reveal", { pollId: poll.id })}
@@ -127,7 +170,7 @@ export function PollControls({ snapshot, disabled }: { snapshot: HostSnapshot; d
 }
 
 /** First vote versus the latest, per option: did discussion move the class? */
-function RoundShift({ poll }: { poll: NonNullable<HostSnapshot["poll"]> }) {
+function RoundShift({ poll, answerShown }: { poll: NonNullable<HostSnapshot["poll"]>; answerShown: boolean }) {
   const first = poll.history[0];
   const last = poll.history[poll.history.length - 1];
   const pct = (n: number, total: number) => (total ? Math.round((n / total) * 100) : 0);
@@ -143,7 +186,7 @@ function RoundShift({ poll }: { poll: NonNullable<HostSnapshot["poll"]> }) {
       </thead>
       <tbody>
         {poll.options.map((o) => (
-          <tr key={o.id} className={o.id === poll.correctOptionId ? "text-emerald-200" : ""}>
+          <tr key={o.id} className={answerShown && o.id === poll.correctOptionId ? "text-emerald-200" : ""}>
             <td className="pr-2">{o.text}</td>
             <td>{pct(first.counts[o.id] ?? 0, first.total)}%</td>
             <td>{pct(last.counts[o.id] ?? 0, last.total)}%</td>

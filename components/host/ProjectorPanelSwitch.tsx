@@ -1,13 +1,34 @@
 "use client";
 
-import { PROJECTOR_PANELS, type ProjectorPanel } from "@/lib/session/types";
+import { PROJECTOR_OBJECTS, PROJECTOR_PANELS, type ProjectorObject, type ProjectorPanel } from "@/lib/session/types";
+import { deepDivesAt } from "@/lib/session/rules";
+import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
 import { PANEL_LABELS } from "@/components/lesson/panelLabels";
 
-/** What the projector shows beside the diagram (a poll, while one is on, takes that place). */
+const OBJECT_LABELS: Record<ProjectorObject, string> = {
+  PersistentVolumeClaim: "PVC",
+  PersistentVolume: "PV",
+  Pod: "Pod",
+  StorageClass: "StorageClass",
+  VolumeAttachment: "VolumeAttachment",
+  events: "Events",
+};
+
+/**
+ * What the projector shows beside the diagram (a poll, while one is on, takes
+ * that place), and inside it: the projector has no controls, so the teacher
+ * picks the object (or the Events) and the deep dive here.
+ */
 export function ProjectorPanelSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
   const send = useSend();
+  const focus = snapshot.projectorFocus;
+  // The step's own deep dives first, then the card's "not shown" list (which every step offers).
+  const dives = deepDivesAt(snapshot);
+  const ownCount = getScenario(snapshot.mode, snapshot.variant).steps[snapshot.stepIndex]?.underTheHood?.length ?? 0;
+  // The projector opens the chosen one, or the step's first: the same rule as ProjectorPanel's DeepDive.
+  const openDive = dives.find((d) => d.title === focus.deepDive)?.title ?? (ownCount > 0 ? dives[0].title : null);
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="projector-panel-heading">
       <h2 id="projector-panel-heading" className="text-lg font-semibold">
@@ -30,6 +51,45 @@ export function ProjectorPanelSwitch({ snapshot, disabled }: { snapshot: HostSna
           </button>
         ))}
       </div>
+      {snapshot.projectorPanel === "objects" && (
+        <div className="mt-3 flex flex-wrap gap-2" role="group" aria-label="Object the projector shows">
+          {PROJECTOR_OBJECTS.map((o) => (
+            <button
+              key={o}
+              type="button"
+              disabled={disabled}
+              aria-pressed={focus.object === o}
+              data-testid="projector-object"
+              data-object={o}
+              onClick={() => void send("projector:focus", { object: o, deepDive: focus.deepDive && dives.some((d) => d.title === focus.deepDive) ? focus.deepDive : null })}
+              className={`rounded-md px-2.5 py-1 text-sm font-semibold ${focus.object === o ? "bg-sky-400 text-slate-950" : "border border-slate-600"}`}
+            >
+              {OBJECT_LABELS[o]}
+            </button>
+          ))}
+        </div>
+      )}
+      {snapshot.projectorPanel === "hood" && (
+        <div className="mt-3 flex flex-wrap gap-2" role="group" aria-label="Deep dive the projector opens">
+          {dives.map((d, i) => (
+            <button
+              key={d.title}
+              type="button"
+              disabled={disabled}
+              aria-pressed={openDive === d.title}
+              data-testid="projector-deep-dive"
+              data-title={d.title}
+              onClick={() => void send("projector:focus", { object: focus.object, deepDive: d.title })}
+              className={`rounded-md px-2.5 py-1 text-left text-sm font-semibold ${openDive === d.title ? "bg-sky-400 text-slate-950" : "border border-slate-600"} ${
+                i === ownCount ? "border-dashed" : ""
+              }`}
+            >
+              {i >= ownCount && <span className="sr-only">Not on the card: </span>}
+              {d.title}
+            </button>
+          ))}
+        </div>
+      )}
     </section>
   );
 }

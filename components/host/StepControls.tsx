@@ -1,13 +1,25 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { focusIfLost } from "./focus";
 import type { Scenario } from "@/lib/lesson/types";
 import { useSend } from "@/components/live/LiveSession";
 
 const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 
 /** Previous / next, a clickable list of every step, and the keyboard: Right/Space next, Left previous, Home/End. */
-export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scenario; stepIndex: number; disabled?: boolean }) {
+export function StepControls({
+  scenario,
+  stepIndex,
+  disabled,
+  hideFuture,
+}: {
+  scenario: Scenario;
+  stepIndex: number;
+  disabled?: boolean;
+  /** While the class predicts the next step, later steps show their number only. */
+  hideFuture?: boolean;
+}) {
   const send = useSend();
   const last = scenario.steps.length - 1;
 
@@ -17,6 +29,8 @@ export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scen
       if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
       const target = e.target as HTMLElement | null;
       if (target && (TYPING.has(target.tagName) || target.isContentEditable)) return;
+      // Inside the step list the arrows move between its buttons (one Tab stop for all twelve).
+      if (target?.closest("[data-testid=step-list]")) return;
       // Space on a focused button or summary activates it; do not also step.
       const onControl = target && (target.tagName === "BUTTON" || target.tagName === "SUMMARY" || target.tagName === "A");
       switch (e.key) {
@@ -47,10 +61,37 @@ export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scen
     return () => window.removeEventListener("keydown", onKey);
   }, [send, last, disabled]);
 
+  const prevRef = useRef<HTMLButtonElement>(null);
+  const nextRef = useRef<HTMLButtonElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  // At either end the button just pressed is disabled: focus moves to the other one instead of the page body.
+  const mounted = useRef(false);
+  useEffect(() => {
+    // Not on the first render: opening the console does not pull focus.
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
+    if (stepIndex === last) focusIfLost(prevRef.current);
+    else if (stepIndex === 0) focusIfLost(nextRef.current);
+  }, [stepIndex, last]);
+
+  /** Roving focus in the step list: arrows, Home and End move between steps; Enter or Space goes there. */
+  function onListKey(e: ReactKeyboardEvent<HTMLOListElement>) {
+    const buttons = Array.from(listRef.current?.querySelectorAll<HTMLButtonElement>("button") ?? []);
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    if (at < 0) return;
+    const to = e.key === "ArrowRight" || e.key === "ArrowDown" ? at + 1 : e.key === "ArrowLeft" || e.key === "ArrowUp" ? at - 1 : e.key === "Home" ? 0 : e.key === "End" ? buttons.length - 1 : null;
+    if (to === null) return;
+    e.preventDefault();
+    buttons[Math.max(0, Math.min(buttons.length - 1, to))]?.focus();
+  }
+
   return (
-    <div className="space-y-3">
+    <div className="space-y-3" id="step-controls">
       <div className="flex flex-wrap items-center gap-3">
         <button
+          ref={prevRef}
           type="button"
           data-testid="prev-step"
           disabled={disabled || stepIndex === 0}
@@ -62,7 +103,9 @@ export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scen
           ← Previous
         </button>
         <button
+          ref={nextRef}
           type="button"
+          id="next-step"
           data-testid="next-step"
           disabled={disabled || stepIndex === last}
           onClick={(e) => e.detail < 2 && void send("step:move", { delta: 1 })}
@@ -73,18 +116,21 @@ export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scen
         </button>
         <p className="text-sm text-slate-400">Keys: → or Space next, ← previous, Home / End.</p>
       </div>
-      <nav aria-label="Go to step">
-        <ol className="flex flex-wrap gap-2" data-testid="step-list">
+      <nav aria-label="Go to step (arrow keys move between steps)">
+        <ol className="flex flex-wrap gap-2" data-testid="step-list" ref={listRef} onKeyDown={onListKey}>
           {scenario.steps.map((s, i) => (
             <li key={`${s.label}-${i}`}>
               <button
                 type="button"
                 disabled={disabled}
                 onClick={() => void send("step:go", { stepIndex: i })}
+                // One Tab stop for the whole list: the current step's button.
+                tabIndex={i === stepIndex ? 0 : -1}
                 aria-current={i === stepIndex ? "step" : undefined}
                 data-testid="step-jump"
                 data-index={i}
-                title={`${s.label} ${s.title}`}
+                title={hideFuture && i > stepIndex ? undefined : `${s.label} ${s.title}`}
+                aria-label={hideFuture && i > stepIndex ? `Step ${s.label} (name hidden while the class votes)` : undefined}
                 className={`rounded-md border px-2.5 py-1.5 text-sm font-semibold ${
                   i === stepIndex
                     ? "border-yellow-300 bg-yellow-300 text-slate-950"
@@ -93,7 +139,7 @@ export function StepControls({ scenario, stepIndex, disabled }: { scenario: Scen
                       : "border-slate-700 text-slate-300"
                 } ${s.failed ? "ring-1 ring-rose-400" : ""}`}
               >
-                {s.label} {s.title}
+                {hideFuture && i > stepIndex ? s.label : `${s.label} ${s.title}`}
               </button>
             </li>
           ))}

@@ -1,5 +1,5 @@
 import { compareTimeline, getScenario, type BindingMode, type Scenario } from "@/lib/lesson";
-import { MODE_LABELS } from "@/components/theme";
+import { scenarioName } from "@/components/theme";
 
 const PARTNER: Record<BindingMode, BindingMode> = {
   WaitForFirstConsumer: "Immediate",
@@ -20,14 +20,14 @@ export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepI
   return (
     <section aria-labelledby="compare-heading" data-testid="compare-view" className="space-y-2">
       <h3 id="compare-heading" className="font-semibold">
-        {left.title} vs {right.title}
+        {scenarioName(left)} vs {scenarioName(right)}
       </h3>
       <table className="w-full text-left text-sm">
         <thead className="text-slate-400">
           <tr>
             <th scope="col" className="w-10">#</th>
-            <th scope="col">{MODE_LABELS[left.mode]}{left.variant !== "standard" ? ` (${left.title})` : ""}</th>
-            <th scope="col">{MODE_LABELS[right.mode]}{right.variant !== "standard" ? ` (${right.title})` : ""}</th>
+            <th scope="col">{scenarioName(left)}</th>
+            <th scope="col">{scenarioName(right)}</th>
           </tr>
         </thead>
         <tbody>

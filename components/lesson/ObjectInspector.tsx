@@ -3,11 +3,12 @@
 import { useMemo, useState } from "react";
 import { assertNever } from "@/lib/assertNever";
 import { KUBERNETES_VERSION_LABEL, changedLines, toYaml, worldAt, type KubeObject, type Scenario, type World } from "@/lib/lesson";
+import { OBJECT_KINDS, type ObjectKind } from "@/lib/lesson/types";
 
-const KINDS = ["PersistentVolumeClaim", "PersistentVolume", "Pod", "StorageClass", "VolumeAttachment"] as const;
-type Kind = (typeof KINDS)[number];
+const KINDS = OBJECT_KINDS;
+type Kind = ObjectKind;
 
-const SHORT: Record<Kind, string> = {
+export const SHORT: Record<Kind, string> = {
   PersistentVolumeClaim: "PVC",
   PersistentVolume: "PV",
   Pod: "Pod",
@@ -37,15 +38,18 @@ export function worldsAround(scenario: Scenario, index: number): { before: World
   return { before: worldAt(scenario, index - 1), after: worldAt(scenario, index) };
 }
 
-/**
- * Each object as `kubectl get -o yaml` would print it at this step, with what
- * changed since the previous step highlighted, and the Events table.
- */
-export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
-  const [kind, setKind] = useState<Kind>("PersistentVolumeClaim");
+export interface ObjectView {
+  kind: Kind;
+  yaml: string | null;
+  changed: Set<number>;
+  created: boolean;
+}
+
+/** Every object's YAML at this step, and which lines changed since the step before. */
+export function useObjectViews(scenario: Scenario, stepIndex: number) {
   const { before, after } = worldsAround(scenario, stepIndex);
   const views = useMemo(
-    () =>
+    (): ObjectView[] =>
       KINDS.map((k) => {
         const now = objectOf(after, k);
         const prev = objectOf(before, k);
@@ -56,6 +60,103 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
       }),
     [before, after],
   );
+  return { before, after, views };
+}
+
+/** One object's YAML with the changed lines marked (for sight and for screen readers). */
+export function YamlBlock({ view, className }: { view: ObjectView & { yaml: string }; className: string }) {
+  return (
+    <pre className={className} data-testid="inspector-yaml" data-kind={view.kind} aria-label={`${view.kind} YAML at this step; ${view.changed.size} lines changed`} tabIndex={0}>
+      {view.yaml.split("\n").map((line, i) =>
+        view.changed.has(i) ? (
+          <mark key={i} data-changed="true" className="block bg-amber-400/20 text-amber-100">
+            <span className="sr-only">changed: </span>
+            {line}
+          </mark>
+        ) : (
+          <span key={i} className="block text-slate-200">
+            {line || " "}
+          </span>
+        ),
+      )}
+    </pre>
+  );
+}
+
+/**
+ * The Events: a table where there is room, stacked cards with the whole
+ * message where there is not (a phone, the projector's side panel). The
+ * container decides, not the window: the same panel is narrow beside a diagram.
+ */
+export function EventList({ events, firstNew, cardsOnly, compact }: { events: World["events"]; firstNew: number; cardsOnly?: boolean; compact?: boolean }) {
+  return (
+    <div className="@container">
+      {!cardsOnly && (
+        <table className="hidden w-full text-left text-[0.8125rem] @3xl:table" data-testid="events-table">
+          <thead className="text-slate-400">
+            <tr>
+              <th scope="col" className="pr-3">Object</th>
+              <th scope="col" className="pr-3">Type</th>
+              <th scope="col" className="pr-3">Reason</th>
+              <th scope="col" className="pr-3">From</th>
+              <th scope="col">Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((e, i) => (
+              <tr
+                key={i}
+                data-reason={e.reason}
+                className={`align-top ${i >= firstNew ? "bg-amber-400/15" : ""} ${e.type === "Warning" ? "text-rose-200" : "text-slate-200"}`}
+              >
+                <td className="py-1 pr-3 font-mono">{e.involvedObject}</td>
+                <td className="py-1 pr-3">{e.type}</td>
+                <td className="py-1 pr-3 font-semibold">{e.reason}</td>
+                <td className="py-1 pr-3 font-mono [overflow-wrap:anywhere]">{e.from}</td>
+                <td className="py-1 font-mono whitespace-pre-wrap [overflow-wrap:anywhere]" data-testid="event-message">
+                  {e.message}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <ol className={`${compact ? "space-y-1" : "space-y-2"} ${cardsOnly ? "" : "@3xl:hidden"}`} data-testid="event-cards">
+        {events.map((e, i) => (
+          <li
+            key={i}
+            data-reason={e.reason}
+            className={`break-inside-avoid rounded-lg border ${compact ? "px-2 py-1" : "px-3 py-2"} ${e.type === "Warning" ? "border-rose-400/60 text-rose-100" : "border-slate-700 text-slate-200"} ${
+              i >= firstNew ? "bg-amber-400/15" : "bg-slate-950/60"
+            }`}
+          >
+            <p className="flex flex-wrap gap-x-3">
+              <span className="font-semibold">
+                {e.type} · {e.reason}
+                {i >= firstNew && <span className="sr-only"> (new)</span>}
+              </span>
+              <span className="font-mono [overflow-wrap:anywhere]">{e.involvedObject}</span>
+              {compact && <span className="text-slate-300 [overflow-wrap:anywhere]">from {e.from}</span>}
+            </p>
+            {/* On the projector the message is set in the narrower sans face: read from afar, and it must fit whole. */}
+            <p className={`${compact ? "" : "font-mono"} whitespace-pre-wrap [overflow-wrap:anywhere]`} data-testid="event-message">
+              {e.message}
+            </p>
+            {!compact && <p className="font-mono text-slate-300 [overflow-wrap:anywhere]">from {e.from}</p>}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+/**
+ * Each object as `kubectl get -o yaml` would print it at this step, with what
+ * changed since the previous step highlighted, and the Events table.
+ */
+export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
+  const [kind, setKind] = useState<Kind>("PersistentVolumeClaim");
+  const { before, after, views } = useObjectViews(scenario, stepIndex);
   const selected = views.find((v) => v.kind === kind)!;
   const newEvents = after.events.length - before.events.length;
 
@@ -88,26 +189,7 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
         ))}
       </div>
       {selected.yaml ? (
-        <pre
-          className="max-h-[28rem] overflow-auto rounded-lg border border-slate-700 bg-slate-950 p-3 text-[13px] leading-5"
-          data-testid="inspector-yaml"
-          data-kind={selected.kind}
-          aria-label={`${selected.kind} YAML at this step; ${selected.changed.size} lines changed`}
-          tabIndex={0}
-        >
-          {selected.yaml.split("\n").map((line, i) =>
-            selected.changed.has(i) ? (
-              <mark key={i} data-changed="true" className="block bg-amber-400/20 text-amber-100">
-                <span className="sr-only">changed: </span>
-                {line}
-              </mark>
-            ) : (
-              <span key={i} className="block text-slate-200">
-                {line || " "}
-              </span>
-            ),
-          )}
-        </pre>
+        <YamlBlock view={{ ...selected, yaml: selected.yaml }} className="max-h-[28rem] overflow-auto rounded-lg border border-slate-700 bg-slate-950 p-3 text-[0.8125rem] leading-5" />
       ) : (
         <p className="text-slate-400">{SHORT[selected.kind]} does not exist yet.</p>
       )}
@@ -123,36 +205,8 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
         {after.events.length === 0 ? (
           <p className="text-slate-400">No events yet.</p>
         ) : (
-          // Scrolls sideways on a phone: focusable, so a keyboard can scroll it too.
-          <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Events table">
-            <table className="w-full min-w-[640px] text-left text-[13px]" data-testid="events-table">
-              <thead className="text-slate-400">
-                <tr>
-                  <th scope="col" className="pr-3">Object</th>
-                  <th scope="col" className="pr-3">Type</th>
-                  <th scope="col" className="pr-3">Reason</th>
-                  <th scope="col" className="pr-3">From</th>
-                  <th scope="col">Message</th>
-                </tr>
-              </thead>
-              <tbody>
-                {after.events.map((e, i) => (
-                  <tr
-                    key={i}
-                    data-reason={e.reason}
-                    className={`align-top ${i >= before.events.length ? "bg-amber-400/15" : ""} ${e.type === "Warning" ? "text-rose-200" : "text-slate-200"}`}
-                  >
-                    <td className="py-1 pr-3 font-mono">{e.involvedObject}</td>
-                    <td className="py-1 pr-3">{e.type}</td>
-                    <td className="py-1 pr-3 font-semibold">{e.reason}</td>
-                    <td className="py-1 pr-3 font-mono break-all">{e.from}</td>
-                    <td className="py-1 font-mono whitespace-pre-wrap" data-testid="event-message">
-                      {e.message}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <div className="mt-2">
+            <EventList events={after.events} firstNew={before.events.length} />
           </div>
         )}
       </div>

@@ -44,7 +44,8 @@ export function createLiveStore() {
     clockOffsetMs: 0,
     lastError: null,
     actions: {
-      setConnection: (connection) => set({ connection }),
+      // Back online: an error from while the connection was down ("Not connected") is no longer true.
+      setConnection: (connection) => set(connection === "connected" ? { connection, lastError: null } : { connection }),
       setFatal: (fatal) => set({ fatal, connection: "failed" }),
       welcome: (welcome) => set({ welcome, clockOffsetMs: welcome.serverNow - Date.now() }),
       snapshot: (snapshot) => {

@@ -21,11 +21,16 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
   const mine = myVote && myVote.pollId === poll.id && myVote.round === poll.round ? myVote.optionId : null;
   const open = poll.status === "open";
   const liveResults = useLiveResults(poll, snapshotRev);
+  const connection = useLive((s) => s.connection);
 
   // A receipt speaks for the open poll only: it goes when the poll closes (a new round gets a fresh card).
   useEffect(() => {
     if (poll.status !== "open") setMessage(null);
   }, [poll.status]);
+  // "Not connected" is stale once the connection is back: clear it, do not leave it beside the green pill.
+  useEffect(() => {
+    if (connection === "connected") setMessage((m) => (m?.kind === "error" ? null : m));
+  }, [connection]);
 
   async function vote(optionId: string) {
     setPending(optionId);
@@ -37,6 +42,7 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
   }
 
   const chosen = poll.options.find((o) => o.id === mine);
+  const total = liveResults?.total ?? 0;
   return (
     <section
       className="rounded-2xl border-2 border-violet-400/70 bg-slate-900 p-4 shadow-xl"
@@ -51,24 +57,51 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
         {poll.question}
       </h2>
       {!poll.revealed && (
-        <ul className="mt-4 space-y-3">
+        // With live results on, each option carries its own bar: one list, not the options and then the bars.
+        <ul
+          className="mt-4 space-y-3"
+          data-testid={liveResults ? "poll-results" : undefined}
+          data-total={liveResults ? total : undefined}
+          aria-label={liveResults ? `Options, with live results: ${total} ${total === 1 ? "vote" : "votes"}` : undefined}
+        >
           {poll.options.map((o) => {
             const selected = mine === o.id;
+            const n = liveResults?.counts[o.id] ?? 0;
+            const pct = total ? Math.round((n / total) * 100) : 0;
             return (
-              <li key={o.id}>
+              <li key={o.id} data-option-id={o.id} data-count={liveResults ? n : undefined}>
                 <button
                   type="button"
                   data-testid="poll-option"
                   data-option-id={o.id}
                   aria-pressed={selected}
-                  disabled={pending !== null}
+                  // A closed poll's options are not buttons any more: nothing to tap, nothing to refuse.
+                  disabled={pending !== null || !open}
                   onClick={() => void vote(o.id)}
                   className={`min-h-14 w-full rounded-xl border-2 px-4 py-3 text-left text-lg font-semibold [overflow-wrap:anywhere] ${
-                    selected ? "border-sky-300 bg-sky-400 text-slate-950" : "border-slate-600 bg-slate-800 hover:border-sky-300"
-                  } ${!open ? "opacity-70" : ""}`}
+                    selected
+                      ? "border-sky-300 bg-sky-400 text-slate-950"
+                      : open
+                        ? "border-slate-600 bg-slate-800 hover:border-sky-300"
+                        : "border-dashed border-slate-700 bg-slate-900 text-slate-300"
+                  } ${open ? "" : "cursor-default"}`}
                 >
-                  {selected && <span aria-hidden="true">✓ </span>}
-                  {o.text}
+                  <span className="flex items-baseline justify-between gap-3">
+                    <span className="min-w-0">
+                      {selected && <span aria-hidden="true">✓ </span>}
+                      {o.text}
+                    </span>
+                    {liveResults && (
+                      <span className="shrink-0 text-base tabular-nums">
+                        {n} · {pct}%
+                      </span>
+                    )}
+                  </span>
+                  {liveResults && (
+                    <span className={`mt-2 block h-2 overflow-hidden rounded ${selected ? "bg-sky-900/40" : "bg-slate-700"}`} aria-hidden="true">
+                      <span className={`block h-full rounded ${selected ? "bg-slate-950" : "bg-sky-400"}`} style={{ width: `${pct}%` }} />
+                    </span>
+                  )}
                 </button>
               </li>
             );
@@ -97,7 +130,7 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
           </div>
         )}
       </div>
-      {liveResults && (
+      {liveResults && poll.revealed && (
         <div className="mt-4">
           <TallyBars options={poll.options} results={liveResults} correctOptionId={poll.correctOptionId} highlightId={mine} testId="poll-results" />
         </div>

@@ -29,7 +29,7 @@ export function TallyBars({
           const pct = results.total ? Math.round((n / results.total) * 100) : 0;
           const correct = correctOptionId === o.id;
           return (
-            <li key={o.id} data-option-id={o.id} data-count={n} className={large ? "text-2xl" : ""}>
+            <li key={o.id} data-option-id={o.id} data-count={n} className={large ? "text-[1.05rem]" : ""}>
               <div className="flex items-baseline justify-between gap-3">
                 <span className={`min-w-0 [overflow-wrap:anywhere] ${correct ? "font-bold text-emerald-200" : ""}`}>
                   {correct && <span aria-hidden="true">✓ </span>}

@@ -43,8 +43,9 @@ export function ReplayControls({
   onSpeed: (speed: Speed) => void;
 }) {
   const duration = Math.max(1, timeline.duration);
-  const nextPoll = timeline.pollMark(t, 1);
-  const prevPoll = timeline.pollMark(t, -1);
+  // Poll jumps land where the round's result is on screen (its reveal, or its close), not on "Voting · 0 votes".
+  const nextPoll = timeline.pollResult(t, 1);
+  const prevPoll = timeline.pollResult(t, -1);
 
   useEffect(() => {
     function onKey(e: KeyboardEvent) {

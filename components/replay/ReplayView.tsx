@@ -127,14 +127,14 @@ function Player({ events, access }: Loaded) {
         }}
         onSpeed={setSpeed}
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_480px]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_480px]">
         <div className="min-w-0 space-y-4">
           <div className="flex flex-wrap items-start justify-between gap-4">
             <StepHeader scenario={scenario} snapshot={snapshot} />
             <ModeBadge mode={state.mode} scenario={scenario} />
           </div>
           <ModeSwitchNotice snapshot={snapshot} />
-          <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">
             <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
               <SequenceDiagram scenario={scenario} stepIndex={state.stepIndex} className="h-auto w-full" />
             </div>
@@ -149,10 +149,11 @@ function Player({ events, access }: Loaded) {
             </h2>
             {poll ? (
               <div className="mt-2 space-y-3" data-poll-status={poll.status}>
-                <p className="font-semibold">
+                <p className="font-semibold [overflow-wrap:anywhere]">
                   {poll.question}
                   {poll.round > 1 ? ` (round ${poll.round})` : ""}
                 </p>
+                <AskedAt poll={poll} now={state} />
                 <p className="text-sm text-slate-300">
                   {poll.status === "open" ? "Voting" : poll.status === "closed" ? "Closed, not yet revealed" : "Revealed"}
                   {access === "viewer" && poll.status !== "revealed" ? "" : ` · ${poll.results.total} ${poll.results.total === 1 ? "vote" : "votes"}`}
@@ -175,6 +176,28 @@ function Player({ events, access }: Loaded) {
           </section>
         </aside>
       </div>
+    </div>
+  );
+}
+
+/**
+ * The step the poll was asked at, beside the poll: by the time of the reveal
+ * the class has often moved on, and "what happens next?" only makes sense
+ * next to the step it was asked after.
+ */
+function AskedAt({ poll, now }: { poll: NonNullable<ReturnType<typeof toHostSnapshot>["poll"]>; now: { mode: string; variant: string; stepIndex: number } }) {
+  const scenario = getScenario(poll.mode, poll.variant);
+  const step = scenario.steps[poll.stepIndex];
+  const moved = now.mode !== poll.mode || now.variant !== poll.variant || now.stepIndex !== poll.stepIndex;
+  return (
+    <div className="rounded-lg border border-violet-400/50 bg-violet-950/30 p-3" data-testid="replay-asked-at" data-step={poll.stepIndex + 1}>
+      <p className="text-sm text-violet-200">Asked at step {poll.stepIndex + 1} of {scenario.title}</p>
+      {step && (
+        <p className="font-semibold [overflow-wrap:anywhere]">
+          {step.label} {step.title}: <span className="font-normal text-slate-200">{step.narration}</span>
+        </p>
+      )}
+      {moved && <p className="mt-1 text-sm text-slate-300">The class has moved on since; the diagram shows where it is now.</p>}
     </div>
   );
 }

@@ -2,7 +2,8 @@ import { KUBERNETES_VERSION_LABEL, KUBERNETES_VERSION_STATEMENT } from "@/lib/le
 import type { Scenario } from "@/lib/lesson/types";
 import { initialWorld } from "@/lib/lesson/world";
 import type { PublicSnapshot } from "@/lib/session/views";
-import { MODE_LABELS } from "@/components/theme";
+import type { BindingMode } from "@/lib/lesson/types";
+import { scenarioName } from "@/components/theme";
 
 /** The current step, its narration and the mode, announced politely to screen readers when they change. */
 export function StepHeader({ scenario, snapshot, large }: { scenario: Scenario; snapshot: Pick<PublicSnapshot, "stepIndex">; large?: boolean }) {
@@ -18,14 +19,14 @@ export function StepHeader({ scenario, snapshot, large }: { scenario: Scenario; 
         aria-live="polite"
         aria-atomic="true"
       >
-        <p className={`font-semibold uppercase tracking-widest text-sky-300 ${large ? "text-xl" : "text-sm"}`}>
+        <p className={`font-semibold uppercase tracking-widest text-sky-300 ${large ? "text-base" : "text-sm"}`}>
           Step {snapshot.stepIndex + 1} of {total}
           {step && step.label !== snapshot.stepIndex + 1 ? ` · card step ${step.label}` : ""}
         </p>
-        <h2 className={`mt-1 font-bold ${large ? "text-5xl" : "text-2xl sm:text-3xl"} ${step?.failed ? "text-rose-300" : ""}`}>
+        <h2 className={`mt-1 font-bold ${large ? "text-[2rem] leading-tight" : "text-2xl sm:text-3xl"} ${step?.failed ? "text-rose-300" : ""}`}>
           {step ? `${step.label} ${step.title}` : "—"}
         </h2>
-        <p className={`mt-2 text-slate-200 ${large ? "text-3xl leading-snug" : "text-lg leading-relaxed"}`}>{step?.narration}</p>
+        <p className={`mt-2 text-slate-200 ${large ? "text-[1.2rem] leading-snug" : "text-lg leading-relaxed"}`}>{step?.narration}</p>
       </div>
     </section>
   );
@@ -36,11 +37,16 @@ export function StepHeader({ scenario, snapshot, large }: { scenario: Scenario; 
  * "Local" is not a volumeBindingMode: the local class is WaitForFirstConsumer
  * with provisioner kubernetes.io/no-provisioner, so the badge says exactly that.
  */
-export function ModeBadge({ mode, scenario }: { mode: keyof typeof MODE_LABELS; scenario: Scenario }) {
+export function ModeBadge({ mode, scenario, large }: { mode: BindingMode; scenario: Scenario; large?: boolean }) {
   const storageClass = initialWorld(scenario).storageClass as { volumeBindingMode: string; provisioner: string };
   const noProvisioner = storageClass.provisioner === "kubernetes.io/no-provisioner";
   return (
-    <p className="inline-flex flex-wrap items-center gap-2 text-sm">
+    <p className={`inline-flex flex-wrap items-center gap-2 ${large ? "text-[0.875rem]" : "text-sm"}`}>
+      {scenarioName(scenario) !== storageClass.volumeBindingMode && (
+        <span className={`rounded-md px-2 py-0.5 font-semibold ${scenario.variant !== "standard" ? "bg-rose-400/15 text-rose-200" : "bg-slate-700 text-slate-100"}`} data-testid="scenario-name">
+          {scenarioName(scenario)}
+        </span>
+      )}
       <span className="text-slate-400">volumeBindingMode</span>
       <span
         data-testid="binding-mode"
@@ -58,7 +64,6 @@ export function ModeBadge({ mode, scenario }: { mode: keyof typeof MODE_LABELS; 
           </span>
         </>
       )}
-      {scenario.variant !== "standard" && <span className="rounded-md bg-rose-400/15 px-2 py-0.5 text-rose-200">{scenario.title}</span>}
       <span className="text-slate-400" data-testid="kubernetes-version" title={KUBERNETES_VERSION_STATEMENT}>
         as {KUBERNETES_VERSION_LABEL} prints it
       </span>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, studentTokenKey, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
@@ -87,18 +87,96 @@ function NicknameForm({ code, onJoin }: { code: string; onJoin: (name: string) =
   );
 }
 
-function ConnectionStatus() {
+function ConnectionStatus({ ended }: { ended: boolean }) {
   const connection = useLive((s) => s.connection);
   const connected = connection === "connected";
   return (
     <p
       data-testid="connection-status"
       data-state={connected ? "connected" : "reconnecting"}
+      data-ended={ended || undefined}
       role="status"
-      className={`rounded-full px-3 py-1 text-sm font-semibold ${connected ? "bg-emerald-900/70 text-emerald-200" : "bg-amber-800 text-amber-50"}`}
+      className={`shrink-0 rounded-full px-3 py-1 text-sm font-semibold ${ended ? "bg-slate-700 text-slate-100" : connected ? "bg-emerald-900/70 text-emerald-200" : "bg-amber-800 text-amber-50"}`}
     >
-      {connected ? "● connected" : "◌ reconnecting…"}
+      {/* Ended looks ended: not a green "connected" to a session that is over. */}
+      {ended ? "session ended" : connected ? "● connected" : "◌ reconnecting…"}
     </p>
+  );
+}
+
+/**
+ * A poll that opens while the student has scrolled away (into the inspector,
+ * say) would go unseen: a banner at the top of the screen says so and takes
+ * them there, and the phone vibrates where the browser allows it.
+ */
+function PollBanner({ poll }: { poll: PublicSnapshot["poll"] }) {
+  const [show, setShow] = useState(false);
+  const key = poll && poll.status === "open" ? `${poll.id}:${poll.round}` : null;
+  const seen = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    const first = seen.current === undefined;
+    const changed = key !== seen.current;
+    seen.current = key;
+    if (!key) return setShow(false);
+    if (first || !changed) return;
+    try {
+      navigator.vibrate?.(200);
+    } catch {
+      // Not allowed here (no user gesture yet, or a desktop): the banner is enough.
+    }
+    const card = document.querySelector("[data-testid=poll-card]");
+    const rect = card?.getBoundingClientRect();
+    if (rect && rect.top >= 0 && rect.top < window.innerHeight - 80) return;
+    setShow(true);
+  }, [key]);
+  useEffect(() => {
+    if (!show) return;
+    const card = document.querySelector("[data-testid=poll-card]");
+    if (!card) return;
+    // Gone as soon as the card is on screen, however the student got there.
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setShow(false), { threshold: 0.3 });
+    observer.observe(card);
+    return () => observer.disconnect();
+  }, [show]);
+  if (!show) return null;
+  return (
+    <button
+      type="button"
+      data-testid="poll-banner"
+      onClick={() => {
+        const card = document.querySelector<HTMLElement>("[data-testid=poll-card]");
+        card?.scrollIntoView({ block: "start", behavior: "smooth" });
+        card?.querySelector<HTMLElement>("[data-testid=poll-option]")?.focus({ preventScroll: true });
+        setShow(false);
+      }}
+      className="fixed inset-x-3 top-3 z-20 rounded-xl border-2 border-violet-300 bg-violet-500 px-4 py-3 text-left text-lg font-bold text-slate-950 shadow-2xl"
+    >
+      New poll: tap to vote ↑
+    </button>
+  );
+}
+
+/** The phone's full drawing opens on the current step, not scrolled to the left edge. */
+function FullDiagram({ scenario, stepIndex }: { scenario: ReturnType<typeof getScenario>; stepIndex: number }) {
+  const region = useRef<HTMLDivElement>(null);
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    const current = region.current?.querySelector("[data-current]");
+    const box = region.current;
+    if (!current || !box) return;
+    const r = current.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    // The current arrow's middle in the middle of the view, as far as the drawing goes.
+    box.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);
+  }, [open, stepIndex]);
+  return (
+    <details className="mt-2" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)} data-testid="full-diagram">
+      <summary className="cursor-pointer px-2 py-1 text-sky-200">Show the full diagram</summary>
+      <div ref={region} className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Full sequence diagram (scrolls sideways)">
+        <SequenceDiagram scenario={scenario} stepIndex={stepIndex} className="h-auto w-[720px] max-w-none" />
+      </div>
+    </details>
   );
 }
 
@@ -113,7 +191,7 @@ function StudentScreen({ code }: { code: string }) {
           <span className="font-mono font-semibold tracking-widest text-white">{code}</span>
           {nickname ? ` · ${nickname}` : ""}
         </p>
-        <ConnectionStatus />
+        <ConnectionStatus ended={snapshot.status === "ended"} />
       </header>
       {snapshot.status === "ended" && (
         <p role="status" className="rounded-lg bg-slate-800 p-3">
@@ -123,6 +201,7 @@ function StudentScreen({ code }: { code: string }) {
       <ModeBadge mode={snapshot.mode} scenario={scenario} />
       <ModeSwitchNotice snapshot={snapshot} />
       <PollAnnouncer poll={snapshot.poll} />
+      {snapshot.status !== "ended" && <PollBanner poll={snapshot.poll} />}
       {/* One card, in one place, from opening to reveal: it is not rebuilt when the answer comes. */}
       {snapshot.poll && snapshot.status !== "ended" && pollIsCurrent(snapshot.poll, snapshot) && <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} />}
       <StepHeader scenario={scenario} snapshot={snapshot} />
@@ -130,12 +209,7 @@ function StudentScreen({ code }: { code: string }) {
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}
         <div className="sm:hidden">
           <StepTrail scenario={scenario} stepIndex={snapshot.stepIndex} />
-          <details className="mt-2">
-            <summary className="cursor-pointer px-2 py-1 text-sky-200">Show the full diagram</summary>
-            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Full sequence diagram (scrolls sideways)">
-              <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-[720px] max-w-none" />
-            </div>
-          </details>
+          <FullDiagram scenario={scenario} stepIndex={snapshot.stepIndex} />
         </div>
         <div className="hidden sm:block">
           <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />

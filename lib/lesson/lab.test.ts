@@ -80,7 +80,7 @@ describe("lab sheets", () => {
 
   it("renders every part as Markdown for the download", () => {
     const md = labSheetMarkdown(LAB_SHEETS["Local/standard"]);
-    expect(md).toMatch(/^# Lab: Local PV\n/);
+    expect(md).toMatch(/^# Lab: Local PVs\n/);
     expect(md).toContain("## Reproducible on a laptop: yes");
     expect(md).toContain("`local-pv.yaml`");
     expect(md).toContain("docker exec pv-lab-control-plane mkdir -p /mnt/disks/ssd1");

@@ -118,8 +118,8 @@ describe("narration fits each scenario", () => {
       "WaitForFirstConsumer",
       "Immediate",
       "Immediate: zone conflict",
-      "Local PV",
-      "Local: no matching PV",
+      "Local PVs",
+      "Local PVs: no matching PV",
     ]);
     for (const s of Object.values(SCENARIOS)) expect(s.summary.length).toBeGreaterThan(40);
   });

@@ -575,7 +575,7 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
 const LOCAL_SCENARIO: Scenario = {
   mode: "Local",
   variant: "standard",
-  title: "Local PV",
+  title: "Local PVs",
   summary:
     "kubernetes.io/no-provisioner: nothing is provisioned. The PVC waits for scheduling, the scheduler picks node-b1 because it holds the hand-made PV local-pv-node-b1-ssd1, and binds that PV by writing its claimRef. No attach step.",
   steps: localSteps("standard"),
@@ -584,7 +584,7 @@ const LOCAL_SCENARIO: Scenario = {
 const NO_LOCAL_PV_SCENARIO: Scenario = {
   mode: "Local",
   variant: "no-local-pv",
-  title: "Local: no matching PV",
+  title: "Local PVs: no matching PV",
   summary:
     "The same class with no matching local PV on any node. Nothing can be provisioned, so scheduling fails at PICK NODE: the Pod stays Pending and the PVC waits.",
   steps: localSteps("no-local-pv"),

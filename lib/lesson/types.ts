@@ -30,6 +30,10 @@ export interface Lifeline {
 export const ARROW_KINDS = ["request", "watch", "storage", "binding"] as const;
 export type ArrowKind = (typeof ARROW_KINDS)[number];
 
+/** The Kubernetes objects the inspector shows, in its tab order. */
+export const OBJECT_KINDS = ["PersistentVolumeClaim", "PersistentVolume", "Pod", "StorageClass", "VolumeAttachment"] as const;
+export type ObjectKind = (typeof OBJECT_KINDS)[number];
+
 export interface UnderTheHood {
   title: string;
   body: string;

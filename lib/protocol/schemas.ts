@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BINDING_MODES, VARIANTS } from "../lesson/types";
-import { PROJECTOR_PANELS } from "../session/types";
+import { PROJECTOR_OBJECTS, PROJECTOR_PANELS } from "../session/types";
 import { NICKNAME_MAX, POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX, ROLES, cleanText, type ClientToServerEvents, type Role } from "./wire";
 
 /**
@@ -59,6 +59,11 @@ export const pollReopenSchema = pollRefSchema.extend({ durationS: duration });
 export const pollVoteSchema = z.object({ pollId: z.string().min(1).max(64), optionId: z.string().min(1).max(64) });
 export const resultsVisibilitySchema = z.object({ visible: z.boolean() });
 export const projectorPanelSchema = z.object({ panel: z.enum(PROJECTOR_PANELS) });
+export const projectorFocusSchema = z.object({
+  object: z.enum(PROJECTOR_OBJECTS),
+  /** the title of a deep dive at the current step, or null for the step's first */
+  deepDive: z.string().max(200).nullable().default(null),
+});
 export const roomLockSchema = z.object({ locked: z.boolean() });
 export const participantRefSchema = z.object({ participantId: z.string().min(1).max(64) });
 export const participantRenameSchema = participantRefSchema.extend({
@@ -75,6 +80,7 @@ export type PollReopen = z.input<typeof pollReopenSchema>;
 export type PollVote = z.infer<typeof pollVoteSchema>;
 export type ResultsVisibility = z.input<typeof resultsVisibilitySchema>;
 export type ProjectorPanelChoice = z.input<typeof projectorPanelSchema>;
+export type ProjectorFocusChoice = z.input<typeof projectorFocusSchema>;
 export type RoomLock = z.input<typeof roomLockSchema>;
 export type ParticipantRef = z.input<typeof participantRefSchema>;
 export type ParticipantRename = z.input<typeof participantRenameSchema>;
@@ -96,9 +102,11 @@ export const COMMAND_RULES = {
   "poll:reopen": { schema: pollReopenSchema, roles: ["host"] },
   "results:show": { schema: resultsVisibilitySchema, roles: ["host"] },
   "projector:show": { schema: projectorPanelSchema, roles: ["host"] },
+  "projector:focus": { schema: projectorFocusSchema, roles: ["host"] },
   "room:lock": { schema: roomLockSchema, roles: ["host"] },
   "participant:remove": { schema: participantRefSchema, roles: ["host"] },
   "participant:rename": { schema: participantRenameSchema, roles: ["host"] },
+  "participant:readmit": { schema: participantRefSchema, roles: ["host"] },
   "projectors:close": { schema: emptySchema, roles: ["host"] },
   "session:end": { schema: emptySchema, roles: ["host"] },
   "poll:vote": { schema: pollVoteSchema, roles: ["student"] },

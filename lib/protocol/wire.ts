@@ -9,6 +9,7 @@ import type {
   PollRef,
   PollReopen,
   PollVote,
+  ProjectorFocusChoice,
   ProjectorPanelChoice,
   ResultsVisibility,
   RoomLock,
@@ -17,7 +18,7 @@ import type {
 } from "./schemas";
 
 // Payload types are the schemas' own (`z.input`), imported as types only: browsers get them without zod.
-export type { EmptyPayload, Handshake, ModeSet, ParticipantRef, ParticipantRename, PollOpen, PollRef, PollReopen, PollVote, ProjectorPanelChoice, ResultsVisibility, RoomLock, StepGo, StepMove };
+export type { EmptyPayload, Handshake, ModeSet, ParticipantRef, ParticipantRename, PollOpen, PollRef, PollReopen, PollVote, ProjectorFocusChoice, ProjectorPanelChoice, ResultsVisibility, RoomLock, StepGo, StepMove };
 
 /**
  * The wire contract without zod: constants, error codes, payload types and
@@ -254,10 +255,14 @@ export interface ClientToServerEvents {
   "results:show": (payload: ResultsVisibility, ack: AckCallback) => void;
   /** teacher -> server: choose what the projector shows beside the diagram */
   "projector:show": (payload: ProjectorPanelChoice, ack: AckCallback) => void;
+  /** teacher -> server: choose the object tab and the deep dive the projector's panels show */
+  "projector:focus": (payload: ProjectorFocusChoice, ack: AckCallback) => void;
   /** teacher -> server: lock or unlock the room to new joins */
   "room:lock": (payload: RoomLock, ack: AckCallback) => void;
   /** teacher -> server: remove a participant */
   "participant:remove": (payload: ParticipantRef, ack: AckCallback) => void;
+  /** teacher -> server: let a removed participant back in (they rejoin with the token their browser kept) */
+  "participant:readmit": (payload: ParticipantRef, ack: AckCallback) => void;
   /** teacher -> server: change the nickname shown for a participant */
   "participant:rename": (payload: ParticipantRename, ack: AckCallback) => void;
   /** teacher -> server: close every projector view (the teacher's own reconnects with the host key) */

@@ -94,4 +94,26 @@ describe("decide", () => {
     expect(run(s, { event: "participant:remove", payload: { participantId: "p2" } }).ok).toBe(true);
     expect(run(s, { event: "participant:rename", payload: { participantId: "p2", nickname: "L" } })).toMatchObject({ ok: false, error: { code: "NO_SUCH_PARTICIPANT" } });
   });
+
+  it("lets back in only a removed participant, who then counts again", () => {
+    const s = classroom();
+    expect(run(s, { event: "participant:readmit", payload: { participantId: "p1" } })).toMatchObject({ ok: false, error: { code: "NO_SUCH_PARTICIPANT" } });
+    run(s, { event: "participant:remove", payload: { participantId: "p1" } });
+    expect(run(s, { event: "participant:readmit", payload: { participantId: "p1" } })).toMatchObject({ ok: true, events: [{ type: "participant:readmitted", participantId: "p1" }] });
+    expect(s.participants.p1.removed).toBe(false);
+    run(s, openCustom);
+    expect(run(s, { event: "poll:vote", payload: { pollId: "poll1", optionId: "o1" } }, "p1").ok).toBe(true);
+  });
+
+  it("moves the projector's focus to an object tab or a deep dive of this step, writing nothing for the same focus", () => {
+    const s = classroom();
+    expect(run(s, { event: "projector:focus", payload: { object: "PersistentVolumeClaim", deepDive: null } })).toEqual({ ok: true, events: [], data: null });
+    expect(run(s, { event: "projector:focus", payload: { object: "events", deepDive: null } })).toMatchObject({
+      ok: true,
+      events: [{ type: "projector:focusChanged", focus: { object: "events", deepDive: null } }],
+    });
+    expect(run(s, { event: "projector:focus", payload: { object: "events", deepDive: "Not a deep dive" } })).toMatchObject({ ok: false, error: { code: "BAD_REQUEST" } });
+    expect(run(s, { event: "projector:focus", payload: { object: "events", deepDive: "Retries" } }).ok).toBe(true);
+    expect(s.projectorFocus).toEqual({ object: "events", deepDive: "Retries" });
+  });
 });

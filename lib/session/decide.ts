@@ -5,7 +5,7 @@ import { generateNextStepPoll } from "../polls/nextStep";
 import type { Command } from "../protocol/schemas";
 import { protocolError, type ErrorCode, type MyVote, type ProtocolError } from "../protocol/wire";
 import { countVotes } from "./reducer";
-import { activePoll, logFull, openRefusal, own, stepInRange, voteRefusal } from "./rules";
+import { activePoll, focusIsValid, logFull, openRefusal, own, stepInRange, voteRefusal } from "./rules";
 import type { PollOption, SessionEventBody, SessionState } from "./types";
 
 /**
@@ -99,6 +99,13 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
     case "projector:show":
       return accept(command.payload.panel === state.projectorPanel ? [] : [{ type: "projector:panelChanged", panel: command.payload.panel }], null);
 
+    case "projector:focus": {
+      const focus = { object: command.payload.object, deepDive: command.payload.deepDive };
+      if (!focusIsValid(state, focus)) return refuse("BAD_REQUEST", "That deep dive is not at this step.");
+      const same = focus.object === state.projectorFocus.object && focus.deepDive === state.projectorFocus.deepDive;
+      return accept(same ? [] : [{ type: "projector:focusChanged", focus }], null);
+    }
+
     case "room:lock":
       return accept(command.payload.locked === state.locked ? [] : [{ type: "room:locked", locked: command.payload.locked }], null);
 
@@ -106,6 +113,13 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
       const p = own(state.participants, command.payload.participantId);
       if (!p || p.removed) return refuse("NO_SUCH_PARTICIPANT");
       return accept([{ type: "participant:removed", participantId: p.id }], null);
+    }
+
+    case "participant:readmit": {
+      // Only a removed student can be let back in; they come back with the token their browser kept.
+      const p = own(state.participants, command.payload.participantId);
+      if (!p || !p.removed) return refuse("NO_SUCH_PARTICIPANT");
+      return accept([{ type: "participant:readmitted", participantId: p.id }], null);
     }
 
     case "participant:rename": {

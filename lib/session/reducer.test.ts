@@ -276,6 +276,14 @@ describe("participants", () => {
     expect(pollOf(closed).history).toEqual([{ round: 1, counts: { o1: 1, o2: 1, o3: 0 }, total: 2 }]);
   });
 
+  it("lets a removed participant back in, and ignores letting in someone never removed", () => {
+    const removed = run([CREATED, join("p1", "Ada"), join("p2"), { type: "participant:removed", participantId: "p1" }]);
+    const back = then(removed, [{ type: "participant:readmitted", participantId: "p1" }]);
+    expect(back.participants.p1).toEqual({ id: "p1", nickname: "Ada", removed: false });
+    expectIgnored(back, { type: "participant:readmitted", participantId: "p2" });
+    expectIgnored(back, { type: "participant:readmitted", participantId: "ghost" });
+  });
+
   it("leaves a closed round's counts alone when a voter is removed later", () => {
     const closed = run([...CLASS, Q1, vote("p1", "o1"), vote("p2", "o2"), close("q1", { o1: 1, o2: 1, o3: 0 }, 2)]);
     const removed = then(closed, [{ type: "participant:removed", participantId: "p1" }]);
@@ -463,6 +471,18 @@ describe("projector:panelChanged", () => {
   });
 });
 
+describe("projector:focusChanged", () => {
+  it("points the projector at an object tab or a deep dive of the step, and ignores one the step does not have", () => {
+    expect(initialState().projectorFocus).toEqual({ object: "PersistentVolumeClaim", deepDive: null });
+    const state = run([CREATED, { type: "projector:focusChanged", focus: { object: "events", deepDive: null } }]);
+    expect(state.projectorFocus).toEqual({ object: "events", deepDive: null });
+    // "Retries" is on the card's "not shown" list, which every step offers.
+    expect(then(state, [{ type: "projector:focusChanged", focus: { object: "Pod", deepDive: "Retries" } }]).projectorFocus).toEqual({ object: "Pod", deepDive: "Retries" });
+    expectIgnored(state, { type: "projector:focusChanged", focus: { object: "events", deepDive: "No such dive" } });
+    expectIgnored(state, { type: "projector:focusChanged", focus: { object: "Secret" as never, deepDive: null } });
+  });
+});
+
 describe("session:ended", () => {
   it("closes the open poll into history and records the end", () => {
     const state = run([...CLASS, Q1, vote("p1", "o3"), vote("p2", "o3"), { type: "session:ended" }]);
@@ -487,6 +507,8 @@ describe("session:ended", () => {
     ["participant:joined", join("p9")],
     ["participant:renamed", { type: "participant:renamed", participantId: "p1", nickname: "Late" }],
     ["participant:removed", { type: "participant:removed", participantId: "p1" }],
+    ["participant:readmitted", { type: "participant:readmitted", participantId: "p1" }],
+    ["projector:focusChanged", { type: "projector:focusChanged", focus: { object: "events", deepDive: null } }],
     ["room:locked", { type: "room:locked", locked: true }],
     ["poll:opened", openQ2],
     ["poll:voted", vote("p1", "o1")],

@@ -1,6 +1,6 @@
 import { assertNever } from "../assertNever";
 import { getScenario, isVariantOf } from "../lesson/scenarios";
-import { activePoll, own, stepInRange, voteRefusal } from "./rules";
+import { activePoll, focusIsValid, own, stepInRange, voteRefusal } from "./rules";
 import { PROJECTOR_PANELS, type Poll, type SessionEvent, type SessionState } from "./types";
 import { isRecord } from "../guards";
 
@@ -34,6 +34,7 @@ export function initialState(): SessionState {
     activePollId: null,
     resultsVisible: false,
     projectorPanel: "none",
+    projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
   };
 }
 
@@ -126,6 +127,13 @@ function apply(s: SessionState, event: SessionEvent): void {
       return;
     }
 
+    case "participant:readmitted": {
+      const p = own(s.participants, event.participantId);
+      if (!p || !p.removed) return;
+      s.participants[p.id] = { ...p, removed: false };
+      return;
+    }
+
     case "room:locked":
       s.locked = event.locked;
       return;
@@ -196,6 +204,11 @@ function apply(s: SessionState, event: SessionEvent): void {
     case "projector:panelChanged":
       if (!(PROJECTOR_PANELS as readonly string[]).includes(event.panel)) return;
       s.projectorPanel = event.panel;
+      return;
+
+    case "projector:focusChanged":
+      if (!focusIsValid(s, event.focus)) return;
+      s.projectorFocus = { object: event.focus.object, deepDive: event.focus.deepDive };
       return;
 
     case "session:ended": {

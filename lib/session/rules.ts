@@ -1,7 +1,7 @@
 import { MAX_EVENTS_PER_SESSION } from "../constants";
-import { getScenario } from "../lesson/scenarios";
+import { NOT_SHOWN, getScenario } from "../lesson/scenarios";
 import type { ErrorCode } from "../protocol/wire";
-import type { Poll, SessionState } from "./types";
+import { PROJECTOR_OBJECTS, type Poll, type ProjectorFocus, type SessionState } from "./types";
 
 /**
  * The guards that both halves of the session share: `decide` refuses a
@@ -47,4 +47,20 @@ export function openRefusal(state: SessionState): ErrorCode | null {
 /** The log is at its cap: only closing, revealing and ending still write. */
 export function logFull(state: Pick<SessionState, "seq">): boolean {
   return state.seq >= MAX_EVENTS_PER_SESSION;
+}
+
+/**
+ * Whether the projector can show this focus: a known object tab, and a deep
+ * dive (if any) that the current step or the card's "not shown" list has.
+ */
+export function focusIsValid(state: Pick<SessionState, "mode" | "variant" | "stepIndex">, focus: ProjectorFocus): boolean {
+  if (!(PROJECTOR_OBJECTS as readonly string[]).includes(focus.object)) return false;
+  if (focus.deepDive === null) return true;
+  return deepDivesAt(state).some((d) => d.title === focus.deepDive);
+}
+
+/** The deep dives the projector can open at the class's step: the step's own, then the card's "not shown" list. */
+export function deepDivesAt(state: Pick<SessionState, "mode" | "variant" | "stepIndex">) {
+  const step = getScenario(state.mode, state.variant).steps[state.stepIndex];
+  return [...(step?.underTheHood ?? []), ...NOT_SHOWN];
 }

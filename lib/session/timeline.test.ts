@@ -41,6 +41,25 @@ describe("ReplayTimeline", () => {
     expect(timeline.pollMark(timeline.positions[4], 1)).toBeNull();
   });
 
+  it("lands poll jumps where the result shows: the reveal, or the close of a round never revealed", () => {
+    expect(timeline.pollResults.map((m) => m.seq)).toEqual([8]);
+    expect(timeline.pollResult(0, 1)?.seq).toBe(8);
+    expect(timeline.stateAtIndex(timeline.indexAt(timeline.pollResult(0, 1)!.t)).polls.q.status).toBe("revealed");
+    const twoRounds = new ReplayTimeline(
+      log([
+        ...events.slice(0, 7).map((e) => [e.at, e] as [number, SessionEventBody]),
+        [T0 + 604_000, { type: "poll:reopened", pollId: "q", closesAt: null }],
+        [T0 + 605_000, { type: "poll:closed", pollId: "q", counts: { o1: 0, o2: 0 }, total: 0 }],
+        [T0 + 606_000, { type: "poll:revealed", pollId: "q" }],
+      ]),
+    );
+    // Round 1 was closed but not revealed (its stop is the close); round 2 was revealed.
+    expect(twoRounds.pollResults.map((m) => m.seq)).toEqual([7, 10]);
+    expect(twoRounds.pollResult(twoRounds.positions[6], 1)?.seq).toBe(10);
+    // Sitting on the last result, "previous" is the one before it.
+    expect(twoRounds.pollResult(twoRounds.duration, -1)?.seq).toBe(7);
+  });
+
   it("seeks cheaply across checkpoints on a long log", () => {
     const long = log([
       [T0, { type: "session:created", id: "s", code: "ABCDEF", title: "t" }],

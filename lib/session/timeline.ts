@@ -27,6 +27,12 @@ export class ReplayTimeline {
   readonly positions: number[];
   readonly duration: number;
   readonly marks: TimelineMark[];
+  /**
+   * Where each poll round's result can be seen: its reveal, or its close when
+   * it was not revealed (its opening when it never closed). "Next poll" lands
+   * here: at the opening the tally reads "Voting · 0 votes".
+   */
+  readonly pollResults: TimelineMark[];
   private readonly checkpoints: SessionState[] = [];
 
   constructor(readonly events: readonly SessionEvent[]) {
@@ -43,14 +49,30 @@ export class ReplayTimeline {
     // one draft folds the whole log in linear time.
     const draft = initialState();
     const marks: TimelineMark[] = [];
+    const results: TimelineMark[] = [];
+    // The round being followed: its index in `results`, and whether its stop is already the reveal.
+    let round: { at: number; pollId: string; revealed: boolean } | null = null;
     events.forEach((e, i) => {
       if (i % CHECKPOINT_EVERY === 0) this.checkpoints.push(cloneState(draft));
       const wasEnded = draft.status === "ended";
+      const seqBefore = draft.pollOrder.length;
       applyEvent(draft, e);
       const mark = markFor(e, wasEnded, draft, positions[i]);
       if (mark) marks.push(mark);
+      const t = positions[i];
+      if ((e.type === "poll:opened" && draft.pollOrder.length > seqBefore) || (e.type === "poll:reopened" && draft.activePollId === e.pollId && own(draft.polls, e.pollId)?.status === "open")) {
+        const pollId = e.type === "poll:opened" ? e.poll.id : e.pollId;
+        round = { at: results.length, pollId, revealed: false };
+        results.push({ kind: "poll", t, seq: e.seq, label: mark?.label ?? "Poll" });
+      } else if (round && e.type === "poll:closed" && e.pollId === round.pollId && !round.revealed) {
+        results[round.at] = { ...results[round.at], t, seq: e.seq };
+      } else if (round && e.type === "poll:revealed" && e.pollId === round.pollId && own(draft.polls, e.pollId)?.status === "revealed") {
+        results[round.at] = { ...results[round.at], t, seq: e.seq };
+        round.revealed = true;
+      }
     });
     this.marks = marks;
+    this.pollResults = results;
   }
 
   /** Index of the last event at or before playback time t (-1 before the first). */
@@ -82,7 +104,13 @@ export class ReplayTimeline {
     return this.stateAtIndex(this.indexAt(t));
   }
 
-  /** The next (or previous) poll mark strictly after (before) t. */
+  /** The next (or previous) poll result strictly after (before) t: where "Next poll" lands. */
+  pollResult(t: number, direction: 1 | -1): TimelineMark | null {
+    if (direction === 1) return this.pollResults.find((m) => m.t > t) ?? null;
+    return [...this.pollResults].reverse().find((m) => m.t < t - 1) ?? null;
+  }
+
+  /** The next (or previous) poll opening strictly after (before) t. */
   pollMark(t: number, direction: 1 | -1): TimelineMark | null {
     const polls = this.marks.filter((m) => m.kind === "poll");
     if (direction === 1) return polls.find((m) => m.t > t) ?? null;

@@ -1,4 +1,4 @@
-import type { BindingMode, VariantId } from "../lesson/types";
+import { OBJECT_KINDS, type BindingMode, type VariantId } from "../lesson/types";
 import { isRecord } from "../guards";
 
 /**
@@ -61,6 +61,17 @@ export type SessionStatus = "live" | "ended";
 export const PROJECTOR_PANELS = ["none", "objects", "topology", "compare", "hood"] as const;
 export type ProjectorPanel = (typeof PROJECTOR_PANELS)[number];
 
+/** What the projector's "Objects & events" panel shows: one object's YAML, or the Events (the projector cannot scroll or click). */
+export const PROJECTOR_OBJECTS = [...OBJECT_KINDS, "events"] as const;
+export type ProjectorObject = (typeof PROJECTOR_OBJECTS)[number];
+
+/** Inside the projector's panels, what the teacher pointed at: the object tab, and the "under the hood" deep dive opened (by title). */
+export interface ProjectorFocus {
+  object: ProjectorObject;
+  /** Title of an "under the hood" item of the current step or of the card's "not shown" list; null: the step's first. */
+  deepDive: string | null;
+}
+
 /** Where the class landed after the last mode switch, so every view can say so. */
 export interface ModeSwitchNote {
   fromMode: BindingMode;
@@ -94,6 +105,7 @@ export interface SessionState {
   /** Whether the class (projector, students) may see live results before the reveal. */
   resultsVisible: boolean;
   projectorPanel: ProjectorPanel;
+  projectorFocus: ProjectorFocus;
 }
 
 /** The body of each durable event; the server stamps `seq` and `at`. */
@@ -110,6 +122,7 @@ export type SessionEventBody =
   | { type: "participant:joined"; participantId: string; nickname: string }
   | { type: "participant:renamed"; participantId: string; nickname: string }
   | { type: "participant:removed"; participantId: string }
+  | { type: "participant:readmitted"; participantId: string }
   | { type: "room:locked"; locked: boolean }
   | {
       type: "poll:opened";
@@ -129,6 +142,7 @@ export type SessionEventBody =
   | { type: "poll:reopened"; pollId: string; closesAt: number | null }
   | { type: "results:visibility"; visible: boolean }
   | { type: "projector:panelChanged"; panel: ProjectorPanel }
+  | { type: "projector:focusChanged"; focus: ProjectorFocus }
   | { type: "session:ended" };
 
 export type SessionEventType = SessionEventBody["type"];

@@ -63,6 +63,7 @@ describe("toPublicSnapshot", () => {
       modeSwitch: { fromMode: "WaitForFirstConsumer", fromVariant: "standard", fromLabel: 4, matched: true },
       locked: true,
       projectorPanel: "objects",
+      projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
       participantCount: 2,
       poll: null,
     });
@@ -85,6 +86,7 @@ describe("toPublicSnapshot", () => {
       status: "open",
       round: 1,
       mode: "WaitForFirstConsumer",
+      variant: "standard",
       stepIndex: 3,
       revealedAt: null,
       closesAt: T0 + 60_000,
@@ -92,6 +94,8 @@ describe("toPublicSnapshot", () => {
       correctOptionId: null,
       revealed: false,
       history: [],
+      // How many voted, never for what.
+      voted: 3,
     });
     const wire = JSON.stringify(snapshot);
     expect(wire).not.toContain(NOTE_O1);
@@ -186,6 +190,7 @@ describe("toHostSnapshot", () => {
       status: "open",
       round: 1,
       mode: "WaitForFirstConsumer",
+      variant: "standard",
       stepIndex: 3,
       revealedAt: null,
       closesAt: T0 + 60_000,
@@ -193,6 +198,7 @@ describe("toHostSnapshot", () => {
       correctOptionId: "o2",
       revealed: false,
       history: [],
+      voted: 3,
       votes: { p1: "o1", p2: "o1", p3: "o2" },
     });
   });
@@ -223,6 +229,20 @@ describe("toHostSnapshot", () => {
     ]);
     expect(host.participantCount).toBe(2);
     expect(toHostSnapshot(state, presence(["p1"])).participants.map((p) => p.connected)).toEqual([true, false]);
+    // Removed students are listed apart, with their join number, so the teacher can let them back in.
+    expect(host.removed).toEqual([{ id: "p2", nickname: "Linus", number: 2 }]);
+  });
+
+  it("counts votes for the class without saying for what, and keeps the round's total once closed", () => {
+    expect(toPublicSnapshot(run([...CLASS, OPEN]), 3).poll?.voted).toBe(0);
+    expect(toPublicSnapshot(run([...CLASS, OPEN, vote("p1", "o1")]), 3).poll).toMatchObject({ voted: 1, results: null });
+    expect(toPublicSnapshot(run([...CLASS, OPEN, ...ROUND_1, CLOSE_1]), 3).poll).toMatchObject({ voted: 3, results: null });
+  });
+
+  it("carries the projector's focus to the class, and moves it only to a deep dive of the step", () => {
+    const focus = { object: "events", deepDive: null } as const;
+    const state = run([...CLASS, { type: "projector:focusChanged", focus }]);
+    expect(toPublicSnapshot(state, 0).projectorFocus).toEqual(focus);
   });
 
   it("marks students whose names look the same, with their join number", () => {
@@ -267,7 +287,7 @@ describe("toHostSnapshot", () => {
     expect(host.poll?.id).toBe("q2");
     // The public view of the same state agrees on what they share.
     const { poll: _pub, audience: pub, ...shared } = toPublicSnapshot(state, 1);
-    const { poll: _host, audience, sessionId: _s, resultsVisible: _r, participants: _p, pollCount: _c, projectorCount: _v, ...hostShared } = host;
+    const { poll: _host, audience, sessionId: _s, resultsVisible: _r, participants: _p, removed: _x, pollCount: _c, projectorCount: _v, ...hostShared } = host;
     expect(hostShared).toEqual(shared);
     // Tagged by audience, so a receiver narrows the union instead of casting it.
     expect([audience, pub]).toEqual(["host", "public"]);

@@ -1,6 +1,6 @@
 import { lookalikeKey } from "../protocol/wire";
 import { activePoll, countVotes } from "./reducer";
-import type { ProjectorPanel, ModeSwitchNote, Poll, PollOption, PollRound, PollStatus, SessionState, SessionStatus } from "./types";
+import type { ProjectorFocus, ProjectorPanel, ModeSwitchNote, Poll, PollOption, PollRound, PollStatus, SessionState, SessionStatus } from "./types";
 import type { BindingMode, VariantId } from "../lesson/types";
 
 /**
@@ -25,6 +25,7 @@ export interface PublicPoll {
   round: number;
   /** Where the class was when the poll opened. */
   mode: BindingMode;
+  variant: VariantId;
   stepIndex: number;
   /** Where the class was at the reveal. */
   revealedAt: Poll["revealedAt"];
@@ -36,6 +37,8 @@ export interface PublicPoll {
   revealed: boolean;
   /** Earlier rounds' final counts, once results are visible. */
   history: PollRound[];
+  /** How many have voted in this round (the round's total once closed): a count, never the distribution. */
+  voted: number;
 }
 
 /** What students and projectors receive: no names, no votes, no answer before the reveal. */
@@ -52,6 +55,8 @@ export interface PublicSnapshot {
   modeSwitch: ModeSwitchNote | null;
   locked: boolean;
   projectorPanel: ProjectorPanel;
+  /** Which object tab and which deep dive the projector's panels show. */
+  projectorFocus: ProjectorFocus;
   /** Students connected now (presence, not logged). */
   participantCount: number;
   poll: PublicPoll | null;
@@ -65,6 +70,13 @@ export interface HostParticipant {
   number: number;
   /** Another student's name looks the same on screen (same letters, case, width or script look-alikes). */
   lookalike: boolean;
+}
+
+/** A student the teacher removed: listed so they can be let back in. */
+export interface RemovedParticipant {
+  id: string;
+  nickname: string;
+  number: number;
 }
 
 export interface HostPoll extends Omit<PublicPoll, "results" | "correctOptionId" | "options"> {
@@ -81,6 +93,8 @@ export interface HostSnapshot extends Omit<PublicSnapshot, "poll" | "audience"> 
   sessionId: string;
   resultsVisible: boolean;
   participants: HostParticipant[];
+  /** Removed students, in join order. */
+  removed: RemovedParticipant[];
   poll: HostPoll | null;
   /** How many polls the session has asked so far. */
   pollCount: number;
@@ -107,6 +121,7 @@ export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
     status: poll.status,
     round: poll.round,
     mode: poll.mode,
+    variant: poll.variant,
     stepIndex: poll.stepIndex,
     revealedAt: poll.revealedAt,
     closesAt: poll.closesAt,
@@ -114,6 +129,7 @@ export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
     correctOptionId: revealed ? poll.correctOptionId : null,
     revealed,
     history: showResults ? poll.history : [],
+    voted: resultsOf(poll).total,
   };
 }
 
@@ -154,6 +170,7 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
     modeSwitch: state.modeSwitch,
     locked: state.locked,
     projectorPanel: state.projectorPanel,
+    projectorFocus: state.projectorFocus,
     participantCount: connectedCount,
     poll: poll ? toPublicPoll(poll, state.resultsVisible) : null,
   };
@@ -181,6 +198,7 @@ export function toHostSnapshot(state: SessionState, presence: Presence): HostSna
     sessionId: state.id,
     resultsVisible: state.resultsVisible,
     participants: hostParticipants(state, presence),
+    removed: Object.values(state.participants).flatMap((p, i) => (p.removed ? [{ id: p.id, nickname: p.nickname, number: i + 1 }] : [])),
     poll: poll
       ? {
           ...toPublicPoll(poll, true),

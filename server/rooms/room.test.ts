@@ -54,6 +54,10 @@ describe("Room", () => {
     expect(sent.tallies.length).toBeLessThanOrEqual(perSecond + 2);
     expect(sent.tallies.at(-1)!.tally.total).toBe(1000);
     expect(sent.tallies.every((t) => t.audience === "host")).toBe(true);
+    // The class hears how many voted, at the tally's pace, and nothing of the distribution.
+    expect(sent.public).toBeGreaterThan(0);
+    expect(sent.public).toBeLessThanOrEqual(perSecond + 3);
+    expect(room.publicSnapshot().poll).toMatchObject({ voted: 1000, results: null });
     const publicBefore = sent.public;
     room.handle({ event: "poll:close", payload: { pollId: data.pollId } });
     await store.flush();

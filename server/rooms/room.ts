@@ -214,6 +214,10 @@ export class Room {
           this.tally.cancel();
           publish = true;
           break;
+        case "participant:readmitted":
+          // Only the teacher lists who was removed; the student is let in on their next join.
+          this.deps.outbox.hostSnapshot(this.hostSnapshot());
+          break;
         case "participant:joined":
           // Presence publishes the newcomer, coalesced with the rest of the join storm.
           break;
@@ -226,6 +230,7 @@ export class Room {
         case "poll:reopened":
         case "results:visibility":
         case "projector:panelChanged":
+        case "projector:focusChanged":
         case "session:ended":
           publish = true;
           break;
@@ -262,6 +267,9 @@ export class Room {
     const { counts, total } = countVotes(poll);
     const tally: TallyUpdate = { pollId: poll.id, round: poll.round, counts, total, rev: this.state.seq };
     this.deps.outbox.tally(this.state.resultsVisible ? "everyone" : "host", tally);
+    // Without live results the class still sees how many have voted (the public poll's `voted`, a count only),
+    // coalesced like the tally.
+    if (!this.state.resultsVisible) this.deps.outbox.publicSnapshot(this.publicSnapshot());
   }
 
   /** A poll with a countdown closes itself, also after a restart. */

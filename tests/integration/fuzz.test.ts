@@ -233,6 +233,8 @@ function withoutVoteDrift(snapshot: AnySnapshot, state: SessionState, keepPresen
     const copy: Record<string, unknown> = { ...poll };
     delete copy.votes;
     if (poll.status === "open" && ("votes" in poll || state.resultsVisible)) delete copy.results;
+    // The class's vote count is coalesced like the tally (at most 4 a second), so it drifts like it while open.
+    if (poll.status === "open") delete copy.voted;
     base.poll = copy;
   }
   return base;

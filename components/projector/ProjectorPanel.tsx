@@ -1,0 +1,139 @@
+"use client";
+
+import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { assertNever } from "@/lib/assertNever";
+import { FIDELITY_NOTES, KUBERNETES_VERSION_LABEL, type Scenario } from "@/lib/lesson";
+import { deepDivesAt } from "@/lib/session/rules";
+import type { ProjectorFocus, ProjectorPanel as Panel } from "@/lib/session/types";
+import { EventList, SHORT, useObjectViews, YamlBlock } from "@/components/lesson/ObjectInspector";
+import { TopologyPanel } from "@/components/lesson/TopologyPanel";
+import { CompareView } from "@/components/lesson/CompareView";
+import { PANEL_LABELS } from "@/components/lesson/panelLabels";
+
+/**
+ * A side panel on the projector. Nobody can click or scroll there, so the
+ * teacher's console chooses what it shows (`projectorFocus`), and what it
+ * shows must fit: when the content is taller than the panel it flows into
+ * more columns instead of hiding below the edge.
+ */
+export function ProjectorPanel({ panel, focus, scenario, stepIndex }: { panel: Exclude<Panel, "none">; focus: ProjectorFocus; scenario: Scenario; stepIndex: number }) {
+  return (
+    <section
+      className="flex min-h-0 min-w-0 flex-col rounded-2xl border border-slate-700 bg-slate-900 p-[0.5rem] text-[0.8rem]"
+      aria-label={PANEL_LABELS[panel]}
+      data-testid="projector-panel"
+      data-panel={panel}
+      data-object={panel === "objects" ? focus.object : undefined}
+    >
+      <FitColumns key={`${panel}:${focus.object}:${focus.deepDive}:${scenario.mode}:${scenario.variant}:${stepIndex}`}>
+        <PanelContent panel={panel} focus={focus} scenario={scenario} stepIndex={stepIndex} />
+      </FitColumns>
+    </section>
+  );
+}
+
+function PanelContent({ panel, focus, scenario, stepIndex }: { panel: Exclude<Panel, "none">; focus: ProjectorFocus; scenario: Scenario; stepIndex: number }) {
+  switch (panel) {
+    case "objects":
+      return <Objects focus={focus} scenario={scenario} stepIndex={stepIndex} />;
+    case "topology":
+      return <TopologyPanel scenario={scenario} stepIndex={stepIndex} />;
+    case "compare":
+      return <CompareView scenario={scenario} stepIndex={stepIndex} />;
+    case "hood":
+      return <DeepDive focus={focus} scenario={scenario} stepIndex={stepIndex} />;
+    default:
+      return assertNever(panel);
+  }
+}
+
+/** One object's YAML, or the Events with every message whole. */
+function Objects({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenario: Scenario; stepIndex: number }) {
+  const { before, after, views } = useObjectViews(scenario, stepIndex);
+  if (focus.object === "events") {
+    const fresh = after.events.length - before.events.length;
+    return (
+      <div data-testid="projector-events" className="text-[0.78rem] leading-snug">
+        <h3 className="mb-2 font-semibold">
+          Events <span className="font-normal text-slate-300">as kubectl describe prints them ({KUBERNETES_VERSION_LABEL}){fresh > 0 ? `; ${fresh} new` : ""}</span>
+        </h3>
+        {after.events.length === 0 ? <p className="text-slate-300">No events yet.</p> : <EventList events={after.events} firstNew={before.events.length} cardsOnly compact />}
+      </div>
+    );
+  }
+  const view = views.find((v) => v.kind === focus.object)!;
+  return (
+    <div>
+      <h3 className="mb-2 font-semibold">
+        {view.kind}
+        {view.yaml && <span className="font-normal text-slate-300"> · {view.created ? "new at this step" : `${view.changed.size} ${view.changed.size === 1 ? "line" : "lines"} changed`}</span>}
+      </h3>
+      {view.yaml ? (
+        <YamlBlock view={{ ...view, yaml: view.yaml }} className="whitespace-pre-wrap font-mono text-[length:inherit] leading-snug [overflow-wrap:anywhere] [&>*]:pl-[2ch] [&>*]:[text-indent:-2ch]" />
+      ) : (
+        <p className="text-slate-300">{SHORT[view.kind]} does not exist yet.</p>
+      )}
+    </div>
+  );
+}
+
+/** The deep dive the teacher opened (the step's first when none), with the others named. */
+function DeepDive({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenario: Scenario; stepIndex: number }) {
+  const step = scenario.steps[stepIndex];
+  const dives = deepDivesAt({ mode: scenario.mode, variant: scenario.variant, stepIndex });
+  const own = step?.underTheHood ?? [];
+  const open = dives.find((d) => d.title === focus.deepDive) ?? own[0] ?? null;
+  return (
+    <div data-testid="under-the-hood" className="space-y-2">
+      <h3 className="font-semibold">
+        Under the hood: {step?.label} {step?.title}
+      </h3>
+      {open ? (
+        <article className="rounded-lg bg-slate-800/70 px-3 py-2" data-testid="deep-dive" data-title={open.title}>
+          <h4 className="font-semibold text-sky-200">{open.title}</h4>
+          <p className="mt-1 whitespace-pre-line">{open.body}</p>
+        </article>
+      ) : (
+        <>
+          <p className="text-slate-300">The card tells the whole story of this step. How it simplifies:</p>
+          <ul className="list-disc space-y-1 pl-5" data-testid="fidelity-notes">
+            {FIDELITY_NOTES.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {own.length > 1 && (
+        <p className="text-slate-300">
+          Also at this step: {own.filter((d) => d !== open).map((d) => d.title).join(" · ")}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Content that flows into as many columns as it needs to fit its box (up to
+ * three): the projector cannot scroll, and cutting the bottom off would hide
+ * the very event the failure scenario is about.
+ */
+function FitColumns({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const [columns, setColumns] = useState(1);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const check = () => {
+      if (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) setColumns((c) => Math.min(3, c + 1));
+    };
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [columns]);
+  return (
+    <div ref={ref} className="min-h-0 flex-1 overflow-hidden [column-gap:1rem] [column-fill:auto]" style={{ columnCount: columns }} data-columns={columns}>
+      {children}
+    </div>
+  );
+}
