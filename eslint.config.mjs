@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", ".next/", "next-env.d.ts", "test-results/", "playwright-report/", "bench/results/", "data/", "docs/screenshots/"],
+    ignores: ["node_modules/", ".next/", "next-env.d.ts", "test-results/", "playwright-report/", "bench/results/", "data/", "docs/screenshots/", "vitest.config.mts"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -17,6 +17,9 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      // Browser-only state (storage, the URL fragment, the clock) is read after hydration, in an effect: the
+      // server render cannot know it, so setting it there is the pattern, not a cascade.
+      "react-hooks/set-state-in-effect": "off",
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
       "@typescript-eslint/no-unsafe-type-assertion": "error",
@@ -45,5 +48,12 @@ export default tseslint.config(
   {
     files: ["**/*.mjs", "**/*.js"],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // Plain Node scripts and Next's CommonJS config.
+    files: ["**/*.mjs", "**/*.js"],
+    languageOptions: {
+      globals: { console: "readonly", process: "readonly", module: "writable", require: "readonly", __dirname: "readonly" },
+    },
   },
 );

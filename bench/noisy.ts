@@ -603,7 +603,7 @@ export async function runNoisy<S extends ServerLike>(deps: NoisyDeps<S>, o: Nois
       seconds: (now() - started) / 1000,
     };
   } catch (err) {
-    throw new Error(`noisy N=${o.n}: ${(err as Error).message}\n--- server output (tail) ---\n${server.output().slice(-4_000)}`);
+    throw new Error(`noisy N=${o.n}: ${(err as Error).message}\n--- server output (tail) ---\n${server.output().slice(-4_000)}`, { cause: err });
   } finally {
     const t0 = Date.now();
     teacher?.socket.close();

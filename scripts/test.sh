@@ -30,6 +30,10 @@ fi
 echo "== typecheck"
 npx tsc --noEmit
 
+echo "== lint (ESLint) and format (Prettier)"
+npx eslint .
+npx prettier --check "**/*.{ts,tsx,mjs,mts,js,css,json}"
+
 echo "== unit and socket integration tests"
 npx vitest run
 

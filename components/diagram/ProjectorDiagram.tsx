@@ -102,7 +102,8 @@ function layout(scenario: Scenario, size: Size, measure: Measure) {
   const radius = 0.75 * u;
   const left = radius * 2 + 0.5 * u;
   const colW = (W - left - 4) / LIFELINE_IDS.length;
-  const x = Object.fromEntries(LIFELINE_IDS.map((id, i) => [id, left + colW * (i + 0.5)])) as Record<LifelineId, number>;
+  const column = new Map(LIFELINE_IDS.map((id, i) => [id, left + colW * (i + 0.5)]));
+  const xOf = (id: LifelineId): number => column.get(id) ?? 0;
   const boxW = colW - 0.5 * u;
   const inner = boxW - 0.6 * u;
 
@@ -124,8 +125,8 @@ function layout(scenario: Scenario, size: Size, measure: Measure) {
   const drafts = steps.map((step) => {
     const labelText = stepLabel(step);
     const labelW = measure(labelText, font.label, 700);
-    const x1 = x[step.from];
-    const x2 = x[step.to];
+    const x1 = xOf(step.from);
+    const x2 = xOf(step.to);
     let labelX: number;
     let anchor: "start" | "middle" | "end";
     let rightEdge: number;
@@ -172,8 +173,8 @@ function layout(scenario: Scenario, size: Size, measure: Measure) {
     cursor += height;
     const belowH = d.note?.below ? d.note.lines.length * line(font.note) + 0.9 * u : 0;
     const y = rowTop + Math.max((height - belowH) * 0.6, line(font.label) + 0.15 * u);
-    const x1 = x[d.step.from];
-    const x2 = x[d.step.to];
+    const x1 = xOf(d.step.from);
+    const x2 = xOf(d.step.to);
     let path: string;
     if (d.step.from === d.step.to) {
       const h = Math.min(0.5 * u, height * 0.25);
@@ -196,7 +197,7 @@ function layout(scenario: Scenario, size: Size, measure: Measure) {
       note: d.note ? { ...d.note, y: Math.max(rowTop + 2, noteTop) } : null,
     };
   });
-  return { rows, headH, heads, x, boxW, font, line, radius, totalHeight: Math.max(H, cursor + 4) };
+  return { rows, headH, heads, xOf, boxW, font, line, radius, totalHeight: Math.max(H, cursor + 4) };
 }
 
 export function ProjectorDiagram({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
@@ -214,7 +215,7 @@ export function ProjectorDiagram({ scenario, stepIndex }: { scenario: Scenario; 
 
 function Drawing({ scenario, stepIndex, size, prefix, title }: { scenario: Scenario; stepIndex: number; size: Size; prefix: string; title: string }) {
   const measure = measurer(size.family);
-  const { rows, headH, heads, x, boxW, font, line, radius, totalHeight } = layout(scenario, size, measure);
+  const { rows, headH, heads, xOf, boxW, font, line, radius, totalHeight } = layout(scenario, size, measure);
   const u = size.rem;
   return (
     <svg
@@ -236,7 +237,7 @@ function Drawing({ scenario, stepIndex, size, prefix, title }: { scenario: Scena
       </desc>
       <Markers prefix={prefix} />
       {heads.map(({ l, together, nameLines, roleLines }) => {
-        const cx = x[l.id];
+        const cx = xOf(l.id);
         let y = 0.35 * u + font.name;
         return (
           <g key={l.id}>

@@ -2,6 +2,7 @@ import { memo, useId } from "react";
 import { LIFELINES } from "@/lib/lesson/card";
 import type { ArrowKind, LifelineId, Scenario, ScenarioStep } from "@/lib/lesson/types";
 import { ARROW_STYLES, BINDING_NOTE_STYLE, CURRENT_STROKE, LIFELINE_COLOURS, NOTE_STYLE } from "@/components/theme";
+import { keysOf } from "@/lib/guards";
 
 const WIDTH = 1000;
 const HEADER_H = 96;
@@ -47,7 +48,7 @@ export function markerId(prefix: string, kind: ArrowKind, current: boolean) {
 
 export function Markers({ prefix }: { prefix: string }) {
   const defs = [];
-  for (const kind of Object.keys(ARROW_STYLES) as ArrowKind[]) {
+  for (const kind of keysOf(ARROW_STYLES)) {
     for (const current of [false, true]) {
       const style = ARROW_STYLES[kind];
       const colour = current ? CURRENT_STROKE : style.stroke;

@@ -2,7 +2,6 @@
 
 import { useEffect, useRef, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
-import type { HostSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, useHostSnapshot, useLive, useSend } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
 import { useJoinInfo } from "@/components/session/useJoinInfo";
@@ -60,8 +59,8 @@ export function HostConsole({ code }: { code: string }) {
 /** A skip link's click: move focus to the control itself (the link's target is its section, for no-JS). */
 function skipTo(id: string) {
   return (e: React.MouseEvent<HTMLAnchorElement>) => {
-    const target = document.getElementById(id) as HTMLButtonElement | null;
-    if (target && !target.disabled) {
+    const target = document.getElementById(id);
+    if (target instanceof HTMLButtonElement && !target.disabled) {
       e.preventDefault();
       target.focus();
     }

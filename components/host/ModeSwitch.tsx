@@ -5,6 +5,7 @@ import { VARIANTS_BY_MODE, getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
 import { scenarioName } from "@/components/theme";
+import { SCENARIO_IDS, scenarioParts } from "@/lib/lesson/kubeCluster";
 
 /** Switches every view's StorageClass binding mode (and the teaching variant) together. */
 export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
@@ -26,7 +27,9 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
         disabled={disabled}
         value={value}
         onChange={(e) => {
-          const [mode, variant] = e.target.value.split("/") as [HostSnapshot["mode"], HostSnapshot["variant"]];
+          const id = SCENARIO_IDS.find((known) => known === e.target.value);
+          if (!id) return;
+          const [mode, variant] = scenarioParts(id);
           void send("mode:set", { mode, variant });
         }}
         className="mt-3 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 text-lg"

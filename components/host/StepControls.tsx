@@ -27,7 +27,7 @@ export function StepControls({
     if (disabled) return;
     function onKey(e: KeyboardEvent) {
       if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-      const target = e.target as HTMLElement | null;
+      const target = e.target instanceof HTMLElement ? e.target : null;
       if (target && (TYPING.has(target.tagName) || target.isContentEditable)) return;
       // Inside the step list the arrows move between its buttons (one Tab stop for all twelve).
       if (target?.closest("[data-testid=step-list]")) return;
@@ -79,7 +79,8 @@ export function StepControls({
   /** Roving focus in the step list: arrows, Home and End move between steps; Enter or Space goes there. */
   function onListKey(e: ReactKeyboardEvent<HTMLOListElement>) {
     const buttons = Array.from(listRef.current?.querySelectorAll<HTMLButtonElement>("button") ?? []);
-    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const active = document.activeElement;
+    const at = active instanceof HTMLButtonElement ? buttons.indexOf(active) : -1;
     if (at < 0) return;
     const to = e.key === "ArrowRight" || e.key === "ArrowDown" ? at + 1 : e.key === "ArrowLeft" || e.key === "ArrowUp" ? at - 1 : e.key === "Home" ? 0 : e.key === "End" ? buttons.length - 1 : null;
     if (to === null) return;

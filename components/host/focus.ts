@@ -6,11 +6,11 @@
  */
 export function focusIfLost(...targets: (HTMLElement | null | undefined)[]): void {
   if (typeof document === "undefined") return;
-  const active = document.activeElement as HTMLElement | null;
-  const lost = !active || active === document.body || !active.isConnected || (active as HTMLButtonElement).disabled === true;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected || (active instanceof HTMLButtonElement && active.disabled);
   if (!lost) return;
   for (const target of targets) {
-    if (target && target.isConnected && !(target as HTMLButtonElement).disabled) {
+    if (target && target.isConnected && !(target instanceof HTMLButtonElement && target.disabled)) {
       target.focus();
       return;
     }

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { saveHostKey } from "@/components/live/hostKeyStore";
-import type { CreatedSessionBody, RestError } from "@/lib/protocol/rest";
+import { readApi, type CreatedSessionBody } from "@/lib/protocol/rest";
 import { TITLE_MAX, isRoomCode, normalizeRoomCode } from "@/lib/protocol/wire";
 
 export function StartOrJoin() {
@@ -30,13 +30,14 @@ function StartForm() {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ title }),
       });
-      const body = (await res.json()) as CreatedSessionBody | RestError;
-      if (!res.ok || "error" in body) throw new Error(("error" in body && body.error.message) || "Could not start a session.");
+      const reply = await readApi<CreatedSessionBody>(res);
+      if (!reply.ok) throw new Error(reply.message || "Could not start a session.");
+      const body = reply.body;
       saveHostKey(body.code, body.hostKey, Date.now());
       // A full navigation so the key travels in the fragment, never to the server.
       window.location.assign(`/host/${body.code}#key=${body.hostKey}`);
     } catch (err) {
-      setError((err as Error).message || "Could not start a session. Is the server running?");
+      setError((err instanceof Error && err.message) || "Could not start a session. Is the server running?");
       setBusy(false);
     }
   }

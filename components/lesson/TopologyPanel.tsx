@@ -1,4 +1,5 @@
 import { worldAt, type NodeVerdict, type Scenario } from "@/lib/lesson";
+import { stringAt } from "@/lib/guards";
 
 /**
  * Nodes grouped by zone: where the Pod runs (or may run), where the disk
@@ -8,8 +9,7 @@ import { worldAt, type NodeVerdict, type Scenario } from "@/lib/lesson";
 export function TopologyPanel({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
   const world = worldAt(scenario, stepIndex);
   const zones = [...new Set(world.nodes.map((n) => n.zone))];
-  const selector = ((world.pod?.spec as { nodeSelector?: Record<string, string> } | undefined)?.nodeSelector ?? {}) as Record<string, string>;
-  const podZone = selector["topology.kubernetes.io/zone"] ?? null;
+  const podZone = stringAt(world.pod, "spec", "nodeSelector", "topology.kubernetes.io/zone") || null;
   const verdicts: NodeVerdict[] | undefined = scenario.steps
     .slice(0, stepIndex + 1)
     .filter((s) => s.nodeVerdicts)

@@ -102,6 +102,8 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
       reconnectionDelay: RECONNECT_DELAY_MS,
       reconnectionDelayMax: RECONNECT_DELAY_MAX_MS,
     });
+    // The holder is this provider's own mutable box (read by `send`), not React state.
+    // eslint-disable-next-line react-hooks/immutability
     socketHolder.socket = socket;
     // A retry after a passing refusal; cleared on unmount so no ghost connection is opened.
     let retry: ReturnType<typeof setTimeout> | null = null;
@@ -157,6 +159,7 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
           return;
         }
         // socket.io's typed emit cannot follow a generic event name; the event map still types what comes back.
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
         (socket.timeout(COMMAND_ACK_TIMEOUT_MS).emit as (e: string, p: unknown, cb: (err: Error | null, r: Ack<AckData<E>>) => void) => void)(
           event,
           payload,
@@ -213,5 +216,5 @@ export function useLiveMeta(): { role: Role; code: string } {
 }
 
 export function errorText(error: ProtocolError): string {
-  return error.message || ERROR_CODES[error.code as ErrorCode] || "Something went wrong.";
+  return error.message || ERROR_CODES[error.code] || "Something went wrong.";
 }

@@ -50,7 +50,7 @@ export function ReplayControls({
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
       if (e.altKey || e.ctrlKey || e.metaKey) return;
-      const target = e.target as HTMLElement | null;
+      const target = e.target instanceof HTMLElement ? e.target : null;
       // On the timeline slider, arrows and Home/End move the slider itself; Space and [ ] still work.
       const onSlider = target instanceof HTMLInputElement && target.type === "range";
       if (onSlider && !["[", "]", " "].includes(e.key)) return;
@@ -107,7 +107,10 @@ export function ReplayControls({
           <select
             data-testid="replay-speed"
             value={speed}
-            onChange={(e) => onSpeed(Number(e.target.value) as Speed)}
+            onChange={(e) => {
+              const chosen = SPEEDS.find((s) => s === Number(e.target.value));
+              if (chosen) onSpeed(chosen);
+            }}
             className="rounded border border-slate-600 bg-slate-950 px-2 py-1.5"
           >
             {SPEEDS.map((s) => (

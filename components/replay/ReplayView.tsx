@@ -11,6 +11,7 @@ import { TallyBars } from "@/components/poll/TallyBars";
 import { hostKeyHeaders } from "@/components/live/hostKeyStore";
 import { ReplayControls, type Speed } from "./ReplayControls";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
+import { readApi } from "@/lib/protocol/rest";
 
 
 interface Loaded {
@@ -38,9 +39,9 @@ export function ReplayView({ id }: { id: string }) {
     const headers: Record<string, string> = { ...hostKeyHeaders(), ...(shareKey ? { "X-Replay-Key": shareKey } : {}) };
     fetch(`/api/sessions/${encodeURIComponent(id)}/events`, { headers })
       .then(async (res) => {
-        const body = await res.json();
-        if (!res.ok) throw new Error(body?.error?.message ?? "Could not load this session.");
-        if (!cancelled) setLoaded(body);
+        const reply = await readApi<Loaded>(res);
+        if (!reply.ok) throw new Error(reply.message || "Could not load this session.");
+        if (!cancelled) setLoaded(reply.body);
       })
       .catch((err: Error) => !cancelled && setError(err.message));
     return () => {

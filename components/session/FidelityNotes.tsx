@@ -1,6 +1,6 @@
 import { ARROW_LEGEND, FIDELITY_NOTES, VERSION_NOTES } from "@/lib/lesson/card";
-import type { ArrowKind } from "@/lib/lesson/types";
 import { ARROW_STYLES } from "@/components/theme";
+import { keysOf } from "@/lib/guards";
 
 /** The card's legend and fidelity notes: reachable from every view. */
 export function FidelityNotes() {
@@ -8,7 +8,7 @@ export function FidelityNotes() {
     <details className="rounded-xl border border-slate-700 bg-slate-900/60 p-3">
       <summary className="cursor-pointer font-semibold">Legend and fidelity notes</summary>
       <ul className="mt-3 grid gap-2 sm:grid-cols-2" aria-label="Arrow legend">
-        {(Object.keys(ARROW_LEGEND) as ArrowKind[]).map((kind) => (
+        {keysOf(ARROW_LEGEND).map((kind) => (
           <li key={kind} className="flex items-center gap-3">
             <svg width="56" height="14" aria-hidden="true">
               <line

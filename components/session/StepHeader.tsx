@@ -4,6 +4,7 @@ import { initialWorld } from "@/lib/lesson/world";
 import type { PublicSnapshot } from "@/lib/session/views";
 import type { BindingMode } from "@/lib/lesson/types";
 import { scenarioName } from "@/components/theme";
+import { stringAt } from "@/lib/guards";
 
 /** The current step, its narration and the mode, announced politely to screen readers when they change. */
 export function StepHeader({ scenario, snapshot, large }: { scenario: Scenario; snapshot: Pick<PublicSnapshot, "stepIndex">; large?: boolean }) {
@@ -38,7 +39,8 @@ export function StepHeader({ scenario, snapshot, large }: { scenario: Scenario; 
  * with provisioner kubernetes.io/no-provisioner, so the badge says exactly that.
  */
 export function ModeBadge({ mode, scenario, large }: { mode: BindingMode; scenario: Scenario; large?: boolean }) {
-  const storageClass = initialWorld(scenario).storageClass as { volumeBindingMode: string; provisioner: string };
+  const sc = initialWorld(scenario).storageClass;
+  const storageClass = { volumeBindingMode: stringAt(sc, "volumeBindingMode"), provisioner: stringAt(sc, "provisioner") };
   const noProvisioner = storageClass.provisioner === "kubernetes.io/no-provisioner";
   return (
     <p className={`inline-flex flex-wrap items-center gap-2 ${large ? "text-[0.875rem]" : "text-sm"}`}>

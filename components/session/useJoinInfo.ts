@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { JoinInfo, RestError } from "@/lib/protocol/rest";
+import { readApi, type JoinInfo } from "@/lib/protocol/rest";
 import { isRoomCode } from "@/lib/protocol/wire";
 
 /** What the join-info lookup said: still asking, the info, a clear "no such session" (404), or another failure. */
@@ -23,11 +23,11 @@ export function useJoinInfo(code: string, enabled = true): JoinInfoState {
     let cancelled = false;
     fetch(`/api/join-info?code=${encodeURIComponent(code)}`)
       .then(async (res) => {
-        const body = (await res.json().catch(() => null)) as JoinInfo | RestError | null;
+        const reply = await readApi<JoinInfo>(res);
         if (cancelled) return;
-        if (res.ok && body && !("error" in body)) setState({ status: "ok", info: body });
-        else if (res.status === 404) setState({ status: "missing" });
-        else setState({ status: "error", message: (body && "error" in body && body.error.message) || "Could not get the join link." });
+        if (reply.ok) setState({ status: "ok", info: reply.body });
+        else if (reply.status === 404) setState({ status: "missing" });
+        else setState({ status: "error", message: reply.message || "Could not get the join link." });
       })
       .catch(() => !cancelled && setState({ status: "error", message: "Could not reach the server." }));
     return () => {

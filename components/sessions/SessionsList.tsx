@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { ADMIN_TOKEN_KEY, allHostKeys, hostKeyHeaders } from "@/components/live/hostKeyStore";
-import { MAX_HOST_KEYS_PER_REQUEST, type SessionDetail, type SessionList, type ShareLink } from "@/lib/protocol/rest";
+import { MAX_HOST_KEYS_PER_REQUEST, readApi, type SessionDetail, type SessionList, type ShareLink } from "@/lib/protocol/rest";
 
 /** A row of the list: what the API says about one session. */
 type SessionRow = SessionDetail;
@@ -16,8 +16,8 @@ function duration(ms: number): string {
 async function download(id: string, query: string) {
   const res = await fetch(`/api/sessions/${id}/export?${query}`, { headers: hostKeyHeaders() });
   if (!res.ok) {
-    const body = await res.json().catch(() => null);
-    throw new Error(body?.error?.message ?? "Export failed.");
+    const reply = await readApi<never>(res);
+    throw new Error((!reply.ok && reply.message) || "Export failed.");
   }
   const blob = await res.blob();
   const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "export";
@@ -35,9 +35,9 @@ async function setSharing(id: string, share: boolean): Promise<string | null> {
     method: share ? "POST" : "DELETE",
     headers: { ...hostKeyHeaders(), "Content-Type": "application/json" },
   });
-  const body = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(body?.error?.message ?? "Could not change sharing.");
-  return share ? `${window.location.origin}${(body as ShareLink).replayPath}` : null;
+  const reply = await readApi<ShareLink>(res);
+  if (!reply.ok) throw new Error(reply.message || "Could not change sharing.");
+  return share ? `${window.location.origin}${reply.body.replayPath}` : null;
 }
 
 /** The link to hand out, with a copy button; the key lives in the fragment, so it never reaches a server log. */
@@ -99,8 +99,9 @@ export function SessionsList() {
     setHeldKeys(allHostKeys().length);
     fetch("/api/sessions", { headers: hostKeyHeaders() })
       .then(async (res) => {
-        const body = (await res.json()) as SessionList & { error?: { message: string } };
-        if (!res.ok) throw new Error(body?.error?.message ?? "Could not load sessions.");
+        const reply = await readApi<SessionList>(res);
+        if (!reply.ok) throw new Error(reply.message || "Could not load sessions.");
+        const body = reply.body;
         setRows(body.sessions);
         setScope(body.scope);
       })

@@ -27,7 +27,7 @@ export function StudentView({ code, initialName }: { code: string; initialName: 
 
   useEffect(() => {
     if (initialName !== null) return;
-    let known = false;
+    let known: boolean;
     try {
       known = localStorage.getItem(studentTokenKey(code)) !== null;
     } catch {
@@ -171,7 +171,7 @@ function FullDiagram({ scenario, stepIndex }: { scenario: ReturnType<typeof getS
     box.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);
   }, [open, stepIndex]);
   return (
-    <details className="mt-2" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)} data-testid="full-diagram">
+    <details className="mt-2" onToggle={(e) => setOpen((e.currentTarget).open)} data-testid="full-diagram">
       <summary className="cursor-pointer px-2 py-1 text-sky-200">Show the full diagram</summary>
       <div ref={region} className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Full sequence diagram (scrolls sideways)">
         <SequenceDiagram scenario={scenario} stepIndex={stepIndex} className="h-auto w-[720px] max-w-none" />

@@ -78,3 +78,20 @@ export interface RestError {
  * HTTP servers cap header size (Node: 16 KiB); 200 keys of 43 characters fit.
  */
 export const MAX_HOST_KEYS_PER_REQUEST = 200;
+
+/**
+ * A response of this server's API, as the REST contract above types it: the
+ * body (on success) or its error. Nothing else answers these paths, so the
+ * shape is the contract's; a body that is not JSON reads as an error.
+ */
+export async function readApi<T>(res: Response): Promise<{ ok: true; body: T } | { ok: false; status: number; message: string }> {
+  const body: unknown = await res.json().catch(() => null);
+  if (res.ok && body !== null) {
+    // The contract types this path's body; the server is the only author of it.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+    return { ok: true, body: body as T };
+  }
+  const error = typeof body === "object" && body !== null && "error" in body ? body.error : null;
+  const message = typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : "";
+  return { ok: false, status: res.status, message };
+}

@@ -24,8 +24,6 @@ import {
   replay,
   toHostSnapshot,
   toPublicSnapshot,
-  type HostSnapshot,
-  type PublicSnapshot,
   type SessionEvent,
   type SessionState,
 } from "../../lib/session";

@@ -281,7 +281,7 @@ export function openRaw(url: string, options: RawOptions = {}): Promise<RawSocke
       raw.binaryFrames += 1;
       return;
     }
-    const text = data.toString();
+    const text = Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString("utf8");
     // engine.io heartbeat: answer pings, keep them out of the record.
     if (text === "2") return void ws.send("3");
     frames.push(text);

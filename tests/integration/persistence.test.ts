@@ -150,7 +150,7 @@ describe("a damaged or newer database", () => {
     const file = path.join(dir, "sessions.sqlite");
     const store = new SqliteSessionStore(file);
     for (let i = 0; i < 200; i++) {
-      store.createSession(
+      void store.createSession(
         { id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, code: `C${i}`, title: "x".repeat(100), hostKeyHash: "00", createdAt: i, endedAt: null },
         { type: "session:created", id: `s${i}`, code: `C${i}`, title: "t", seq: 1, at: i },
       );
@@ -182,6 +182,7 @@ describe("a damaged or newer database", () => {
 
   it("refuses a database written by a newer version", () => {
     const file = dbWithOneSession();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- opened only to damage the file under test
     const Database = require("better-sqlite3") as typeof import("better-sqlite3");
     const db = new Database(file);
     db.pragma("user_version = 99");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
+
 import type { HostSnapshot, PublicSnapshot } from "../../lib/session";
 import { connectClient, type TestClient, serverPerTest } from "./harness";
 

@@ -2,9 +2,8 @@
 
 import { useId, useState } from "react";
 import { checkCluster, type CheckResult, type PastedEvent } from "@/lib/lesson/clusterCheck";
-import { SCENARIO_IDS, type ScenarioId } from "@/lib/lesson/kubeCluster";
+import { SCENARIO_IDS, scenarioParts, type ScenarioId } from "@/lib/lesson/kubeCluster";
 import { getScenario } from "@/lib/lesson/scenarios";
-import type { BindingMode, VariantId } from "@/lib/lesson/types";
 
 /**
  * "Check my cluster": the student pastes kubectl's JSON and sees each event on
@@ -12,7 +11,7 @@ import type { BindingMode, VariantId } from "@/lib/lesson/types";
  * anywhere: a lab cluster's events can name internal hosts.
  */
 
-const split = (id: ScenarioId) => id.split("/") as [BindingMode, VariantId];
+const split = (id: ScenarioId) => scenarioParts(id);
 
 function EventLine({ event }: { event: PastedEvent }) {
   return (
@@ -48,7 +47,10 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
         <select
           id={ids.scenario}
           value={against}
-          onChange={(e) => setAgainst(e.target.value as ScenarioId)}
+          onChange={(e) => {
+            const chosen = SCENARIO_IDS.find((known) => known === e.target.value);
+            if (chosen) setAgainst(chosen);
+          }}
           className="mt-1 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2"
         >
           {SCENARIO_IDS.map((id) => (
