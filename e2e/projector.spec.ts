@@ -68,11 +68,20 @@ test("the projector fills the screen with the diagram, legible from the back, at
   for (const panel of panels) {
     await teacher.page.getByTestId(`projector-panel-${panel}`).click();
     await expect(projector.page.getByTestId("projector-panel")).toHaveAttribute("data-panel", panel);
-    const objects = panel === "objects" ? ["PersistentVolumeClaim", "PersistentVolume", "Pod", "StorageClass", "VolumeAttachment", "events"] : [null];
+    const objects =
+      panel === "objects"
+        ? ["PersistentVolumeClaim", "PersistentVolume", "Pod", "StorageClass", "VolumeAttachment", "events"]
+        : panel === "hood"
+          ? await teacher.page.getByTestId("projector-deep-dive").evaluateAll((els) => els.map((e) => e.getAttribute("data-title")!))
+          : [null];
     for (const object of objects) {
-      if (object) {
+      if (object && panel === "objects") {
         await teacher.page.locator(`[data-testid=projector-object][data-object=${object}]`).click();
         await expect(projector.page.getByTestId("projector-panel")).toHaveAttribute("data-object", object);
+      }
+      if (object && panel === "hood") {
+        await teacher.page.locator(`[data-testid=projector-deep-dive][data-title="${object}"]`).click();
+        await expect(projector.page.getByTestId("deep-dive")).toHaveAttribute("data-title", object);
       }
       for (const screen of SCREENS) {
         await projector.page.setViewportSize(screen);
