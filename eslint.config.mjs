@@ -6,7 +6,17 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", ".next/", "next-env.d.ts", "test-results/", "playwright-report/", "bench/results/", "data/", "docs/screenshots/", "vitest.config.mts"],
+    ignores: [
+      "node_modules/",
+      ".next/",
+      "next-env.d.ts",
+      "test-results/",
+      "playwright-report/",
+      "bench/results/",
+      "data/",
+      "docs/screenshots/",
+      "vitest.config.mts",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -28,7 +38,10 @@ export default tseslint.config(
       // `let io` is read lazily by closures built before it is assigned.
       "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
       // Names that start with _ are deliberately unused (destructuring a field away).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
     },
   },
   {

@@ -8,14 +8,17 @@ export default function HomePage() {
         <p className="text-sm font-semibold uppercase tracking-widest text-sky-300">Kubernetes storage, live</p>
         <h1 className="mt-2 text-4xl font-bold sm:text-5xl">{CARD_TITLE}</h1>
         <p className="mt-4 max-w-2xl text-lg text-slate-300">
-          Step a whole class through how a PersistentVolumeClaim becomes a mounted disk. Every student&apos;s screen follows
-          yours, and &ldquo;what happens next?&rdquo; polls let them predict each move before they see it.
+          Step a whole class through how a PersistentVolumeClaim becomes a mounted disk. Every student&apos;s screen follows yours, and
+          &ldquo;what happens next?&rdquo; polls let them predict each move before they see it.
         </p>
         <p className="mt-3 max-w-2xl text-slate-400">{CARD_INTRO}</p>
       </header>
       <StartOrJoin />
       <p className="text-slate-300">
-        Looking for an earlier class? <a href="/sessions" className="font-semibold text-sky-300 underline">Saved sessions and replays</a>
+        Looking for an earlier class?{" "}
+        <a href="/sessions" className="font-semibold text-sky-300 underline">
+          Saved sessions and replays
+        </a>
       </p>
     </main>
   );

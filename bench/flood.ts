@@ -227,7 +227,12 @@ class Slot {
       upgraded = true;
     });
     ws.on("message", (data: WebSocket.RawData, isBinary: boolean) => {
-      if (!isBinary) this.onText(ws, c, Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString("utf8"));
+      if (!isBinary)
+        this.onText(
+          ws,
+          c,
+          Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString("utf8"),
+        );
     });
     ws.on("error", (err: Error & { code?: string }) => count(stats.socketErrors, err.code ?? err.message.slice(0, 60)));
     ws.on("close", () => {

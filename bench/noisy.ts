@@ -53,8 +53,10 @@ export function noisyOptions(arg: (name: string) => string | undefined, base: { 
     process.exit(2);
   };
   if (!(Number.isInteger(o.n) && o.n >= 1 && o.n <= 10_000)) bad("--noisy[=N] takes room A's class size, 1..10000 (default 200).");
-  if (!(Number.isInteger(o.reps) && o.reps >= 1 && o.reps <= 20)) bad("--noisy-reps takes the number of quiet/flood pairs, 1..20 (default 3).");
-  if (!(Number.isInteger(o.floodSockets) && o.floodSockets >= 1 && o.floodSockets <= 200)) bad("--flood-sockets takes 1..200 (default 10).");
+  if (!(Number.isInteger(o.reps) && o.reps >= 1 && o.reps <= 20))
+    bad("--noisy-reps takes the number of quiet/flood pairs, 1..20 (default 3).");
+  if (!(Number.isInteger(o.floodSockets) && o.floodSockets >= 1 && o.floodSockets <= 200))
+    bad("--flood-sockets takes 1..200 (default 10).");
   if (!(Number.isInteger(o.floodFresh) && o.floodFresh >= 0 && o.floodFresh <= 200)) bad("--flood-fresh takes 0..200 (default 4).");
   return o;
 }
@@ -219,7 +221,11 @@ class Flooder {
 
   constructor(private readonly deps: Pick<NoisyDeps<ServerLike>, "track" | "stop" | "log">) {
     this.proc = deps.track(
-      fork(path.join(__dirname, "flood.ts"), [], { cwd: ROOT, execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+      fork(path.join(__dirname, "flood.ts"), [], {
+        cwd: ROOT,
+        execArgv: ["--import", "tsx"],
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      }),
     );
     this.proc.on("message", (event: FloodEvent) => {
       if (event.ev === "error") deps.log(`flooder: ${event.message}`);
@@ -298,7 +304,8 @@ function sumFlood(all: FloodStats[]): FloodStats {
     for (const [k, v] of Object.entries(s.repliesByCode)) count(total.repliesByCode, k, v);
     for (const [k, v] of Object.entries(s.handshakeRefusals)) count(total.handshakeRefusals, k, v);
     for (const [k, v] of Object.entries(s.socketErrors)) count(total.socketErrors, k, v);
-    for (const [kind, codes] of Object.entries(s.repliesByKind)) for (const [k, v] of Object.entries(codes)) count((total.repliesByKind[kind] ??= {}), k, v);
+    for (const [kind, codes] of Object.entries(s.repliesByKind))
+      for (const [k, v] of Object.entries(codes)) count((total.repliesByKind[kind] ??= {}), k, v);
   }
   return total;
 }
@@ -518,8 +525,10 @@ export async function runNoisy<S extends ServerLike>(deps: NoisyDeps<S>, o: Nois
         flood = (await flooder.next("stopped", 15_000)).stats;
         log(`${name}: ${flood.framesSent} frames sent, ${flood.replies} replies, ${flood.opened.student + flood.opened.fresh} connections`);
       }
-      if (joins.failed) errors.push(`${name}: ${joins.failed} of ${joins.tried} new students failed to join room A: ${JSON.stringify(joins.errors)}`);
-      if (health.failed) errors.push(`${name}: ${health.failed} of ${health.tried} GET /api/health failed: ${JSON.stringify(health.errors)}`);
+      if (joins.failed)
+        errors.push(`${name}: ${joins.failed} of ${joins.tried} new students failed to join room A: ${JSON.stringify(joins.errors)}`);
+      if (health.failed)
+        errors.push(`${name}: ${health.failed} of ${health.tried} GET /api/health failed: ${JSON.stringify(health.errors)}`);
       return {
         mode,
         run,
@@ -603,7 +612,9 @@ export async function runNoisy<S extends ServerLike>(deps: NoisyDeps<S>, o: Nois
       seconds: (now() - started) / 1000,
     };
   } catch (err) {
-    throw new Error(`noisy N=${o.n}: ${(err as Error).message}\n--- server output (tail) ---\n${server.output().slice(-4_000)}`, { cause: err });
+    throw new Error(`noisy N=${o.n}: ${(err as Error).message}\n--- server output (tail) ---\n${server.output().slice(-4_000)}`, {
+      cause: err,
+    });
   } finally {
     const t0 = Date.now();
     teacher?.socket.close();
@@ -648,19 +659,43 @@ export function noisyReport(r: NoisyResult | null): string {
   const rows: string[][] = [
     ["fan-out, last student, median (ms)", showSpread(q.lastMedian), showSpread(f.lastMedian), times(r.ratio.lastMedian), "≤2x"],
     ["fan-out, last student, p99 (ms)", showSpread(q.lastP99), showSpread(f.lastP99), times(r.ratio.lastP99), ""],
-    ["fan-out, median student, median (ms)", showSpread(q.medianStudentMedian), showSpread(f.medianStudentMedian), times(r.ratio.medianStudentMedian), ""],
+    [
+      "fan-out, median student, median (ms)",
+      showSpread(q.medianStudentMedian),
+      showSpread(f.medianStudentMedian),
+      times(r.ratio.medianStudentMedian),
+      "",
+    ],
     ["steps some student missed (of all steps)", `${q.stepsIncomplete} / ${q.steps}`, `${f.stepsIncomplete} / ${f.steps}`, "", "0"],
     ["server CPU (ms per s)", showSpread(q.serverCpuMsPerS, 0), showSpread(f.serverCpuMsPerS, 0), times(r.ratio.serverCpu), ""],
     ["flooder CPU (ms per s)", "–", showSpread(f.flooderCpuMsPerS, 0), "", ""],
-    [`machine CPU busy, all ${os.cpus().length} cores and processes (%)`, showSpread(q.machineBusyPercent, 0), showSpread(f.machineBusyPercent, 0), "", ""],
+    [
+      `machine CPU busy, all ${os.cpus().length} cores and processes (%)`,
+      showSpread(q.machineBusyPercent, 0),
+      showSpread(f.machineBusyPercent, 0),
+      "",
+      "",
+    ],
     ["new students in room A: joined / tried", `${q.joins.ok} / ${q.joins.tried}`, `${f.joins.ok} / ${f.joins.tried}`, "", "all"],
     ["new student → first snapshot, median / max (ms)", latency(q.joins), latency(f.joins), times(f.joins.medianMs / q.joins.medianMs), ""],
     ["GET /api/health: 200 / sent", `${q.health.ok} / ${q.health.tried}`, `${f.health.ok} / ${f.health.tried}`, "", "all"],
     ["GET /api/health, median / max (ms)", latency(q.health), latency(f.health), times(f.health.medianMs / q.health.medianMs), ""],
-    ["flood: frames sent / replies received", "–", `${int(t.framesSent)} / ${int(t.replies)} (${fmt((100 * t.replies) / t.framesSent, 0)} %)`, "", ""],
+    [
+      "flood: frames sent / replies received",
+      "–",
+      `${int(t.framesSent)} / ${int(t.replies)} (${fmt((100 * t.replies) / t.framesSent, 0)} %)`,
+      "",
+      "",
+    ],
     ["flood: frames per second / MiB per second", "–", `${showSpread(t.framesPerSecond, 0)} / ${showSpread(t.mibPerSecond, 1)}`, "", ""],
     ["flood: replies by code", "–", codes(t.repliesByCode), "", ""],
-    ["flood: connections opened (student + fresh) / closed by the server", "–", `${int(t.opened.student)} + ${int(t.opened.fresh)} / ${int(t.closedByServer)}`, "", ""],
+    [
+      "flood: connections opened (student + fresh) / closed by the server",
+      "–",
+      `${int(t.opened.student)} + ${int(t.opened.fresh)} / ${int(t.closedByServer)}`,
+      "",
+      "",
+    ],
     ["flood: handshakes refused, by code", "–", codes(t.handshakeRefusals), "", ""],
   ];
   out.push(table(["measure", "quiet", "flood", "flood/quiet", "target"], rows));

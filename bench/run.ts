@@ -185,7 +185,8 @@ async function rssAfterGc(server: RunningServer): Promise<{ bytes: number; befor
     readings.push(serverRss(server));
     const last = readings.slice(-3);
     const settled = last.length === 3 && (Math.max(...last) - Math.min(...last)) / Math.max(...last) < 0.005;
-    if (settled || Date.now() - start > 5_000) return { bytes: readings[readings.length - 1], beforeGcBytes, settleMs: Date.now() - start, settled };
+    if (settled || Date.now() - start > 5_000)
+      return { bytes: readings[readings.length - 1], beforeGcBytes, settleMs: Date.now() - start, settled };
     await sleep(100);
   }
 }
@@ -244,16 +245,27 @@ async function startServer(kind: ServerKind): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   if (kind === "bare") {
-    const { proc, output } = spawnTracked([...profileArgs, "--expose-gc", "--import", "tsx", path.join(__dirname, "bareServer.ts"), `--port=${port}`], {
-      ...process.env,
-      NODE_ENV: "production",
-    });
+    const { proc, output } = spawnTracked(
+      [...profileArgs, "--expose-gc", "--import", "tsx", path.join(__dirname, "bareServer.ts"), `--port=${port}`],
+      {
+        ...process.env,
+        NODE_ENV: "production",
+      },
+    );
     await waitHealthy(url, proc, output);
     return { kind, procs: [proc], url, urls: [url], cpuPids: [proc.pid!], output, stop: () => stop(proc, serverGraceMs()) };
   }
   if (kind === "cluster") return startCluster(CLUSTER);
   const node = await startProductNode(port, {});
-  return { kind, procs: [node.proc], url, urls: [url], cpuPids: [node.proc.pid!], output: node.output, stop: () => stop(node.proc, serverGraceMs()) };
+  return {
+    kind,
+    procs: [node.proc],
+    url,
+    urls: [url],
+    cpuPids: [node.proc.pid!],
+    output: node.output,
+    stop: () => stop(node.proc, serverGraceMs()),
+  };
 }
 
 /** One `node --expose-gc --import tsx server/index.ts` with a temporary DATA_DIR (removed when it exits); SIGUSR2 runs a full GC. */
@@ -301,9 +313,13 @@ async function startRedis(): Promise<{ proc: ChildProcess; url: string; output: 
   if (!bin) throw new Error("--cluster needs redis-server on PATH (Debian: apt-get install -y redis-server).");
   const port = await freePort();
   const proc = track(
-    spawn(bin, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    }),
+    spawn(
+      bin,
+      ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    ),
   );
   let out = "";
   const keep = (d: Buffer) => {
@@ -313,7 +329,8 @@ async function startRedis(): Promise<{ proc: ChildProcess; url: string; output: 
   proc.stderr!.on("data", keep);
   const start = Date.now();
   while (!/Ready to accept connections/.test(out)) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`redis-server exited (${proc.exitCode ?? proc.signalCode}):\n${out}`);
+    if (proc.exitCode !== null || proc.signalCode !== null)
+      throw new Error(`redis-server exited (${proc.exitCode ?? proc.signalCode}):\n${out}`);
     if (Date.now() - start > 10_000) throw new Error(`redis-server did not start within 10 s:\n${out}`);
     await sleep(50);
   }
@@ -368,7 +385,10 @@ async function startCluster(k: number): Promise<RunningServer> {
     await stop(redis.proc, 3_000);
   };
   const output = () =>
-    [...nodes.map((nd, i) => `--- node ${i + 1} (${nd.url})\n${nd.output().slice(-3_000)}`), `--- redis\n${redis.output().slice(-1_000)}`].join("\n");
+    [
+      ...nodes.map((nd, i) => `--- node ${i + 1} (${nd.url})\n${nd.output().slice(-3_000)}`),
+      `--- redis\n${redis.output().slice(-1_000)}`,
+    ].join("\n");
   try {
     const env = { REDIS_URL: redis.url, SESSION_CREATE_LIMIT: "100000" };
     // Node 1 alone first, so its heartbeat key tells us its id; then the others together.
@@ -623,8 +643,7 @@ async function runScenario(kind: ServerKind, n: number, run: number): Promise<Sc
   try {
     teacher = await connectTeacher(server);
     const t = teacher;
-    const stepCommand = (stepIndex: number) =>
-      kind !== "bare" ? t.command("step:go", { stepIndex }) : t.command("step", { stepIndex });
+    const stepCommand = (stepIndex: number) => (kind !== "bare" ? t.command("step:go", { stepIndex }) : t.command("step", { stepIndex }));
 
     // Warm-up: the code paths the measurement uses, then let the heap settle.
     await stepCommand(1);
@@ -767,9 +786,7 @@ async function runScenario(kind: ServerKind, n: number, run: number): Promise<Sc
     const startAt = now() + 200;
     const ackTimeoutMs = 30_000;
     const voteCpu0 = { server: serverCpuMs(server), workers: workersCpu(), machine: machineTicks() };
-    workers.forEach((w) =>
-      w.send({ cmd: "vote", pollId, options, startAt, spreadMs: VOTE_SPREAD_MS, total: n, ackTimeoutMs }),
-    );
+    workers.forEach((w) => w.send({ cmd: "vote", pollId, options, startAt, spreadMs: VOTE_SPREAD_MS, total: n, ackTimeoutMs }));
     const voted = await Promise.all(workers.map((w) => w.next("voted", 200 + VOTE_SPREAD_MS + ackTimeoutMs + 10_000)));
     const voteServerMs = serverCpuMs(server) - voteCpu0.server;
     const voteWorkersMs = workersCpu() - voteCpu0.workers;
@@ -824,9 +841,11 @@ async function runScenario(kind: ServerKind, n: number, run: number): Promise<Sc
 
     if (cluster) {
       const owners = await sessionOwners(cluster.redisUrl).catch((err: Error) => [`? ${err.message}`]);
-      if (owners.length !== 1 || owners[0] !== owner) errors.push(`cluster: the session changed owner during the run: ${owner} → ${JSON.stringify(owners)}`);
+      if (owners.length !== 1 || owners[0] !== owner)
+        errors.push(`cluster: the session changed owner during the run: ${owner} → ${JSON.stringify(owners)}`);
       const live = await liveNodeIds(cluster.redisUrl).catch(() => []);
-      if (live.length !== cluster.nodeIds.length) errors.push(`cluster: ${live.length} of ${cluster.nodeIds.length} nodes heartbeating at the end`);
+      if (live.length !== cluster.nodeIds.length)
+        errors.push(`cluster: ${live.length} of ${cluster.nodeIds.length} nodes heartbeating at the end`);
     }
 
     const cpu = {
@@ -879,8 +898,7 @@ async function pageWeight(): Promise<{ route: string; rawBytes: number; gzipByte
 // ---------------------------------------------------------------------------
 // Report: every cell is the median of its runs with [min–max]; every ratio divides medians.
 
-const fmt = (x: number | null | undefined, digits = 1) =>
-  x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(digits);
+const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(digits));
 /** p/b; "–" when either is missing or not positive (an RSS delta within the noise can come out negative). */
 const ratio = (p: number | null | undefined, b: number | null | undefined) =>
   p === null || p === undefined || b === null || b === undefined || !Number.isFinite(p) || !Number.isFinite(b) || b <= 0 || p <= 0
@@ -916,7 +934,14 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
    * A figure per run → median [min–max] in each server's column; `ratioed`:
    * product/bare (and ×K/bare) from the medians.
    */
-  function numRow(n: number, measure: string, pick: (r: ScenarioResult) => number | null | undefined, digits: number, ratioed: boolean, target: string): string[] {
+  function numRow(
+    n: number,
+    measure: string,
+    pick: (r: ScenarioResult) => number | null | undefined,
+    digits: number,
+    ratioed: boolean,
+    target: string,
+  ): string[] {
     const meds: Partial<Record<ServerKind, number>> = {};
     const cells = kinds.map((k) => {
       const xs = runsOf(k, n)
@@ -941,7 +966,13 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
     return [String(n), measure, cells[0], cells[1], "", ...(CLUSTER ? [cells[2], ""] : []), target];
   }
   /** Medians of two figures, "a → b" (no ratio). */
-  function pairRow(n: number, measure: string, a: (r: ScenarioResult) => number, b: (r: ScenarioResult) => number, digits: number): string[] {
+  function pairRow(
+    n: number,
+    measure: string,
+    a: (r: ScenarioResult) => number,
+    b: (r: ScenarioResult) => number,
+    digits: number,
+  ): string[] {
     const cells = kinds.map((k) => {
       const runs = runsOf(k, n);
       return runs.length ? `${fmt(runMedian(runs.map(a)), digits)} → ${fmt(runMedian(runs.map(b)), digits)}` : "–";
@@ -952,7 +983,9 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
   const tick = 1000 / CLOCK_TICKS;
 
   out.push(`Each cell: ${runsNote}.${CLUSTER ? ` ${clusterName}: CPU summed over the ${CLUSTER} nodes and redis-server.` : ""}`);
-  out.push(`CPU: utime + stime from /proc/<pid>/stat (all threads; ${fmt(tick, 0)} ms ticks) over the phase, divided by its steps or votes.\n`);
+  out.push(
+    `CPU: utime + stime from /proc/<pid>/stat (all threads; ${fmt(tick, 0)} ms ticks) over the phase, divided by its steps or votes.\n`,
+  );
 
   out.push(`## 1. Step fan-out: teacher's command → last student's snapshot (ms, ${STEPS} steps), and CPU per step`);
   const fanRows: string[][] = [];
@@ -963,7 +996,16 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
     fanRows.push(numRow(n, "median student, median", (r) => r.fanout.medianStudentMedian, 1, true, ""));
     fanRows.push(numRow(n, "server CPU per step (ms)", (r) => r.cpu.stepServerMs / STEPS, 2, true, ""));
     fanRows.push(numRow(n, "client workers' CPU per step (ms)", (r) => r.cpu.stepWorkersMsPerStep, 2, false, ""));
-    fanRows.push(numRow(n, "machine busy during the steps (% of 2 cores)".replace("2", String(os.cpus().length)), (r) => r.cpu.stepMachineBusy * 100, 0, false, ""));
+    fanRows.push(
+      numRow(
+        n,
+        "machine busy during the steps (% of 2 cores)".replace("2", String(os.cpus().length)),
+        (r) => r.cpu.stepMachineBusy * 100,
+        0,
+        false,
+        "",
+      ),
+    );
   }
   out.push(table(header, fanRows));
 
@@ -974,15 +1016,69 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
   for (const n of NS) {
     const is1k = n === 1000;
     voteRows.push(textRow(n, "votes sent / acked", (r) => (r.vote ? `${r.vote.sent} / ${r.vote.acked}` : "–"), ""));
-    voteRows.push(numRow(n, "vote → ack, median vote (ms)", v((x) => x.ackMedianMs), 1, true, ""));
-    voteRows.push(numRow(n, "vote → ack, slowest vote (ms)", v((x) => x.ackMaxMs), 1, false, ""));
+    voteRows.push(
+      numRow(
+        n,
+        "vote → ack, median vote (ms)",
+        v((x) => x.ackMedianMs),
+        1,
+        true,
+        "",
+      ),
+    );
+    voteRows.push(
+      numRow(
+        n,
+        "vote → ack, slowest vote (ms)",
+        v((x) => x.ackMaxMs),
+        1,
+        false,
+        "",
+      ),
+    );
     voteRows.push(numRow(n, "server CPU per vote, vote → last ack (µs)", (r) => r.cpu.voteServerUsPerVote, 0, true, ""));
     voteRows.push(numRow(n, "client workers' CPU per vote (µs)", (r) => r.cpu.voteWorkersUsPerVote, 0, false, ""));
     voteRows.push(textRow(n, "votes lost (sent − final total)", (r) => (r.vote ? String(r.vote.lost) : "–"), "0"));
-    voteRows.push(numRow(n, "close → final tally at every student (ms)", v((x) => x.closeToAllMs), 1, true, is1k ? "≤250 ms" : ""));
-    voteRows.push(numRow(n, "tally messages sent (sum over students)", v((x) => x.tallyMessages), 0, true, "∝ N"));
-    voteRows.push(numRow(n, "poll length, first vote → close (s)", v((x) => x.pollSeconds), 2, false, ""));
-    voteRows.push(numRow(n, "tallies per student per second of poll", v((x) => x.talliesPerStudentPerSecond), 2, true, is1k ? "≤10" : ""));
+    voteRows.push(
+      numRow(
+        n,
+        "close → final tally at every student (ms)",
+        v((x) => x.closeToAllMs),
+        1,
+        true,
+        is1k ? "≤250 ms" : "",
+      ),
+    );
+    voteRows.push(
+      numRow(
+        n,
+        "tally messages sent (sum over students)",
+        v((x) => x.tallyMessages),
+        0,
+        true,
+        "∝ N",
+      ),
+    );
+    voteRows.push(
+      numRow(
+        n,
+        "poll length, first vote → close (s)",
+        v((x) => x.pollSeconds),
+        2,
+        false,
+        "",
+      ),
+    );
+    voteRows.push(
+      numRow(
+        n,
+        "tallies per student per second of poll",
+        v((x) => x.talliesPerStudentPerSecond),
+        2,
+        true,
+        is1k ? "≤10" : "",
+      ),
+    );
   }
   out.push(table(header, voteRows));
 
@@ -992,12 +1088,31 @@ function report(results: ScenarioResult[], page: Awaited<ReturnType<typeof pageW
   const memRows: string[][] = [];
   for (const n of NS) {
     memRows.push(numRow(n, "RSS after join − before, per student, after GC", (r) => r.memory.perStudentBytes / 1024, 1, true, "≤1.5x"));
-    memRows.push(pairRow(n, "RSS before → after, after GC (MiB)", (r) => r.memory.beforeBytes / 2 ** 20, (r) => r.memory.afterBytes / 2 ** 20, 1));
-    memRows.push(numRow(n, "same without the GC, per student (KiB)", (r) => (r.memory.afterNoGcBytes - r.memory.beforeNoGcBytes) / 1024 / r.join.ok, 1, false, ""));
+    memRows.push(
+      pairRow(
+        n,
+        "RSS before → after, after GC (MiB)",
+        (r) => r.memory.beforeBytes / 2 ** 20,
+        (r) => r.memory.afterBytes / 2 ** 20,
+        1,
+      ),
+    );
+    memRows.push(
+      numRow(
+        n,
+        "same without the GC, per student (KiB)",
+        (r) => (r.memory.afterNoGcBytes - r.memory.beforeNoGcBytes) / 1024 / r.join.ok,
+        1,
+        false,
+        "",
+      ),
+    );
   }
   out.push(table(header, memRows));
 
-  out.push(`\n## 4. Join storm: N students connect (100 in flight per worker) and get their first snapshot (ms)${CLUSTER ? `; ${clusterName}: round-robin over the nodes` : ""}`);
+  out.push(
+    `\n## 4. Join storm: N students connect (100 in flight per worker) and get their first snapshot (ms)${CLUSTER ? `; ${clusterName}: round-robin over the nodes` : ""}`,
+  );
   const joinRows: string[][] = [];
   for (const n of NS) {
     joinRows.push(numRow(n, "all joined", (r) => r.join.allMs, 1, true, ""));
@@ -1030,7 +1145,9 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const load = os.loadavg();
-  const plan = NOISY ? noisyPlan(NOISY) : `N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.map(label).join(", ")}; ${REPS} run${REPS === 1 ? "" : "s"} of each, interleaved`;
+  const plan = NOISY
+    ? noisyPlan(NOISY)
+    : `N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.map(label).join(", ")}; ${REPS} run${REPS === 1 ? "" : "s"} of each, interleaved`;
   log(`${plan}; load average ${load.map((l) => l.toFixed(1)).join(" ")}`);
   const results: ScenarioResult[] = [];
   const failures: string[] = [];
@@ -1059,7 +1176,9 @@ async function main(): Promise<void> {
   }
   const page = NOISY ? null : await pageWeight();
   const text = NOISY ? noisyReport(noisy) : report(results, page);
-  const title = NOISY ? "noisy neighbour on the product server" : `product vs bare socket.io 4.8${CLUSTER ? ` vs ${label("cluster")}` : ""}`;
+  const title = NOISY
+    ? "noisy neighbour on the product server"
+    : `product vs bare socket.io 4.8${CLUSTER ? ` vs ${label("cluster")}` : ""}`;
   console.log(`\n# Benchmark: ${title} (${new Date().toISOString()})\n`);
   console.log(text);
   if (failures.length) console.log(`\n## Failed scenarios\n${failures.map((f) => `- ${f}`).join("\n")}`);
@@ -1080,7 +1199,16 @@ async function main(): Promise<void> {
         node: process.version,
         cpus: os.cpus().length,
         loadAverage: { start: load, end: os.loadavg() },
-        options: { n: NS, reps: REPS, steps: STEPS, workers: WORKERS, servers: KINDS, clusterNodes: CLUSTER || null, joinWindowPerWorker: JOIN_WINDOW, voteSpreadMs: VOTE_SPREAD_MS },
+        options: {
+          n: NS,
+          reps: REPS,
+          steps: STEPS,
+          workers: WORKERS,
+          servers: KINDS,
+          clusterNodes: CLUSTER || null,
+          joinWindowPerWorker: JOIN_WINDOW,
+          voteSpreadMs: VOTE_SPREAD_MS,
+        },
         results,
         noisy,
         pageWeight: page,

@@ -127,9 +127,7 @@ function join(c: Extract<DriverCommand, { cmd: "join" }>): void {
   function open(i: number): void {
     const globalIndex = c.offset + i;
     const auth =
-      c.kind !== "bare"
-        ? { v: PROTOCOL_VERSION, role: "student", code: c.code, nickname: `bench ${globalIndex}` }
-        : { role: "student" };
+      c.kind !== "bare" ? { v: PROTOCOL_VERSION, role: "student", code: c.code, nickname: `bench ${globalIndex}` } : { role: "student" };
     const options = {
       transports: ["websocket"],
       reconnection: false,
@@ -207,25 +205,27 @@ function vote(c: Extract<DriverCommand, { cmd: "vote" }>): void {
   for (const s of active) {
     const at = c.startAt + (c.spreadMs * s.globalIndex) / Math.max(1, c.total);
     const optionId = c.options[s.globalIndex % c.options.length];
-    setTimeout(() => {
-      sent += 1;
-      const sentAt = now();
-      s.socket
-        .timeout(c.ackTimeoutMs)
-        .emit("poll:vote", { pollId: c.pollId, optionId }, (err: Error | null, res?: { ok?: boolean; error?: { code?: string } }) => {
-          if (err) timeouts += 1;
-          else if (res?.ok) {
-            ok += 1;
-            ackMs.push(now() - sentAt);
-          }
-          else {
-            const key = res?.error?.code ?? "refused";
-            errors[key] = (errors[key] ?? 0) + 1;
-          }
-          settled += 1;
-          if (settled >= total) report();
-        });
-    }, Math.max(0, at - now()));
+    setTimeout(
+      () => {
+        sent += 1;
+        const sentAt = now();
+        s.socket
+          .timeout(c.ackTimeoutMs)
+          .emit("poll:vote", { pollId: c.pollId, optionId }, (err: Error | null, res?: { ok?: boolean; error?: { code?: string } }) => {
+            if (err) timeouts += 1;
+            else if (res?.ok) {
+              ok += 1;
+              ackMs.push(now() - sentAt);
+            } else {
+              const key = res?.error?.code ?? "refused";
+              errors[key] = (errors[key] ?? 0) + 1;
+            }
+            settled += 1;
+            if (settled >= total) report();
+          });
+      },
+      Math.max(0, at - now()),
+    );
   }
 }
 
@@ -237,7 +237,13 @@ process.on("message", (msg: DriverCommand) => {
         break;
       case "armStep":
         for (const s of students) s.stepAt = 0;
-        step = { seq: msg.seq, stepIndex: msg.stepIndex, received: 0, of: joinedStudents().length, timer: setTimeout(finishStep, msg.timeoutMs) };
+        step = {
+          seq: msg.seq,
+          stepIndex: msg.stepIndex,
+          received: 0,
+          of: joinedStudents().length,
+          timer: setTimeout(finishStep, msg.timeoutMs),
+        };
         send({ ev: "armed", what: "step", seq: msg.seq });
         if (step.of === 0) finishStep();
         break;

@@ -10,7 +10,13 @@ async function expectAccessible(page: Page, state: string) {
   const results = await new AxeBuilder({ page: page as unknown as AxePage }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const report = bad
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).slice(0, 8).join("\n    ")}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 8)
+          .join("\n    ")}`,
+    )
     .join("\n  ");
   expect(bad, `axe on ${state} (${page.url()}):\n  ${report}`).toEqual([]);
 }
@@ -26,7 +32,8 @@ async function freshPage(browser: Browser, viewport = { width: 1280, height: 900
 }
 
 /** What a screen reader reads for speed-based scoring: there must be none. */
-const SCORING = /\b(points?|pts|scor(e|es|ed|ing)|leaderboard|ranking|streak|bonus|faster|fastest|answered in|response time|your time|time taken)\b|\b\d+(\.\d+)?\s*ms\b/i;
+const SCORING =
+  /\b(points?|pts|scor(e|es|ed|ing)|leaderboard|ranking|streak|bonus|faster|fastest|answered in|response time|your time|time taken)\b|\b\d+(\.\d+)?\s*ms\b/i;
 
 test("axe finds no serious or critical violation on any page or state", async ({ browser, baseURL }) => {
   test.setTimeout(90_000); // sixteen axe runs, some on large pages
@@ -143,7 +150,6 @@ test("axe finds no serious or critical violation on any page or state", async ({
   await expect(list).toHaveURL(new RegExp(`/replay/${session.id}$`));
   await expect(list.getByTestId("replay-timeline")).toBeVisible();
   await expectAccessible(list, "replay");
-
 });
 
 test("the keyboard alone runs the console, with a visible focus ring", async ({ browser, baseURL }) => {
@@ -195,7 +201,8 @@ test("the keyboard alone runs the console, with a visible focus ring", async ({ 
       };
     });
     if (!f) continue;
-    if (!f.visible || f.outline === "none" || !(f.width > 0)) noRing.push(`${f.name}: focus-visible=${f.visible} outline=${f.outline} ${f.width}px`);
+    if (!f.visible || f.outline === "none" || !(f.width > 0))
+      noRing.push(`${f.name}: focus-visible=${f.visible} outline=${f.outline} ${f.width}px`);
     if (wanted.has(f.id)) seen.add(f.id);
   }
   expect([...seen].sort(), "Tab reaches next, poll and mode").toEqual([...wanted].sort());
@@ -211,7 +218,6 @@ test("the keyboard alone runs the console, with a visible focus ring", async ({ 
   await expect(student.page.getByTestId("poll-card")).toHaveAttribute("data-poll-status", "open");
   await expect(pollControls(teacher).getByTestId("poll-close")).toBeVisible();
   await teacher.expectStep(2);
-
 });
 
 test("a screen reader hears the poll open, close and reveal", async ({ browser, baseURL }) => {

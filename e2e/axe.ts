@@ -9,7 +9,13 @@ export async function expectAccessible(page: Page, state: string) {
   const results = await new AxeBuilder({ page: page as unknown as AxePage }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const report = bad
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).slice(0, 8).join("\n    ")}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 8)
+          .join("\n    ")}`,
+    )
     .join("\n  ");
   expect(bad, `axe on ${state} (${page.url()}):\n  ${report}`).toEqual([]);
 }

@@ -101,7 +101,12 @@ test("a student's own socket cannot drive the class, whatever the page shows", a
   // The student's identity, as dev tools would show it, used on a raw socket.
   const token = await student.page.evaluate((code) => localStorage.getItem(`classroom:token:${code}`), session.code);
   expect(token).toBeTruthy();
-  const socket = io(baseURL!, { transports: ["websocket"], forceNew: true, reconnection: false, auth: { v: PROTOCOL_VERSION, role: "student", code: session.code, token } });
+  const socket = io(baseURL!, {
+    transports: ["websocket"],
+    forceNew: true,
+    reconnection: false,
+    auth: { v: PROTOCOL_VERSION, role: "student", code: session.code, token },
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       socket.once("connect", () => resolve());
@@ -118,7 +123,12 @@ test("a student's own socket cannot drive the class, whatever the page shows", a
       expect(ack, event).toMatchObject({ ok: false, error: { code: "NOT_HOST" } });
     }
     // And claiming to be the host without the key is refused at the door.
-    const fake = io(baseURL!, { transports: ["websocket"], forceNew: true, reconnection: false, auth: { v: PROTOCOL_VERSION, role: "host", code: session.code, hostKey: token } });
+    const fake = io(baseURL!, {
+      transports: ["websocket"],
+      forceNew: true,
+      reconnection: false,
+      auth: { v: PROTOCOL_VERSION, role: "host", code: session.code, hostKey: token },
+    });
     const refused = await new Promise<string>((resolve) => {
       fake.once("connect", () => resolve("connected"));
       fake.once("connect_error", (err: Error & { data?: { code: string } }) => resolve(err.data?.code ?? err.message));

@@ -6,9 +6,13 @@ test.afterEach(async ({ browser }) => {
   for (const context of browser.contexts()) await context.close();
 });
 
-const focused = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.tagName ?? null);
+const focused = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.tagName ?? null);
 
-test("the console by keyboard: a skip link, a few Tabs to the poll, and focus on the next control after every action", async ({ browser, baseURL }) => {
+test("the console by keyboard: a skip link, a few Tabs to the poll, and focus on the next control after every action", async ({
+  browser,
+  baseURL,
+}) => {
   const session = await createSession(baseURL!, "Keys");
   const teacher = await ConsolePage.open(browser, session);
   const student = await StudentPage.join(browser, session.code, "Kay");

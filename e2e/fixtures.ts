@@ -123,7 +123,10 @@ export async function setMode(host: ConsolePage, value: string) {
 }
 
 export async function jumpTo(host: ConsolePage, step: number) {
-  await host.page.getByTestId("step-jump").nth(step - 1).click();
+  await host.page
+    .getByTestId("step-jump")
+    .nth(step - 1)
+    .click();
   await host.expectStep(step);
 }
 

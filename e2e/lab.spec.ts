@@ -48,13 +48,17 @@ test("a student goes from the live diagram to the lab sheet and checks their clu
   const input = page.getByTestId("cluster-check-input");
   await input.fill("LAST SEEN   TYPE     REASON   OBJECT   MESSAGE");
   await page.getByTestId("cluster-check-run").click();
-  await expect(page.getByTestId("cluster-check-status")).toHaveText("This is kubectl's table output. Run the same command with -o json and paste that instead.");
+  await expect(page.getByTestId("cluster-check-status")).toHaveText(
+    "This is kubectl's table output. Run the same command with -o json and paste that instead.",
+  );
 
   await input.fill(fixture("no-local-pv-kubectl-events.json"));
   await page.getByTestId("cluster-check-run").focus();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("cluster-check-status")).toHaveAttribute("aria-live", "polite");
-  await expect(page.getByTestId("cluster-check-status")).toContainText("All 3 events of the lab's PVC and Pod are on their steps, in order");
+  await expect(page.getByTestId("cluster-check-status")).toContainText(
+    "All 3 events of the lab's PVC and Pod are on their steps, in order",
+  );
   await expect(page.locator("[data-testid=cluster-check-step][data-label='4']")).toHaveAttribute("data-count", "2");
   await expectNoSidewaysScroll(page);
 

@@ -59,11 +59,14 @@ export async function cutOff(page: Page, selector = "body"): Promise<string[]> {
       if (el instanceof HTMLElement && !el.checkVisibility()) continue;
       const rect = el.getBoundingClientRect();
       if (rect.width <= 1 || rect.height <= 1) continue;
-      if (rect.right > vw + 1 || rect.bottom > vh + 1 || rect.left < -1 || rect.top < -1) problems.push(`outside the window: ${name(el)} ${JSON.stringify(rect)}`);
+      if (rect.right > vw + 1 || rect.bottom > vh + 1 || rect.left < -1 || rect.top < -1)
+        problems.push(`outside the window: ${name(el)} ${JSON.stringify(rect)}`);
       if (el instanceof HTMLElement) {
         const style = getComputedStyle(el);
-        if (style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1) problems.push(`cut off sideways: ${name(el)} ${el.scrollWidth}>${el.clientWidth}`);
-        if (style.overflowY !== "visible" && el.scrollHeight > el.clientHeight + 1) problems.push(`cut off below: ${name(el)} ${el.scrollHeight}>${el.clientHeight}`);
+        if (style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1)
+          problems.push(`cut off sideways: ${name(el)} ${el.scrollWidth}>${el.clientWidth}`);
+        if (style.overflowY !== "visible" && el.scrollHeight > el.clientHeight + 1)
+          problems.push(`cut off below: ${name(el)} ${el.scrollHeight}>${el.clientHeight}`);
       }
     }
     // Text in a drawing stays inside the drawing.
@@ -72,7 +75,8 @@ export async function cutOff(page: Page, selector = "body"): Promise<string[]> {
       for (const t of svg.querySelectorAll("text")) {
         const r = t.getBoundingClientRect();
         if (r.width === 0) continue;
-        if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) problems.push(`outside its drawing: ${name(t)}`);
+        if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+          problems.push(`outside its drawing: ${name(t)}`);
       }
     }
     return problems;
@@ -91,7 +95,8 @@ export async function headsSpill(page: Page, selector: string): Promise<string[]
       const box = rect.getBoundingClientRect();
       for (const t of g.querySelectorAll(":scope > text")) {
         const r = t.getBoundingClientRect();
-        if (r.left < box.left - 1 || r.right > box.right + 1 || r.bottom > box.bottom + 1) problems.push(`"${t.textContent}" spills out of its lifeline box`);
+        if (r.left < box.left - 1 || r.right > box.right + 1 || r.bottom > box.bottom + 1)
+          problems.push(`"${t.textContent}" spills out of its lifeline box`);
       }
     }
     return problems;

@@ -70,7 +70,9 @@ test("the three binding modes: every view switches together and keeps its moment
   for (const view of views) {
     await expectMode(view, "Local");
     await expectMoment(view, 1, 1);
-    await expect(view.page.getByTestId("mode-switch-notice")).toContainText("It has no 7 CREATE DISK step, so it starts from the beginning.");
+    await expect(view.page.getByTestId("mode-switch-notice")).toContainText(
+      "It has no 7 CREATE DISK step, so it starts from the beginning.",
+    );
   }
 
   // Immediate's zone-conflict variant: the Pod stays Pending with the scheduler's exact message.

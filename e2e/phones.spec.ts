@@ -18,7 +18,10 @@ async function expectNoSideways(page: Page, state: string) {
           [...document.querySelectorAll("body *")]
             .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && (el as HTMLElement).checkVisibility?.())
             .slice(0, 5)
-            .map((el) => `${el.tagName.toLowerCase()}.${(el.getAttribute("class") ?? "").slice(0, 60)} right=${Math.round(el.getBoundingClientRect().right)}`),
+            .map(
+              (el) =>
+                `${el.tagName.toLowerCase()}.${(el.getAttribute("class") ?? "").slice(0, 60)} right=${Math.round(el.getBoundingClientRect().right)}`,
+            ),
         )
       : [];
   expect(over, `${state} (${page.url()}) is ${over} px wider than the screen: ${culprits.join(" | ")}`).toBeLessThanOrEqual(0);
@@ -151,7 +154,10 @@ test("a poll opening while the student has scrolled away shows a banner that bri
   await expect(banner).toHaveCount(0);
 });
 
-test("a closed poll's options cannot be tapped; live results are one list; a stale error clears on reconnect", async ({ browser, baseURL }) => {
+test("a closed poll's options cannot be tapped; live results are one list; a stale error clears on reconnect", async ({
+  browser,
+  baseURL,
+}) => {
   const session = await createSession(baseURL!, "Taps");
   const teacher = await ConsolePage.open(browser, session);
   const student = await StudentPage.join(browser, session.code, "Ty");

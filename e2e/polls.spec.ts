@@ -31,7 +31,10 @@ test("a live poll: vote, change, reload, close, reveal, feedback, ask again", as
   await expect(projector.page.getByTestId("poll-tally")).toHaveCount(0);
 
   // Option ids by text: the lesson says the scheduler records its choice next (NODE CHOSEN).
-  const idOf = async (prefix: string) => (await pollOptions(ana).filter({ hasText: new RegExp(`^${prefix}:`) }).getAttribute("data-option-id"))!;
+  const idOf = async (prefix: string) =>
+    (await pollOptions(ana)
+      .filter({ hasText: new RegExp(`^${prefix}:`) })
+      .getAttribute("data-option-id"))!;
   const nodeChosen = await idOf("NODE CHOSEN");
   const provision = await idOf("PROVISION");
   const createDisk = await idOf("CREATE DISK");

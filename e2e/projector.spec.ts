@@ -35,7 +35,9 @@ async function expectFits(page: Page, state: string, minText: number) {
   expect(await cutOff(page), `${state}: cut off or spilling`).toEqual([]);
   expect(await headsSpill(page, "[data-testid=projector-diagram] svg"), `${state}: lifeline heads`).toEqual([]);
   const smallest = await smallestText(page);
-  expect(smallest.px, `${state}: smallest text is "${smallest.text}" at ${smallest.px.toFixed(1)} px`).toBeGreaterThanOrEqual(minText - 0.05);
+  expect(smallest.px, `${state}: smallest text is "${smallest.text}" at ${smallest.px.toFixed(1)} px`).toBeGreaterThanOrEqual(
+    minText - 0.05,
+  );
   return smallest;
 }
 
@@ -55,7 +57,9 @@ test("the projector fills the screen with the diagram, legible from the back, at
     const smallest = await expectFits(projector.page, `diagram only, ${screen.width}x${screen.height}`, 20 * s);
     const diagram = (await projector.page.getByTestId("projector-diagram").boundingBox())!;
     expect(diagram.width / screen.width).toBeGreaterThanOrEqual(0.85);
-    figures.push(`${screen.width}x${screen.height} diagram only: diagram ${Math.round(diagram.width)} px = ${((diagram.width / screen.width) * 100).toFixed(1)}% wide, smallest text ${smallest.px.toFixed(1)} px`);
+    figures.push(
+      `${screen.width}x${screen.height} diagram only: diagram ${Math.round(diagram.width)} px = ${((diagram.width / screen.width) * 100).toFixed(1)}% wide, smallest text ${smallest.px.toFixed(1)} px`,
+    );
     // The way in, large, while the room is open.
     await expect(projector.page.getByTestId("projector-qr")).toBeVisible();
     const qr = (await projector.page.getByTestId("projector-qr").boundingBox())!;
@@ -85,8 +89,13 @@ test("the projector fills the screen with the diagram, legible from the back, at
       }
       for (const screen of SCREENS) {
         await projector.page.setViewportSize(screen);
-        const smallest = await expectFits(projector.page, `${panel}${object ? ` ${object}` : ""}, ${screen.width}x${screen.height}`, 18 * scaleOf(screen));
-        if (screen.width === 1920) figures.push(`1920x1080 with ${panel}${object ? `/${object}` : ""}: smallest text ${smallest.px.toFixed(1)} px`);
+        const smallest = await expectFits(
+          projector.page,
+          `${panel}${object ? ` ${object}` : ""}, ${screen.width}x${screen.height}`,
+          18 * scaleOf(screen),
+        );
+        if (screen.width === 1920)
+          figures.push(`1920x1080 with ${panel}${object ? `/${object}` : ""}: smallest text ${smallest.px.toFixed(1)} px`);
       }
     }
   }
@@ -151,7 +160,10 @@ test("the teacher points the projector at the Events and a deep dive; every even
   await expect(projector.page.getByTestId("deep-dive")).toHaveAttribute("data-title", title);
 });
 
-test("the projector says when the room is locked, shows vote progress without the distribution, and looks ended at the end", async ({ browser, baseURL }) => {
+test("the projector says when the room is locked, shows vote progress without the distribution, and looks ended at the end", async ({
+  browser,
+  baseURL,
+}) => {
   const session = await createSession(baseURL!, "Progress");
   const teacher = await ConsolePage.open(browser, session);
   const projector = await ProjectorPage.open(browser, session.code);

@@ -7,7 +7,10 @@ async function distribution(tally: import("@playwright/test").Locator): Promise<
   const out: Record<string, string> = {};
   for (let i = 0; i < (await rows.count()); i++) {
     const row = rows.nth(i);
-    const text = (await row.locator("span").first().innerText()).replace(/^✓\s*/, "").replace(/\s*your vote$/, "").trim();
+    const text = (await row.locator("span").first().innerText())
+      .replace(/^✓\s*/, "")
+      .replace(/\s*your vote$/, "")
+      .trim();
     out[text] = (await row.getAttribute("data-count"))!;
   }
   return out;

@@ -65,7 +65,9 @@ function main() {
   console.log(`${"route".padEnd(width)}  ${"raw kB".padStart(7)}  ${"gzip kB".padStart(7)}  chunks`);
   for (const r of rows.sort((a, b) => a.route.localeCompare(b.route))) {
     const warn = r.missingChunks.length ? `  (${r.missingChunks.length} chunk files missing: rebuild)` : "";
-    console.log(`${r.route.padEnd(width)}  ${kb(r.rawBytes).padStart(7)}  ${kb(r.gzipBytes).padStart(7)}  ${String(r.chunks).padStart(6)}${warn}`);
+    console.log(
+      `${r.route.padEnd(width)}  ${kb(r.rawBytes).padStart(7)}  ${kb(r.gzipBytes).padStart(7)}  ${String(r.chunks).padStart(6)}${warn}`,
+    );
   }
   console.log("kB = 1000 bytes (as Next used to print); each chunk gzipped at level 9, summed per route.");
 }

@@ -19,7 +19,22 @@ import { PROTOCOL_VERSION } from "../lib/protocol/wire";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const OUT = path.join(ROOT, "docs", "screenshots");
-const CLASS_NAMES = ["Ada", "Linus", "Grace", "Ken", "Barbara", "Dennis", "Margaret", "Edsger", "Frances", "Alan", "Radia", "Vint", "Sophie", "Tim"];
+const CLASS_NAMES = [
+  "Ada",
+  "Linus",
+  "Grace",
+  "Ken",
+  "Barbara",
+  "Dennis",
+  "Margaret",
+  "Edsger",
+  "Frances",
+  "Alan",
+  "Radia",
+  "Vint",
+  "Sophie",
+  "Tim",
+];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -83,7 +98,13 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 async function run(browser: Browser, base: string): Promise<void> {
-  const created = (await (await fetch(`${base}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Storage, week 3" }) })).json()) as {
+  const created = (await (
+    await fetch(`${base}/api/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "Storage, week 3" }),
+    })
+  ).json()) as {
     code: string;
     hostKey: string;
   };
@@ -98,7 +119,12 @@ async function run(browser: Browser, base: string): Promise<void> {
   await projector.setViewportSize({ width: 1920, height: 1080 });
   await projector.goto(`${base}/present/${code}`);
   await projector.getByTestId("projector-diagram").waitFor();
-  const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const phoneContext = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+  });
   const phone = await phoneContext.newPage();
   await phone.goto(`${base}/join/${code}?name=Sam`);
   await phone.getByTestId("connection-status").waitFor();
@@ -116,7 +142,9 @@ async function run(browser: Browser, base: string): Promise<void> {
   const opened = (await emit(teacher, "poll:open", { kind: "next-step", durationS: 0 })) as { ok: boolean; data: { pollId: string } };
   const pollId = opened.data.pollId;
   const optionIds = ["o1", "o2", "o3", "o4"];
-  await Promise.all(bots.slice(0, 11).map((b, i) => emit(b, "poll:vote", { pollId, optionId: optionIds[[0, 1, 1, 2, 1, 1, 3, 1, 0, 1, 1][i]] })));
+  await Promise.all(
+    bots.slice(0, 11).map((b, i) => emit(b, "poll:vote", { pollId, optionId: optionIds[[0, 1, 1, 2, 1, 1, 3, 1, 0, 1, 1][i]] })),
+  );
   await phone.getByTestId("poll-option").first().waitFor();
   await shoot(consolePage, "1-poll-open-console");
   await shoot(projector, "1-poll-open-projector");
@@ -152,7 +180,10 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "classroom-screenshots-"));
   const port = await freePort();
   const server = await startServer(port, dataDir);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   try {
     await run(browser, `http://127.0.0.1:${port}`);
   } finally {

@@ -25,7 +25,10 @@ const envSchema = z.object({
   /** "0" serves the API and sockets only (benchmarks, socket-level tests): no Next.js build needed. */
   SERVE_PAGES: z.enum(["0", "1"]).default("1"),
   /** Scale-out: several processes share sessions through this Redis. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must start with redis:// or rediss://")
+    .optional(),
 });
 
 export interface Config {
@@ -60,8 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     dbFile: path.join(dataDir, "sessions.sqlite"),
     adminToken: e.ADMIN_TOKEN ?? null,
-    idleTimeoutMs:
-      e.IDLE_SESSION_TIMEOUT_MINUTES !== undefined ? e.IDLE_SESSION_TIMEOUT_MINUTES * 60_000 : DEFAULT_IDLE_SESSION_TIMEOUT_MS,
+    idleTimeoutMs: e.IDLE_SESSION_TIMEOUT_MINUTES !== undefined ? e.IDLE_SESSION_TIMEOUT_MINUTES * 60_000 : DEFAULT_IDLE_SESSION_TIMEOUT_MS,
     dev: e.NODE_ENV !== "production",
     servePages: e.SERVE_PAGES === "1",
     redisUrl: e.REDIS_URL ?? null,

@@ -16,7 +16,12 @@ async function main(): Promise<void> {
     const client = await connectRedis(config.redisUrl);
     const redisStore = await RedisSessionStore.open(client);
     store = redisStore;
-    redis = { store: redisStore, client, subscriber: await connectRedis(config.redisUrl), adapterClient: await connectRedis(config.redisUrl) };
+    redis = {
+      store: redisStore,
+      client,
+      subscriber: await connectRedis(config.redisUrl),
+      adapterClient: await connectRedis(config.redisUrl),
+    };
   } else {
     store = new SqliteSessionStore(config.dbFile);
   }
@@ -30,7 +35,12 @@ async function main(): Promise<void> {
 
   const server = createClassroomServer({ config, store, pages, redis });
   const port = await server.listen();
-  log.info("classroom server listening", { url: `http://${config.host}:${port}`, dataDir: config.redisUrl ? null : config.dataDir, redis: !!config.redisUrl, dev: config.dev });
+  log.info("classroom server listening", {
+    url: `http://${config.host}:${port}`,
+    dataDir: config.redisUrl ? null : config.dataDir,
+    redis: !!config.redisUrl,
+    dev: config.dev,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

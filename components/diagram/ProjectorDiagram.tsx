@@ -64,7 +64,9 @@ function measurer(family: string): Measure {
 function wrapTo(text: string, max: number, px: number, weight: number, measure: Measure): string[] {
   const lines: string[] = [];
   let line = "";
-  const pieces = text.split(" ").flatMap((word) => (measure(word, px, weight) > max ? word.split(/(?<=-)/).map((p, i) => (i ? `\u0000${p}` : p)) : [word]));
+  const pieces = text
+    .split(" ")
+    .flatMap((word) => (measure(word, px, weight) > max ? word.split(/(?<=-)/).map((p, i) => (i ? `\u0000${p}` : p)) : [word]));
   for (const piece of pieces) {
     // A piece marked \u0000 continues the word before it (no space between them).
     const joined = piece.startsWith("\u0000");
@@ -114,7 +116,9 @@ function layout(scenario: Scenario, size: Size, measure: Measure) {
     const roleLines = wrapTo(l.role, inner, font.role, 400, measure);
     return { l, together, nameLines, roleLines };
   });
-  const headLines = Math.max(...heads.map((h) => (h.together ? 1 : 1 + h.nameLines.length) * line(font.name) + h.roleLines.length * line(font.role)));
+  const headLines = Math.max(
+    ...heads.map((h) => (h.together ? 1 : 1 + h.nameLines.length) * line(font.name) + h.roleLines.length * line(font.role)),
+  );
   const headH = headLines + 0.7 * u;
   const top = headH + 0.4 * u;
 
@@ -186,7 +190,9 @@ function layout(scenario: Scenario, size: Size, measure: Measure) {
     }
     const selfLoop = d.step.from === d.step.to;
     const labelY = selfLoop ? y + font.label * 0.35 : y - 0.35 * u;
-    const noteTop = d.note?.below ? y + 0.4 * u + (selfLoop ? 0.3 * u : 0) : y - (d.note ? (d.note.lines.length * line(font.note) + 0.5 * u) / 2 : 0);
+    const noteTop = d.note?.below
+      ? y + 0.4 * u + (selfLoop ? 0.3 * u : 0)
+      : y - (d.note ? (d.note.lines.length * line(font.note) + 0.5 * u) / 2 : 0);
     return {
       step: d.step,
       top: rowTop,
@@ -207,13 +213,31 @@ export function ProjectorDiagram({ scenario, stepIndex }: { scenario: Scenario; 
   return (
     <div ref={ref} className="h-full w-full" data-testid="projector-diagram">
       {size && size.width > 0 && size.height > 0 && (
-        <Drawing scenario={scenario} stepIndex={stepIndex} size={size} prefix={prefix} title={`Sequence diagram, ${scenario.title}: step ${stepIndex + 1} of ${scenario.steps.length}${current ? `, ${current.label} ${current.title}` : ""}`} />
+        <Drawing
+          scenario={scenario}
+          stepIndex={stepIndex}
+          size={size}
+          prefix={prefix}
+          title={`Sequence diagram, ${scenario.title}: step ${stepIndex + 1} of ${scenario.steps.length}${current ? `, ${current.label} ${current.title}` : ""}`}
+        />
       )}
     </div>
   );
 }
 
-function Drawing({ scenario, stepIndex, size, prefix, title }: { scenario: Scenario; stepIndex: number; size: Size; prefix: string; title: string }) {
+function Drawing({
+  scenario,
+  stepIndex,
+  size,
+  prefix,
+  title,
+}: {
+  scenario: Scenario;
+  stepIndex: number;
+  size: Size;
+  prefix: string;
+  title: string;
+}) {
   const measure = measurer(size.family);
   const { rows, headH, heads, xOf, boxW, font, line, radius, totalHeight } = layout(scenario, size, measure);
   const u = size.rem;
@@ -242,7 +266,16 @@ function Drawing({ scenario, stepIndex, size, prefix, title }: { scenario: Scena
         return (
           <g key={l.id}>
             <line x1={cx} x2={cx} y1={headH} y2={totalHeight - 4} stroke="#475569" strokeWidth="2" strokeDasharray="3 6" />
-            <rect x={cx - boxW / 2} y={2} width={boxW} height={headH - 4} rx={12} fill="#111a2e" stroke={LIFELINE_COLOURS[l.id]} strokeWidth="2" />
+            <rect
+              x={cx - boxW / 2}
+              y={2}
+              width={boxW}
+              height={headH - 4}
+              rx={12}
+              fill="#111a2e"
+              stroke={LIFELINE_COLOURS[l.id]}
+              strokeWidth="2"
+            />
             {together ? (
               <text x={cx} y={y} textAnchor="middle" fontSize={font.name} fontWeight="700">
                 <tspan fill={LIFELINE_COLOURS[l.id]}>{l.badge}</tspan>
@@ -279,10 +312,25 @@ function Drawing({ scenario, stepIndex, size, prefix, title }: { scenario: Scena
         const colour = step.failed ? "#fb7185" : isCurrent ? CURRENT_STROKE : style.stroke;
         const noteStyle = step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE;
         return (
-          <g key={`${step.label}-${i}`} className={isCurrent ? "step-enter" : undefined} data-step-label={step.label} data-current={isCurrent || undefined} opacity={step.noop && !isCurrent ? 0.6 : 1}>
-            {isCurrent && <rect x={2} y={row.top + 2} width={size.width - 4} height={row.height - 4} rx={10} fill="#facc15" opacity={0.12} />}
+          <g
+            key={`${step.label}-${i}`}
+            className={isCurrent ? "step-enter" : undefined}
+            data-step-label={step.label}
+            data-current={isCurrent || undefined}
+            opacity={step.noop && !isCurrent ? 0.6 : 1}
+          >
+            {isCurrent && (
+              <rect x={2} y={row.top + 2} width={size.width - 4} height={row.height - 4} rx={10} fill="#facc15" opacity={0.12} />
+            )}
             <circle cx={radius + 4} cy={row.y} r={radius} fill={isCurrent ? CURRENT_STROKE : "#1e293b"} stroke={colour} strokeWidth="2" />
-            <text x={radius + 4} y={row.y + font.number * 0.36} textAnchor="middle" fontSize={font.number} fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>
+            <text
+              x={radius + 4}
+              y={row.y + font.number * 0.36}
+              textAnchor="middle"
+              fontSize={font.number}
+              fontWeight="700"
+              fill={isCurrent ? "#0b1220" : "#f1f5f9"}
+            >
               {step.label}
             </text>
             <path
@@ -294,7 +342,15 @@ function Drawing({ scenario, stepIndex, size, prefix, title }: { scenario: Scena
               markerEnd={`url(#${markerId(prefix, step.kind, isCurrent)})`}
             />
             {isCurrent && !step.noop && (
-              <path d={row.path} fill="none" stroke="#fff7cc" strokeWidth={style.width} strokeDasharray="3 21" className="arrow-current" opacity={0.9} />
+              <path
+                d={row.path}
+                fill="none"
+                stroke="#fff7cc"
+                strokeWidth={style.width}
+                strokeDasharray="3 21"
+                className="arrow-current"
+                opacity={0.9}
+              />
             )}
             <text
               x={row.label.x}
@@ -312,9 +368,23 @@ function Drawing({ scenario, stepIndex, size, prefix, title }: { scenario: Scena
             </text>
             {row.note && (
               <g data-testid="diagram-note">
-                <rect x={row.note.x} y={row.note.y} width={row.note.width} height={row.note.lines.length * line(font.note) + 0.5 * u} rx={6} fill={noteStyle.fill} stroke={noteStyle.stroke} />
+                <rect
+                  x={row.note.x}
+                  y={row.note.y}
+                  width={row.note.width}
+                  height={row.note.lines.length * line(font.note) + 0.5 * u}
+                  rx={6}
+                  fill={noteStyle.fill}
+                  stroke={noteStyle.stroke}
+                />
                 {row.note.lines.map((t, n) => (
-                  <text key={n} x={row.note!.x + 0.4 * u} y={row.note!.y + 0.25 * u + (n + 1) * line(font.note) - font.note * 0.25} fontSize={font.note} fill="#f8fafc">
+                  <text
+                    key={n}
+                    x={row.note!.x + 0.4 * u}
+                    y={row.note!.y + 0.25 * u + (n + 1) * line(font.note) - font.note * 0.25}
+                    fontSize={font.note}
+                    fill="#f8fafc"
+                  >
                     {t}
                   </text>
                 ))}

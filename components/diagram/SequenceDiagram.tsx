@@ -131,8 +131,25 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
       {LIFELINES.map((l) => (
         <g key={l.id}>
           <line x1={X[l.id]} x2={X[l.id]} y1={HEADER_H} y2={height - 8} stroke="#475569" strokeWidth="2" strokeDasharray="3 6" />
-          <rect x={X[l.id] - 84} y={8} width={168} height={HEADER_H - 16} rx={12} fill="#111a2e" stroke={LIFELINE_COLOURS[l.id]} strokeWidth="2" />
-          <text x={X[l.id]} y={32} textAnchor="middle" fill={LIFELINE_COLOURS[l.id]} fontSize={type.badge} fontWeight="700" letterSpacing="2">
+          <rect
+            x={X[l.id] - 84}
+            y={8}
+            width={168}
+            height={HEADER_H - 16}
+            rx={12}
+            fill="#111a2e"
+            stroke={LIFELINE_COLOURS[l.id]}
+            strokeWidth="2"
+          />
+          <text
+            x={X[l.id]}
+            y={32}
+            textAnchor="middle"
+            fill={LIFELINE_COLOURS[l.id]}
+            fontSize={type.badge}
+            fontWeight="700"
+            letterSpacing="2"
+          >
             {l.badge}
           </text>
           <text x={X[l.id]} y={56} textAnchor="middle" fill="#f1f5f9" fontSize={type.name} fontWeight="700">
@@ -151,7 +168,13 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
         const colour = step.failed ? "#fb7185" : isCurrent ? CURRENT_STROKE : style.stroke;
         const noteX = Math.min(Math.max(X[step.from], X[step.to]) + (step.from === step.to ? SELF_LOOP_W + 30 : 30), WIDTH - 430);
         return (
-          <g key={`${step.label}-${i}`} className={isCurrent ? "step-enter" : undefined} data-step-label={step.label} data-current={isCurrent || undefined} opacity={step.noop && !isCurrent ? 0.6 : 1}>
+          <g
+            key={`${step.label}-${i}`}
+            className={isCurrent ? "step-enter" : undefined}
+            data-step-label={step.label}
+            data-current={isCurrent || undefined}
+            opacity={step.noop && !isCurrent ? 0.6 : 1}
+          >
             {isCurrent && <rect x={4} y={y - 30} width={WIDTH - 8} height={ROW_H - 2} rx={10} fill="#facc15" opacity={0.1} />}
             <circle cx={34} cy={y} r={16} fill={isCurrent ? CURRENT_STROKE : "#1e293b"} stroke={colour} strokeWidth="2" />
             <text x={34} y={y + 6} textAnchor="middle" fontSize="16" fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>
@@ -166,7 +189,15 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
               markerEnd={`url(#${markerId(prefix, step.kind, isCurrent)})`}
             />
             {isCurrent && !step.noop && (
-              <path d={d} fill="none" stroke="#fff7cc" strokeWidth={style.width} strokeDasharray="3 21" className="arrow-current" opacity={0.9} />
+              <path
+                d={d}
+                fill="none"
+                stroke="#fff7cc"
+                strokeWidth={style.width}
+                strokeDasharray="3 21"
+                className="arrow-current"
+                opacity={0.9}
+              />
             )}
             <text
               x={labelX}

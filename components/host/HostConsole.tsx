@@ -41,8 +41,10 @@ function useHostKey(code: string): string | null | undefined {
 export function HostConsole({ code }: { code: string }) {
   const hostKey = useHostKey(code);
   const exists = useJoinInfo(code, hostKey === null).status;
-  if (hostKey === undefined || (hostKey === null && exists === "checking")) return <main className="p-6 text-slate-300">Loading the console…</main>;
-  if (hostKey === null && exists === "missing") return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
+  if (hostKey === undefined || (hostKey === null && exists === "checking"))
+    return <main className="p-6 text-slate-300">Loading the console…</main>;
+  if (hostKey === null && exists === "missing")
+    return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
   if (hostKey === null) {
     const message = `The console of session ${code} opens only in the browser that started it (or with its host link).`;
     return <ErrorScreen error={{ code: "NOT_HOST", message }} code={code} />;
@@ -89,16 +91,27 @@ function Console({ code }: { code: string }) {
     <div className="mx-auto max-w-[1600px] px-4 py-4 lg:px-6" data-testid="console" data-state={snapshot.status}>
       {/* The first Tab: straight to the step and poll controls, past the header. */}
       <nav aria-label="Skip links" className="flex gap-2">
-        <a href="#step-controls" onClick={skipTo("next-step")} className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:absolute focus:z-10" data-testid="skip-link">
+        <a
+          href="#step-controls"
+          onClick={skipTo("next-step")}
+          className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:absolute focus:z-10"
+          data-testid="skip-link"
+        >
           Skip to step controls
         </a>
-        <a href="#poll-heading" onClick={skipTo("poll-first")} className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:absolute focus:z-10">
+        <a
+          href="#poll-heading"
+          onClick={skipTo("poll-first")}
+          className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:absolute focus:z-10"
+        >
           Skip to the poll
         </a>
       </nav>
       <header className="flex flex-wrap items-center justify-between gap-4 border-b border-slate-800 pb-4">
         <div>
-          <p className="text-sm uppercase tracking-widest text-slate-400 [overflow-wrap:anywhere]">Teacher console{snapshot.title ? ` · ${snapshot.title}` : ""}</p>
+          <p className="text-sm uppercase tracking-widest text-slate-400 [overflow-wrap:anywhere]">
+            Teacher console{snapshot.title ? ` · ${snapshot.title}` : ""}
+          </p>
           <p className="mt-1 flex items-baseline gap-3">
             <span className="text-slate-300">Room code</span>
             <span data-testid="room-code" className="font-mono text-5xl font-bold tracking-[0.2em] text-white">
@@ -134,7 +147,8 @@ function Console({ code }: { code: string }) {
               type="button"
               data-testid="end-session"
               onClick={() => {
-                if (window.confirm("End this session for everyone? It becomes read-only and can be replayed.")) void send("session:end", {});
+                if (window.confirm("End this session for everyone? It becomes read-only and can be replayed."))
+                  void send("session:end", {});
               }}
               className="rounded-lg border border-rose-400/60 px-4 py-2 font-semibold text-rose-200 hover:bg-rose-950"
             >
@@ -146,10 +160,19 @@ function Console({ code }: { code: string }) {
       {ended && (
         <p role="status" className="mt-4 rounded-lg bg-slate-800 p-3 text-lg">
           This session has ended. It is saved:{" "}
-          <a ref={endedRef} href={`/replay/${snapshot.sessionId}`} className="font-semibold text-sky-300 underline" data-testid="replay-link">
+          <a
+            ref={endedRef}
+            href={`/replay/${snapshot.sessionId}`}
+            className="font-semibold text-sky-300 underline"
+            data-testid="replay-link"
+          >
             replay it
           </a>{" "}
-          or see <a href="/sessions" className="text-sky-300 underline">all your sessions</a>.
+          or see{" "}
+          <a href="/sessions" className="text-sky-300 underline">
+            all your sessions
+          </a>
+          .
         </p>
       )}
       {lastError && (
@@ -180,7 +203,11 @@ function Console({ code }: { code: string }) {
             </p>
             <h3 className="mt-4 text-sm font-semibold uppercase tracking-wider text-slate-400">Coming next</h3>
             <p className="mt-1 text-slate-300" data-testid="next-preview">
-              {guessing ? "Hidden while the class predicts it (tick “Show me the answer” to see it)." : next ? `${next.label} ${next.title}: ${next.narration}` : "This is the last step."}
+              {guessing
+                ? "Hidden while the class predicts it (tick “Show me the answer” to see it)."
+                : next
+                  ? `${next.label} ${next.title}: ${next.narration}`
+                  : "This is the last step."}
             </p>
           </section>
           <ModeSwitch snapshot={snapshot} disabled={ended} />

@@ -7,7 +7,8 @@ import { useJoinInfo } from "@/components/session/useJoinInfo";
 export function JoinPanel({ code }: { code: string }) {
   const joinInfo = useJoinInfo(code);
   const info = joinInfo.status === "ok" ? joinInfo.info : null;
-  const error = joinInfo.status === "error" ? joinInfo.message : joinInfo.status === "missing" ? "There is no session with that code." : null;
+  const error =
+    joinInfo.status === "error" ? joinInfo.message : joinInfo.status === "missing" ? "There is no session with that code." : null;
   const [copied, setCopied] = useState(false);
 
   return (

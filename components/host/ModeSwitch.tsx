@@ -10,14 +10,18 @@ import { SCENARIO_IDS, scenarioParts } from "@/lib/lesson/kubeCluster";
 /** Switches every view's StorageClass binding mode (and the teaching variant) together. */
 export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
   const send = useSend();
-  const options = BINDING_MODES.flatMap((mode) => VARIANTS_BY_MODE[mode].map((variant) => ({ mode, variant, scenario: getScenario(mode, variant) })));
+  const options = BINDING_MODES.flatMap((mode) =>
+    VARIANTS_BY_MODE[mode].map((variant) => ({ mode, variant, scenario: getScenario(mode, variant) })),
+  );
   const value = `${snapshot.mode}/${snapshot.variant}`;
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="mode-heading">
       <h2 id="mode-heading" className="text-lg font-semibold">
         Binding mode
       </h2>
-      <p className="mt-1 text-sm text-slate-400">Every screen switches together and keeps its place when the other mode has the same moment.</p>
+      <p className="mt-1 text-sm text-slate-400">
+        Every screen switches together and keeps its place when the other mode has the same moment.
+      </p>
       <label htmlFor="mode-switch" className="sr-only">
         StorageClass binding mode
       </label>

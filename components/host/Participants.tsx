@@ -6,7 +6,9 @@ import { useSend } from "@/components/live/LiveSession";
 /** Who has joined, who is connected now, and the room lock. */
 export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
   const send = useSend();
-  const people = [...snapshot.participants].sort((a, b) => Number(b.connected) - Number(a.connected) || a.nickname.localeCompare(b.nickname));
+  const people = [...snapshot.participants].sort(
+    (a, b) => Number(b.connected) - Number(a.connected) || a.nickname.localeCompare(b.nickname),
+  );
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="people-heading">
       <div className="flex items-center justify-between gap-2">
@@ -14,21 +16,24 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
           Students ({snapshot.participantCount} connected, {people.length} joined)
         </h2>
         {!disabled && (
-        <button
-          type="button"
-          data-testid="room-lock"
-          aria-pressed={snapshot.locked}
-          onClick={() => void send("room:lock", { locked: !snapshot.locked })}
-          className="rounded-lg border border-slate-500 px-3 py-1.5 text-sm font-semibold hover:bg-slate-800"
-        >
-          {snapshot.locked ? "Unlock room" : "Lock room"}
-        </button>
+          <button
+            type="button"
+            data-testid="room-lock"
+            aria-pressed={snapshot.locked}
+            onClick={() => void send("room:lock", { locked: !snapshot.locked })}
+            className="rounded-lg border border-slate-500 px-3 py-1.5 text-sm font-semibold hover:bg-slate-800"
+          >
+            {snapshot.locked ? "Unlock room" : "Lock room"}
+          </button>
         )}
       </div>
       {snapshot.locked && <p className="mt-2 text-sm text-amber-200">Locked: nobody new can join.</p>}
       <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm">
         <p>
-          Projector views open: <span data-testid="projector-count" className="font-semibold tabular-nums">{snapshot.projectorCount}</span>
+          Projector views open:{" "}
+          <span data-testid="projector-count" className="font-semibold tabular-nums">
+            {snapshot.projectorCount}
+          </span>
           {snapshot.projectorCount > 1 && <span className="text-amber-200"> (more than your own window?)</span>}
         </p>
         {!disabled && snapshot.projectorCount > 0 && (
@@ -37,7 +42,8 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
             data-testid="projectors-close"
             onClick={() => {
               const advice = snapshot.locked ? "" : " Lock the room first, or they can open again.";
-              if (window.confirm(`Close every projector view? Your own projector window can reopen it with a reload.${advice}`)) void send("projectors:close", {});
+              if (window.confirm(`Close every projector view? Your own projector window can reopen it with a reload.${advice}`))
+                void send("projectors:close", {});
             }}
             className="rounded-lg border border-slate-500 px-3 py-1 font-semibold hover:bg-slate-800"
           >
@@ -48,7 +54,10 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
       <ul className="mt-3 max-h-64 space-y-1 overflow-y-auto" data-testid="participant-list">
         {people.map((p) => (
           <li key={p.id} className="flex items-center justify-between gap-2">
-            <span className={`min-w-0 [overflow-wrap:anywhere] ${p.connected ? "text-slate-100" : "text-slate-400 italic"}`} data-connected={p.connected}>
+            <span
+              className={`min-w-0 [overflow-wrap:anywhere] ${p.connected ? "text-slate-100" : "text-slate-400 italic"}`}
+              data-connected={p.connected}
+            >
               <span aria-hidden="true">{p.connected ? "● " : "○ "}</span>
               {p.nickname}
               {p.lookalike && (
@@ -60,33 +69,33 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
               <span className="sr-only">{p.connected ? " (connected)" : " (away)"}</span>
             </span>
             {!disabled && (
-            <span className="flex shrink-0 gap-1">
-              <button
-                type="button"
-                onClick={() => {
-                  const nickname = window.prompt(`New name for ${p.nickname}:`, p.nickname);
-                  if (nickname && nickname.trim() && nickname.trim() !== p.nickname) {
-                    void send("participant:rename", { participantId: p.id, nickname: nickname.trim() });
-                  }
-                }}
-                className="rounded px-2 py-1 text-sm text-sky-300 hover:bg-slate-800"
-                aria-label={`Rename ${p.nickname}`}
-                data-testid="participant-rename"
-              >
-                Rename
-              </button>
-              <button
-                type="button"
-                onClick={() => {
-                  if (window.confirm(`Remove ${p.nickname} from this session?`)) void send("participant:remove", { participantId: p.id });
-                }}
-                className="rounded px-2 py-1 text-sm text-rose-300 hover:bg-rose-950"
-                aria-label={`Remove ${p.nickname}`}
-                data-testid="participant-remove"
-              >
-                Remove
-              </button>
-            </span>
+              <span className="flex shrink-0 gap-1">
+                <button
+                  type="button"
+                  onClick={() => {
+                    const nickname = window.prompt(`New name for ${p.nickname}:`, p.nickname);
+                    if (nickname && nickname.trim() && nickname.trim() !== p.nickname) {
+                      void send("participant:rename", { participantId: p.id, nickname: nickname.trim() });
+                    }
+                  }}
+                  className="rounded px-2 py-1 text-sm text-sky-300 hover:bg-slate-800"
+                  aria-label={`Rename ${p.nickname}`}
+                  data-testid="participant-rename"
+                >
+                  Rename
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    if (window.confirm(`Remove ${p.nickname} from this session?`)) void send("participant:remove", { participantId: p.id });
+                  }}
+                  className="rounded px-2 py-1 text-sm text-rose-300 hover:bg-rose-950"
+                  aria-label={`Remove ${p.nickname}`}
+                  data-testid="participant-remove"
+                >
+                  Remove
+                </button>
+              </span>
             )}
           </li>
         ))}

@@ -82,7 +82,12 @@ export function PollControls({
               </select>
             </label>
           </div>
-          <button type="button" onClick={() => setCustomOpen((v) => !v)} aria-expanded={customOpen} className="text-sm text-sky-300 underline">
+          <button
+            type="button"
+            onClick={() => setCustomOpen((v) => !v)}
+            aria-expanded={customOpen}
+            className="text-sm text-sky-300 underline"
+          >
             {customOpen ? "Hide custom poll" : "Ask your own question"}
           </button>
           {customOpen && <CustomPollForm durationS={durationS} onDone={() => setCustomOpen(false)} />}
@@ -100,16 +105,26 @@ export function PollControls({
                 <VoteProgress voted={results.total} total={snapshot.participantCount} className="text-xl text-slate-100" />
                 <Countdown closesAt={poll.closesAt} />
               </div>
-            ) : poll.status === "closed"
-                ? `Closed with ${results.total} ${results.total === 1 ? "vote" : "votes"}. ${
-                    snapshot.resultsVisible ? "The class sees these results (live results are on); reveal to show the answer." : "The class has not seen the results yet."
-                  }`
-                : `Revealed to the class.`}
+            ) : poll.status === "closed" ? (
+              `Closed with ${results.total} ${results.total === 1 ? "vote" : "votes"}. ${
+                snapshot.resultsVisible
+                  ? "The class sees these results (live results are on); reveal to show the answer."
+                  : "The class has not seen the results yet."
+              }`
+            ) : (
+              `Revealed to the class.`
+            )}
           </div>
           <TallyBars options={poll.options} results={results} correctOptionId={answerShown ? poll.correctOptionId : null} />
           {poll.correctOptionId && poll.status !== "revealed" && (
             <label className="flex items-center gap-2 text-sm text-slate-200">
-              <input type="checkbox" checked={showAnswer} onChange={(e) => onShowAnswer(e.target.checked)} data-testid="show-answer" className="h-5 w-5" />
+              <input
+                type="checkbox"
+                checked={showAnswer}
+                onChange={(e) => onShowAnswer(e.target.checked)}
+                data-testid="show-answer"
+                className="h-5 w-5"
+              />
               Show me the answer (hidden by default: a mirrored screen would give it away)
             </label>
           )}
@@ -266,7 +281,11 @@ function CustomPollForm({ durationS, onDone }: { durationS: number; onDone: () =
       </fieldset>
       <div className="flex flex-wrap gap-2">
         {options.length < 6 && (
-          <button type="button" onClick={() => setOptions([...options, ""])} className="rounded border border-slate-500 px-3 py-1.5 text-sm">
+          <button
+            type="button"
+            onClick={() => setOptions([...options, ""])}
+            className="rounded border border-slate-500 px-3 py-1.5 text-sm"
+          >
             Add option
           </button>
         )}

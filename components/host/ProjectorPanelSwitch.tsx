@@ -61,7 +61,12 @@ export function ProjectorPanelSwitch({ snapshot, disabled }: { snapshot: HostSna
               aria-pressed={focus.object === o}
               data-testid="projector-object"
               data-object={o}
-              onClick={() => void send("projector:focus", { object: o, deepDive: focus.deepDive && dives.some((d) => d.title === focus.deepDive) ? focus.deepDive : null })}
+              onClick={() =>
+                void send("projector:focus", {
+                  object: o,
+                  deepDive: focus.deepDive && dives.some((d) => d.title === focus.deepDive) ? focus.deepDive : null,
+                })
+              }
               className={`rounded-md px-2.5 py-1 text-sm font-semibold ${focus.object === o ? "bg-sky-400 text-slate-950" : "border border-slate-600"}`}
             >
               {OBJECT_LABELS[o]}

@@ -82,7 +82,16 @@ export function StepControls({
     const active = document.activeElement;
     const at = active instanceof HTMLButtonElement ? buttons.indexOf(active) : -1;
     if (at < 0) return;
-    const to = e.key === "ArrowRight" || e.key === "ArrowDown" ? at + 1 : e.key === "ArrowLeft" || e.key === "ArrowUp" ? at - 1 : e.key === "Home" ? 0 : e.key === "End" ? buttons.length - 1 : null;
+    const to =
+      e.key === "ArrowRight" || e.key === "ArrowDown"
+        ? at + 1
+        : e.key === "ArrowLeft" || e.key === "ArrowUp"
+          ? at - 1
+          : e.key === "Home"
+            ? 0
+            : e.key === "End"
+              ? buttons.length - 1
+              : null;
     if (to === null) return;
     e.preventDefault();
     buttons[Math.max(0, Math.min(buttons.length - 1, to))]?.focus();

@@ -13,8 +13,7 @@ const PARTNER: Record<BindingMode, BindingMode> = {
  */
 export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
   const partnerMode = PARTNER[scenario.mode];
-  const [left, right] =
-    scenario.mode === "Immediate" ? [getScenario(partnerMode), scenario] : [scenario, getScenario(partnerMode)];
+  const [left, right] = scenario.mode === "Immediate" ? [getScenario(partnerMode), scenario] : [scenario, getScenario(partnerMode)];
   const comparison = compareTimeline(left, right);
   const currentSide = left === scenario ? "a" : "b";
   return (
@@ -25,7 +24,9 @@ export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepI
       <table className="w-full text-left text-sm">
         <thead className="text-slate-400">
           <tr>
-            <th scope="col" className="w-10">#</th>
+            <th scope="col" className="w-10">
+              #
+            </th>
             <th scope="col">{scenarioName(left)}</th>
             <th scope="col">{scenarioName(right)}</th>
           </tr>

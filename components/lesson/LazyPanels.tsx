@@ -25,7 +25,7 @@ export function StudentLessonPanels({ scenario, stepIndex }: { scenario: Scenari
     <details
       className="rounded-xl border border-slate-700 bg-slate-900/60 p-3"
       data-testid="lesson-panels"
-      onToggle={(e) => setOpen((e.currentTarget).open)}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
     >
       <summary className="cursor-pointer text-lg font-semibold">Inspect objects, topology and more</summary>
       <div className="mt-3">{open && <LessonPanels scenario={scenario} stepIndex={stepIndex} audience="student" />}</div>

@@ -11,7 +11,15 @@ import { PANEL_LABELS } from "./panelLabels";
 
 export { PANEL_LABELS };
 
-export function PanelBody({ panel, scenario, stepIndex }: { panel: Exclude<ProjectorPanel, "none">; scenario: Scenario; stepIndex: number }) {
+export function PanelBody({
+  panel,
+  scenario,
+  stepIndex,
+}: {
+  panel: Exclude<ProjectorPanel, "none">;
+  scenario: Scenario;
+  stepIndex: number;
+}) {
   switch (panel) {
     case "objects":
       return <ObjectInspector scenario={scenario} stepIndex={stepIndex} />;
@@ -66,15 +74,7 @@ export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; step
  * Console and students pick their own tab; on a phone the whole thing folds
  * away so the step stays readable.
  */
-export function LessonPanels({
-  scenario,
-  stepIndex,
-  audience,
-}: {
-  scenario: Scenario;
-  stepIndex: number;
-  audience: "host" | "student";
-}) {
+export function LessonPanels({ scenario, stepIndex, audience }: { scenario: Scenario; stepIndex: number; audience: "host" | "student" }) {
   const [panel, setPanel] = useState<Exclude<ProjectorPanel, "none">>("objects");
   const tabs = PROJECTOR_PANELS.filter((p): p is Exclude<ProjectorPanel, "none"> => p !== "none");
   const body = (

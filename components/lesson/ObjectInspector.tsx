@@ -66,7 +66,13 @@ export function useObjectViews(scenario: Scenario, stepIndex: number) {
 /** One object's YAML with the changed lines marked (for sight and for screen readers). */
 export function YamlBlock({ view, className }: { view: ObjectView & { yaml: string }; className: string }) {
   return (
-    <pre className={className} data-testid="inspector-yaml" data-kind={view.kind} aria-label={`${view.kind} YAML at this step; ${view.changed.size} lines changed`} tabIndex={0}>
+    <pre
+      className={className}
+      data-testid="inspector-yaml"
+      data-kind={view.kind}
+      aria-label={`${view.kind} YAML at this step; ${view.changed.size} lines changed`}
+      tabIndex={0}
+    >
       {view.yaml.split("\n").map((line, i) =>
         view.changed.has(i) ? (
           <mark key={i} data-changed="true" className="block bg-amber-400/20 text-amber-100">
@@ -88,17 +94,35 @@ export function YamlBlock({ view, className }: { view: ObjectView & { yaml: stri
  * message where there is not (a phone, the projector's side panel). The
  * container decides, not the window: the same panel is narrow beside a diagram.
  */
-export function EventList({ events, firstNew, cardsOnly, compact }: { events: World["events"]; firstNew: number; cardsOnly?: boolean; compact?: boolean }) {
+export function EventList({
+  events,
+  firstNew,
+  cardsOnly,
+  compact,
+}: {
+  events: World["events"];
+  firstNew: number;
+  cardsOnly?: boolean;
+  compact?: boolean;
+}) {
   return (
     <div className="@container">
       {!cardsOnly && (
         <table className="hidden w-full text-left text-[0.8125rem] @3xl:table" data-testid="events-table">
           <thead className="text-slate-400">
             <tr>
-              <th scope="col" className="pr-3">Object</th>
-              <th scope="col" className="pr-3">Type</th>
-              <th scope="col" className="pr-3">Reason</th>
-              <th scope="col" className="pr-3">From</th>
+              <th scope="col" className="pr-3">
+                Object
+              </th>
+              <th scope="col" className="pr-3">
+                Type
+              </th>
+              <th scope="col" className="pr-3">
+                Reason
+              </th>
+              <th scope="col" className="pr-3">
+                From
+              </th>
               <th scope="col">Message</th>
             </tr>
           </thead>
@@ -189,7 +213,10 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
         ))}
       </div>
       {selected.yaml ? (
-        <YamlBlock view={{ ...selected, yaml: selected.yaml }} className="max-h-[28rem] overflow-auto rounded-lg border border-slate-700 bg-slate-950 p-3 text-[0.8125rem] leading-5" />
+        <YamlBlock
+          view={{ ...selected, yaml: selected.yaml }}
+          className="max-h-[28rem] overflow-auto rounded-lg border border-slate-700 bg-slate-950 p-3 text-[0.8125rem] leading-5"
+        />
       ) : (
         <p className="text-slate-400">{SHORT[selected.kind]} does not exist yet.</p>
       )}
@@ -200,7 +227,11 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
       )}
       <div>
         <h4 className="font-semibold">
-          Events <span className="font-normal text-slate-400">(as kubectl describe prints them on {KUBERNETES_VERSION_LABEL}{newEvents > 0 ? `; ${newEvents} new` : ""})</span>
+          Events{" "}
+          <span className="font-normal text-slate-400">
+            (as kubectl describe prints them on {KUBERNETES_VERSION_LABEL}
+            {newEvents > 0 ? `; ${newEvents} new` : ""})
+          </span>
         </h4>
         {after.events.length === 0 ? (
           <p className="text-slate-400">No events yet.</p>

@@ -50,8 +50,14 @@ export function TopologyPanel({ scenario, stepIndex }: { scenario: Scenario; ste
                       <li key={n.name} data-node={n.name} className="rounded-lg bg-slate-800/80 px-3 py-2">
                         <p className="flex flex-wrap items-center gap-2 font-mono">
                           <span className="font-semibold">{n.name}</span>
-                          {podHere && <span className="rounded bg-emerald-400/20 px-1.5 text-sm text-emerald-200" data-testid="topology-pod">Pod app</span>}
-                          {localDiskHere && <span className="rounded bg-amber-400/20 px-1.5 text-sm text-amber-200">local disk {world.disk!.id}</span>}
+                          {podHere && (
+                            <span className="rounded bg-emerald-400/20 px-1.5 text-sm text-emerald-200" data-testid="topology-pod">
+                              Pod app
+                            </span>
+                          )}
+                          {localDiskHere && (
+                            <span className="rounded bg-amber-400/20 px-1.5 text-sm text-amber-200">local disk {world.disk!.id}</span>
+                          )}
                         </p>
                         {verdict && (
                           <p className={`mt-1 text-sm ${verdict.fits ? "text-emerald-300" : "text-rose-300"}`} data-testid="node-verdict">

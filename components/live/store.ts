@@ -53,7 +53,8 @@ export function createLiveStore() {
         if (current && snapshot.rev < current.rev) return;
         const tally = get().tally;
         // A tally older than the snapshot's poll state is stale.
-        const keepTally = tally && snapshot.poll && tally.pollId === snapshot.poll.id && tally.round === snapshot.poll.round && tally.rev > snapshot.rev;
+        const keepTally =
+          tally && snapshot.poll && tally.pollId === snapshot.poll.id && tally.round === snapshot.poll.round && tally.rev > snapshot.rev;
         set({ snapshot, tally: keepTally ? tally : null });
       },
       myVote: (myVote) => set({ myVote }),

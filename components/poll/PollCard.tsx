@@ -98,7 +98,10 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
                     )}
                   </span>
                   {liveResults && (
-                    <span className={`mt-2 block h-2 overflow-hidden rounded ${selected ? "bg-sky-900/40" : "bg-slate-700"}`} aria-hidden="true">
+                    <span
+                      className={`mt-2 block h-2 overflow-hidden rounded ${selected ? "bg-sky-900/40" : "bg-slate-700"}`}
+                      aria-hidden="true"
+                    >
                       <span className={`block h-full rounded ${selected ? "bg-slate-950" : "bg-sky-400"}`} style={{ width: `${pct}%` }} />
                     </span>
                   )}
@@ -110,7 +113,12 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
       )}
       <div aria-live="polite" className="mt-3">
         {message && (
-          <p data-testid="vote-receipt" data-kind={message.kind} className={message.kind === "ok" ? "text-emerald-300" : "text-rose-300"} role={message.kind === "error" ? "alert" : "status"}>
+          <p
+            data-testid="vote-receipt"
+            data-kind={message.kind}
+            className={message.kind === "ok" ? "text-emerald-300" : "text-rose-300"}
+            role={message.kind === "error" ? "alert" : "status"}
+          >
             {message.text}
           </p>
         )}
@@ -132,7 +140,13 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
       </div>
       {liveResults && poll.revealed && (
         <div className="mt-4">
-          <TallyBars options={poll.options} results={liveResults} correctOptionId={poll.correctOptionId} highlightId={mine} testId="poll-results" />
+          <TallyBars
+            options={poll.options}
+            results={liveResults}
+            correctOptionId={poll.correctOptionId}
+            highlightId={mine}
+            testId="poll-results"
+          />
         </div>
       )}
     </section>

@@ -22,7 +22,12 @@ export function TallyBars({
 }) {
   const max = Math.max(1, ...Object.values(results.counts));
   return (
-    <div data-testid={testId} data-total={results.total} aria-label={`Results: ${results.total} ${results.total === 1 ? "vote" : "votes"}`} role="group">
+    <div
+      data-testid={testId}
+      data-total={results.total}
+      aria-label={`Results: ${results.total} ${results.total === 1 ? "vote" : "votes"}`}
+      role="group"
+    >
       <ul className="space-y-2">
         {options.map((o) => {
           const n = results.counts[o.id] ?? 0;

@@ -16,7 +16,17 @@ import { PANEL_LABELS } from "@/components/lesson/panelLabels";
  * shows must fit: when the content is taller than the panel it flows into
  * more columns instead of hiding below the edge.
  */
-export function ProjectorPanel({ panel, focus, scenario, stepIndex }: { panel: Exclude<Panel, "none">; focus: ProjectorFocus; scenario: Scenario; stepIndex: number }) {
+export function ProjectorPanel({
+  panel,
+  focus,
+  scenario,
+  stepIndex,
+}: {
+  panel: Exclude<Panel, "none">;
+  focus: ProjectorFocus;
+  scenario: Scenario;
+  stepIndex: number;
+}) {
   return (
     <section
       className="flex min-h-0 min-w-0 flex-col rounded-2xl border border-slate-700 bg-slate-900 p-[0.5rem] text-[0.8rem]"
@@ -32,7 +42,17 @@ export function ProjectorPanel({ panel, focus, scenario, stepIndex }: { panel: E
   );
 }
 
-function PanelContent({ panel, focus, scenario, stepIndex }: { panel: Exclude<Panel, "none">; focus: ProjectorFocus; scenario: Scenario; stepIndex: number }) {
+function PanelContent({
+  panel,
+  focus,
+  scenario,
+  stepIndex,
+}: {
+  panel: Exclude<Panel, "none">;
+  focus: ProjectorFocus;
+  scenario: Scenario;
+  stepIndex: number;
+}) {
   switch (panel) {
     case "objects":
       return <Objects focus={focus} scenario={scenario} stepIndex={stepIndex} />;
@@ -55,9 +75,16 @@ function Objects({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenar
     return (
       <div data-testid="projector-events" className="text-[0.78rem] leading-snug">
         <h3 className="mb-2 font-semibold">
-          Events <span className="font-normal text-slate-300">as kubectl describe prints them ({KUBERNETES_VERSION_LABEL}){fresh > 0 ? `; ${fresh} new` : ""}</span>
+          Events{" "}
+          <span className="font-normal text-slate-300">
+            as kubectl describe prints them ({KUBERNETES_VERSION_LABEL}){fresh > 0 ? `; ${fresh} new` : ""}
+          </span>
         </h3>
-        {after.events.length === 0 ? <p className="text-slate-300">No events yet.</p> : <EventList events={after.events} firstNew={before.events.length} cardsOnly compact />}
+        {after.events.length === 0 ? (
+          <p className="text-slate-300">No events yet.</p>
+        ) : (
+          <EventList events={after.events} firstNew={before.events.length} cardsOnly compact />
+        )}
       </div>
     );
   }
@@ -66,10 +93,18 @@ function Objects({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenar
     <div>
       <h3 className="mb-2 font-semibold">
         {view.kind}
-        {view.yaml && <span className="font-normal text-slate-300"> · {view.created ? "new at this step" : `${view.changed.size} ${view.changed.size === 1 ? "line" : "lines"} changed`}</span>}
+        {view.yaml && (
+          <span className="font-normal text-slate-300">
+            {" "}
+            · {view.created ? "new at this step" : `${view.changed.size} ${view.changed.size === 1 ? "line" : "lines"} changed`}
+          </span>
+        )}
       </h3>
       {view.yaml ? (
-        <YamlBlock view={{ ...view, yaml: view.yaml }} className="whitespace-pre-wrap font-mono text-[length:inherit] leading-snug [overflow-wrap:anywhere] [&>*]:pl-[2ch] [&>*]:[text-indent:-2ch]" />
+        <YamlBlock
+          view={{ ...view, yaml: view.yaml }}
+          className="whitespace-pre-wrap font-mono text-[length:inherit] leading-snug [overflow-wrap:anywhere] [&>*]:pl-[2ch] [&>*]:[text-indent:-2ch]"
+        />
       ) : (
         <p className="text-slate-300">{SHORT[view.kind]} does not exist yet.</p>
       )}
@@ -105,7 +140,11 @@ function DeepDive({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scena
       )}
       {own.length > 1 && (
         <p className="text-slate-300">
-          Also at this step: {own.filter((d) => d !== open).map((d) => d.title).join(" · ")}
+          Also at this step:{" "}
+          {own
+            .filter((d) => d !== open)
+            .map((d) => d.title)
+            .join(" · ")}
         </p>
       )}
     </div>
@@ -132,7 +171,12 @@ function FitColumns({ children }: { children: ReactNode }) {
     return () => observer.disconnect();
   }, [columns]);
   return (
-    <div ref={ref} className="min-h-0 flex-1 overflow-hidden [column-gap:1rem] [column-fill:auto]" style={{ columnCount: columns }} data-columns={columns}>
+    <div
+      ref={ref}
+      className="min-h-0 flex-1 overflow-hidden [column-gap:1rem] [column-fill:auto]"
+      style={{ columnCount: columns }}
+      data-columns={columns}
+    >
       {children}
     </div>
   );

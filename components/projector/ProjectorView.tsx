@@ -51,9 +51,21 @@ function Projector({ code }: { code: string }) {
   const poll = snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) && snapshot.status !== "ended" ? snapshot.poll : null;
   const panel = snapshot.projectorPanel;
   // A poll takes the side panel's place while it is on; objects need the widest column (YAML, whole event messages).
-  const side = poll ? "30rem" : panel === "objects" ? (snapshot.projectorFocus.object === "events" ? "42rem" : "36rem") : panel !== "none" ? "32rem" : null;
+  const side = poll
+    ? "30rem"
+    : panel === "objects"
+      ? snapshot.projectorFocus.object === "events"
+        ? "42rem"
+        : "36rem"
+      : panel !== "none"
+        ? "32rem"
+        : null;
   return (
-    <div className="grid h-screen grid-rows-[auto_minmax(0,1fr)] gap-[0.4rem] overflow-hidden p-[0.5rem]" data-testid="projector" data-state={snapshot.status}>
+    <div
+      className="grid h-screen grid-rows-[auto_minmax(0,1fr)] gap-[0.4rem] overflow-hidden p-[0.5rem]"
+      data-testid="projector"
+      data-state={snapshot.status}
+    >
       <header className="flex items-start gap-[1rem]">
         <div className="min-w-0 flex-1 space-y-[0.3rem]">
           <StepHeader scenario={scenario} snapshot={snapshot} large />
@@ -71,7 +83,9 @@ function Projector({ code }: { code: string }) {
         {poll ? (
           <ProjectorPoll poll={poll} snapshot={snapshot} />
         ) : (
-          panel !== "none" && <ProjectorPanel panel={panel} focus={snapshot.projectorFocus} scenario={scenario} stepIndex={snapshot.stepIndex} />
+          panel !== "none" && (
+            <ProjectorPanel panel={panel} focus={snapshot.projectorFocus} scenario={scenario} stepIndex={snapshot.stepIndex} />
+          )
         )}
       </div>
     </div>
@@ -84,7 +98,11 @@ function RoomCard({ code, snapshot }: { code: string; snapshot: PublicSnapshot }
   const info = joinInfo.status === "ok" ? joinInfo.info : null;
   if (snapshot.status === "ended") {
     return (
-      <p className="shrink-0 rounded-2xl border-2 border-slate-500 bg-slate-900 px-[0.8rem] py-[0.5rem] text-[1.5rem] font-semibold" role="status" data-testid="session-ended">
+      <p
+        className="shrink-0 rounded-2xl border-2 border-slate-500 bg-slate-900 px-[0.8rem] py-[0.5rem] text-[1.5rem] font-semibold"
+        role="status"
+        data-testid="session-ended"
+      >
         This session has ended.
       </p>
     );
@@ -92,7 +110,10 @@ function RoomCard({ code, snapshot }: { code: string; snapshot: PublicSnapshot }
   const students = `${snapshot.participantCount} ${snapshot.participantCount === 1 ? "student" : "students"}`;
   if (snapshot.locked) {
     return (
-      <div className="shrink-0 rounded-2xl border-2 border-amber-300/80 bg-slate-900 px-[0.8rem] py-[0.5rem] text-right" data-testid="room-locked">
+      <div
+        className="shrink-0 rounded-2xl border-2 border-amber-300/80 bg-slate-900 px-[0.8rem] py-[0.5rem] text-right"
+        data-testid="room-locked"
+      >
         <p className="text-[1.25rem] font-semibold text-amber-200">Room locked: nobody new can join</p>
         <p className="font-mono text-[2.5rem] font-bold leading-tight tracking-[0.2em]" data-testid="room-code">
           {code}
@@ -136,14 +157,21 @@ function ProjectorPoll({ poll, snapshot }: { poll: PublicPoll; snapshot: PublicS
   const results = useLiveResults(poll, snapshot.rev);
   const voted = results ? results.total : poll.voted;
   return (
-    <section className="min-h-0 overflow-hidden rounded-2xl border-2 border-violet-400/70 bg-slate-900 p-[0.6rem]" aria-labelledby="projector-poll" data-testid="projector-poll">
+    <section
+      className="min-h-0 overflow-hidden rounded-2xl border-2 border-violet-400/70 bg-slate-900 p-[0.6rem]"
+      aria-labelledby="projector-poll"
+      data-testid="projector-poll"
+    >
       <p className="text-[1rem] font-semibold uppercase tracking-widest text-violet-300">
-        {poll.status === "open" ? "Vote on your phone" : poll.revealed ? "The answer" : "Poll closed"} {poll.status === "open" && <Countdown closesAt={poll.closesAt} />}
+        {poll.status === "open" ? "Vote on your phone" : poll.revealed ? "The answer" : "Poll closed"}{" "}
+        {poll.status === "open" && <Countdown closesAt={poll.closesAt} />}
       </p>
       <h2 id="projector-poll" className="mt-[0.2rem] text-[1.4rem] font-bold leading-snug">
         {poll.question}
       </h2>
-      {poll.status === "open" && <VoteProgress voted={voted} total={snapshot.participantCount} className="mt-[0.3rem] text-[1.1rem] text-slate-100" />}
+      {poll.status === "open" && (
+        <VoteProgress voted={voted} total={snapshot.participantCount} className="mt-[0.3rem] text-[1.1rem] text-slate-100" />
+      )}
       {results ? (
         <div className="mt-[0.5rem]" aria-live="polite">
           <TallyBars options={poll.options} results={results} correctOptionId={poll.correctOptionId} large />

@@ -173,10 +173,22 @@ export function ReplayControls({
         />
       </div>
       <ul className="flex flex-wrap gap-4 text-sm text-slate-300" aria-label="Timeline legend">
-        <li><span className="mr-1 inline-block h-3 w-0.5 bg-slate-300 align-middle" aria-hidden="true" />step</li>
-        <li><span className="mr-1 inline-block h-3 w-1 bg-sky-400 align-middle" aria-hidden="true" />mode switch</li>
-        <li><span className="mr-1 inline-block h-3 w-1.5 bg-violet-400 align-middle" aria-hidden="true" />poll</li>
-        <li><span className="mr-1 inline-block h-3 w-1 bg-emerald-400 align-middle" aria-hidden="true" />answer revealed</li>
+        <li>
+          <span className="mr-1 inline-block h-3 w-0.5 bg-slate-300 align-middle" aria-hidden="true" />
+          step
+        </li>
+        <li>
+          <span className="mr-1 inline-block h-3 w-1 bg-sky-400 align-middle" aria-hidden="true" />
+          mode switch
+        </li>
+        <li>
+          <span className="mr-1 inline-block h-3 w-1.5 bg-violet-400 align-middle" aria-hidden="true" />
+          poll
+        </li>
+        <li>
+          <span className="mr-1 inline-block h-3 w-1 bg-emerald-400 align-middle" aria-hidden="true" />
+          answer revealed
+        </li>
       </ul>
     </section>
   );

@@ -13,7 +13,6 @@ import { ReplayControls, type Speed } from "./ReplayControls";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
 import { readApi } from "@/lib/protocol/rest";
 
-
 interface Loaded {
   events: SessionEvent[];
   access: "admin" | "host" | "viewer";
@@ -62,7 +61,12 @@ export function ReplayView({ id }: { id: string }) {
       </main>
     );
   }
-  if (!loaded) return <main className="p-6 text-slate-300" role="status">Loading the recording…</main>;
+  if (!loaded)
+    return (
+      <main className="p-6 text-slate-300" role="status">
+        Loading the recording…
+      </main>
+    );
   return <Player events={loaded.events} access={loaded.access} />;
 }
 
@@ -109,7 +113,8 @@ function Player({ events, access }: Loaded) {
           </p>
           <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{state.title || `Session ${state.code}`}</h1>
           <p className="text-slate-300">
-            Room {state.code} · {new Date(state.createdAt).toLocaleString()} · {joined} {joined === 1 ? "student" : "students"} joined so far
+            Room {state.code} · {new Date(state.createdAt).toLocaleString()} · {joined} {joined === 1 ? "student" : "students"} joined so
+            far
           </p>
         </div>
         <a href="/sessions" className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800">
@@ -157,7 +162,9 @@ function Player({ events, access }: Loaded) {
                 <AskedAt poll={poll} now={state} />
                 <p className="text-sm text-slate-300">
                   {poll.status === "open" ? "Voting" : poll.status === "closed" ? "Closed, not yet revealed" : "Revealed"}
-                  {access === "viewer" && poll.status !== "revealed" ? "" : ` · ${poll.results.total} ${poll.results.total === 1 ? "vote" : "votes"}`}
+                  {access === "viewer" && poll.status !== "revealed"
+                    ? ""
+                    : ` · ${poll.results.total} ${poll.results.total === 1 ? "vote" : "votes"}`}
                 </p>
                 {access === "viewer" && poll.status !== "revealed" ? (
                   // A shared link carries no individual votes, and no answer or counts until the teacher revealed them.
@@ -167,7 +174,11 @@ function Player({ events, access }: Loaded) {
                       : "Closed. The teacher had not revealed the results at this point."}
                   </p>
                 ) : (
-                  <TallyBars options={poll.options} results={poll.results} correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null} />
+                  <TallyBars
+                    options={poll.options}
+                    results={poll.results}
+                    correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null}
+                  />
                 )}
                 {access !== "viewer" && poll.status !== "open" && <WhoVoted snapshotPoll={poll} participants={state.participants} />}
               </div>
@@ -186,13 +197,25 @@ function Player({ events, access }: Loaded) {
  * the class has often moved on, and "what happens next?" only makes sense
  * next to the step it was asked after.
  */
-function AskedAt({ poll, now }: { poll: NonNullable<ReturnType<typeof toHostSnapshot>["poll"]>; now: { mode: string; variant: string; stepIndex: number } }) {
+function AskedAt({
+  poll,
+  now,
+}: {
+  poll: NonNullable<ReturnType<typeof toHostSnapshot>["poll"]>;
+  now: { mode: string; variant: string; stepIndex: number };
+}) {
   const scenario = getScenario(poll.mode, poll.variant);
   const step = scenario.steps[poll.stepIndex];
   const moved = now.mode !== poll.mode || now.variant !== poll.variant || now.stepIndex !== poll.stepIndex;
   return (
-    <div className="rounded-lg border border-violet-400/50 bg-violet-950/30 p-3" data-testid="replay-asked-at" data-step={poll.stepIndex + 1}>
-      <p className="text-sm text-violet-200">Asked at step {poll.stepIndex + 1} of {scenario.title}</p>
+    <div
+      className="rounded-lg border border-violet-400/50 bg-violet-950/30 p-3"
+      data-testid="replay-asked-at"
+      data-step={poll.stepIndex + 1}
+    >
+      <p className="text-sm text-violet-200">
+        Asked at step {poll.stepIndex + 1} of {scenario.title}
+      </p>
       {step && (
         <p className="font-semibold [overflow-wrap:anywhere]">
           {step.label} {step.title}: <span className="font-normal text-slate-200">{step.narration}</span>

@@ -20,7 +20,12 @@ export function FidelityNotes() {
                 strokeWidth={ARROW_STYLES[kind].width}
                 strokeDasharray={ARROW_STYLES[kind].dash}
               />
-              <path d={ARROW_STYLES[kind].head === "open" ? "M44,2 L54,7 L44,12" : "M44,1 L55,7 L44,13 z"} fill={ARROW_STYLES[kind].head === "open" ? "none" : ARROW_STYLES[kind].stroke} stroke={ARROW_STYLES[kind].stroke} strokeWidth="2" />
+              <path
+                d={ARROW_STYLES[kind].head === "open" ? "M44,2 L54,7 L44,12" : "M44,1 L55,7 L44,13 z"}
+                fill={ARROW_STYLES[kind].head === "open" ? "none" : ARROW_STYLES[kind].stroke}
+                stroke={ARROW_STYLES[kind].stroke}
+                strokeWidth="2"
+              />
             </svg>
             <span>{ARROW_LEGEND[kind]}</span>
           </li>

@@ -9,7 +9,13 @@ export function LabLink({ mode, variant }: { mode: BindingMode; variant: Variant
   return (
     <p className="text-slate-300">
       Try it on your own cluster:{" "}
-      <a href={labPath(mode, variant)} target="_blank" rel="noopener" data-testid="lab-link" className="font-semibold text-sky-300 underline">
+      <a
+        href={labPath(mode, variant)}
+        target="_blank"
+        rel="noopener"
+        data-testid="lab-link"
+        className="font-semibold text-sky-300 underline"
+      >
         lab sheet for this scenario
       </a>{" "}
       <span className="text-slate-400">(opens in a new tab)</span>

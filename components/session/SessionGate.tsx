@@ -19,7 +19,12 @@ export function SessionGate({ children }: { children: ReactNode }) {
   if (!hasSnapshot) {
     return (
       <main className="flex min-h-screen items-center justify-center px-5" aria-busy="true">
-        <p className="text-xl text-slate-300" role="status" data-testid="connection-status" data-state={connection === "connected" ? "connected" : "reconnecting"}>
+        <p
+          className="text-xl text-slate-300"
+          role="status"
+          data-testid="connection-status"
+          data-state={connection === "connected" ? "connected" : "reconnecting"}
+        >
           {connection === "reconnecting" ? "Can't reach the server. Retrying…" : `Joining ${code}…`}
         </p>
       </main>
@@ -34,7 +39,11 @@ export function ErrorScreen({ error, code, role }: { error: ProtocolError; code:
   // The headline already says it has ended; saved sessions are the teacher's, and a student's list would be empty.
   const endedForClass = error.code === "SESSION_ENDED" && role !== "host";
   return (
-    <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-4 px-5" data-testid="session-error" data-code={error.code}>
+    <main
+      className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-4 px-5"
+      data-testid="session-error"
+      data-code={error.code}
+    >
       <h1 className="text-3xl font-bold">{outOfDate ? "This page is out of date" : headline(error.code)}</h1>
       <p className="text-lg text-slate-300" role="alert">
         {endedForClass
@@ -45,11 +54,19 @@ export function ErrorScreen({ error, code, role }: { error: ProtocolError; code:
       </p>
       <div className="flex flex-wrap gap-3">
         {outOfDate ? (
-          <button type="button" onClick={() => window.location.reload()} className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
+          <button
+            type="button"
+            onClick={() => window.location.reload()}
+            className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950"
+          >
             Reload
           </button>
         ) : error.code === "REMOVED" ? (
-          <button type="button" onClick={() => window.location.reload()} className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
+          <button
+            type="button"
+            onClick={() => window.location.reload()}
+            className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950"
+          >
             Try again (if the teacher let you back in)
           </button>
         ) : endedForClass ? null : error.code === "SESSION_ENDED" ? (

@@ -7,7 +7,15 @@ import { scenarioName } from "@/components/theme";
 import { stringAt } from "@/lib/guards";
 
 /** The current step, its narration and the mode, announced politely to screen readers when they change. */
-export function StepHeader({ scenario, snapshot, large }: { scenario: Scenario; snapshot: Pick<PublicSnapshot, "stepIndex">; large?: boolean }) {
+export function StepHeader({
+  scenario,
+  snapshot,
+  large,
+}: {
+  scenario: Scenario;
+  snapshot: Pick<PublicSnapshot, "stepIndex">;
+  large?: boolean;
+}) {
   const step = scenario.steps[snapshot.stepIndex];
   const total = scenario.steps.length;
   return (
@@ -24,7 +32,9 @@ export function StepHeader({ scenario, snapshot, large }: { scenario: Scenario; 
           Step {snapshot.stepIndex + 1} of {total}
           {step && step.label !== snapshot.stepIndex + 1 ? ` · card step ${step.label}` : ""}
         </p>
-        <h2 className={`mt-1 font-bold ${large ? "text-[2rem] leading-tight" : "text-2xl sm:text-3xl"} ${step?.failed ? "text-rose-300" : ""}`}>
+        <h2
+          className={`mt-1 font-bold ${large ? "text-[2rem] leading-tight" : "text-2xl sm:text-3xl"} ${step?.failed ? "text-rose-300" : ""}`}
+        >
           {step ? `${step.label} ${step.title}` : "—"}
         </h2>
         <p className={`mt-2 text-slate-200 ${large ? "text-[1.2rem] leading-snug" : "text-lg leading-relaxed"}`}>{step?.narration}</p>
@@ -45,7 +55,10 @@ export function ModeBadge({ mode, scenario, large }: { mode: BindingMode; scenar
   return (
     <p className={`inline-flex flex-wrap items-center gap-2 ${large ? "text-[0.875rem]" : "text-sm"}`}>
       {scenarioName(scenario) !== storageClass.volumeBindingMode && (
-        <span className={`rounded-md px-2 py-0.5 font-semibold ${scenario.variant !== "standard" ? "bg-rose-400/15 text-rose-200" : "bg-slate-700 text-slate-100"}`} data-testid="scenario-name">
+        <span
+          className={`rounded-md px-2 py-0.5 font-semibold ${scenario.variant !== "standard" ? "bg-rose-400/15 text-rose-200" : "bg-slate-700 text-slate-100"}`}
+          data-testid="scenario-name"
+        >
           {scenarioName(scenario)}
         </span>
       )}
@@ -61,7 +74,10 @@ export function ModeBadge({ mode, scenario, large }: { mode: BindingMode; scenar
       {noProvisioner && (
         <>
           <span className="text-slate-400">provisioner</span>
-          <span className="rounded-md border border-amber-400/60 bg-amber-400/10 px-2 py-0.5 font-mono font-semibold text-amber-200" data-testid="provisioner">
+          <span
+            className="rounded-md border border-amber-400/60 bg-amber-400/10 px-2 py-0.5 font-mono font-semibold text-amber-200"
+            data-testid="provisioner"
+          >
             {storageClass.provisioner}
           </span>
         </>

@@ -6,10 +6,7 @@ import { isRoomCode } from "@/lib/protocol/wire";
 
 /** What the join-info lookup said: still asking, the info, a clear "no such session" (404), or another failure. */
 export type JoinInfoState =
-  | { status: "checking" }
-  | { status: "ok"; info: JoinInfo }
-  | { status: "missing" }
-  | { status: "error"; message: string };
+  { status: "checking" } | { status: "ok"; info: JoinInfo } | { status: "missing" } | { status: "error"; message: string };
 
 /**
  * The one `GET /api/join-info` of a page: the address students' phones can

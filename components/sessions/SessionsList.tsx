@@ -130,7 +130,8 @@ export function SessionsList() {
       </p>
       {scope === "host" && heldKeys > MAX_HOST_KEYS_PER_REQUEST && (
         <p role="status" className="rounded-lg bg-slate-800 px-3 py-2" data-testid="sessions-truncated">
-          This browser started {heldKeys} sessions; the list shows the {MAX_HOST_KEYS_PER_REQUEST} most recent. The admin token shows all of them.
+          This browser started {heldKeys} sessions; the list shows the {MAX_HOST_KEYS_PER_REQUEST} most recent. The admin token shows all of
+          them.
         </p>
       )}
       {error && (
@@ -139,13 +140,17 @@ export function SessionsList() {
         </p>
       )}
       {rows === null && !error && <p role="status">Loading…</p>}
-      {rows && rows.length === 0 && <p data-testid="sessions-empty">No saved sessions {scope === "admin" ? "yet" : "from this browser yet"}.</p>}
+      {rows && rows.length === 0 && (
+        <p data-testid="sessions-empty">No saved sessions {scope === "admin" ? "yet" : "from this browser yet"}.</p>
+      )}
       {rows && rows.length > 0 && (
         <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Saved sessions table">
           <table className="w-full min-w-[760px] text-left" data-testid="sessions-table">
             <thead className="text-sm text-slate-400">
               <tr>
-                <th scope="col" className="py-2">Title</th>
+                <th scope="col" className="py-2">
+                  Title
+                </th>
                 <th scope="col">Date</th>
                 <th scope="col">Duration</th>
                 <th scope="col">Peak students</th>
@@ -165,15 +170,31 @@ export function SessionsList() {
                   <td className="pr-3">{duration(s.durationMs)}</td>
                   <td className="pr-3">{s.peakParticipants}</td>
                   <td className="pr-3">{s.pollCount}</td>
-                  <td className="pr-3">{s.status === "live" ? <a className="text-emerald-300 underline" href={`/host/${s.code}`}>live: open console</a> : "ended"}</td>
+                  <td className="pr-3">
+                    {s.status === "live" ? (
+                      <a className="text-emerald-300 underline" href={`/host/${s.code}`}>
+                        live: open console
+                      </a>
+                    ) : (
+                      "ended"
+                    )}
+                  </td>
                   <td className="space-x-3 whitespace-nowrap">
                     <a href={`/replay/${s.id}`} className="font-semibold text-sky-300 underline" data-testid="replay-link">
                       Replay
                     </a>
-                    <button type="button" className="text-sky-300 underline" onClick={() => download(s.id, "format=json").catch((e: Error) => setError(e.message))}>
+                    <button
+                      type="button"
+                      className="text-sky-300 underline"
+                      onClick={() => download(s.id, "format=json").catch((e: Error) => setError(e.message))}
+                    >
                       JSON
                     </button>
-                    <button type="button" className="text-sky-300 underline" onClick={() => download(s.id, "format=csv").catch((e: Error) => setError(e.message))}>
+                    <button
+                      type="button"
+                      className="text-sky-300 underline"
+                      onClick={() => download(s.id, "format=csv").catch((e: Error) => setError(e.message))}
+                    >
                       Poll CSV
                     </button>
                     <button
@@ -184,7 +205,12 @@ export function SessionsList() {
                       Student CSV
                     </button>
                     {scope === "host" && (
-                      <button type="button" className="text-sky-300 underline" data-testid="share-toggle" onClick={() => void changeSharing(s, !links[s.id] || !s.shared)}>
+                      <button
+                        type="button"
+                        className="text-sky-300 underline"
+                        data-testid="share-toggle"
+                        onClick={() => void changeSharing(s, !links[s.id] || !s.shared)}
+                      >
                         {links[s.id] ? "Stop sharing" : s.shared ? "Show share link" : "Share replay"}
                       </button>
                     )}

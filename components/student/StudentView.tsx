@@ -41,7 +41,8 @@ export function StudentView({ code, initialName }: { code: string; initialName: 
   if (!checked) return null;
   if (nickname === null) {
     if (exists === "checking") return null;
-    if (exists === "missing") return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
+    if (exists === "missing")
+      return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
     return <NicknameForm code={code} onJoin={setNickname} />;
   }
   return (
@@ -79,7 +80,11 @@ function NicknameForm({ code, onJoin }: { code: string; onJoin: (name: string) =
           className="w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 text-lg"
           data-testid="nickname"
         />
-        <button type="submit" data-testid="join-submit" className="w-full rounded-lg bg-emerald-400 px-4 py-3 text-lg font-semibold text-slate-950">
+        <button
+          type="submit"
+          data-testid="join-submit"
+          className="w-full rounded-lg bg-emerald-400 px-4 py-3 text-lg font-semibold text-slate-950"
+        >
           Join the class
         </button>
       </form>
@@ -171,7 +176,7 @@ function FullDiagram({ scenario, stepIndex }: { scenario: ReturnType<typeof getS
     box.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);
   }, [open, stepIndex]);
   return (
-    <details className="mt-2" onToggle={(e) => setOpen((e.currentTarget).open)} data-testid="full-diagram">
+    <details className="mt-2" onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="full-diagram">
       <summary className="cursor-pointer px-2 py-1 text-sky-200">Show the full diagram</summary>
       <div ref={region} className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Full sequence diagram (scrolls sideways)">
         <SequenceDiagram scenario={scenario} stepIndex={stepIndex} className="h-auto w-[720px] max-w-none" />
@@ -203,7 +208,9 @@ function StudentScreen({ code }: { code: string }) {
       <PollAnnouncer poll={snapshot.poll} />
       {snapshot.status !== "ended" && <PollBanner poll={snapshot.poll} />}
       {/* One card, in one place, from opening to reveal: it is not rebuilt when the answer comes. */}
-      {snapshot.poll && snapshot.status !== "ended" && pollIsCurrent(snapshot.poll, snapshot) && <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} />}
+      {snapshot.poll && snapshot.status !== "ended" && pollIsCurrent(snapshot.poll, snapshot) && (
+        <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} />
+      )}
       <StepHeader scenario={scenario} snapshot={snapshot} />
       <section aria-label="Sequence diagram" className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}

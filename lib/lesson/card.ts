@@ -46,7 +46,7 @@ export const KUBERNETES_VERSION_STATEMENT = `Objects, events and messages are sh
 export const VERSION_NOTES: readonly string[] = [
   KUBERNETES_VERSION_STATEMENT,
   `On 1.32 and older the scheduler's reason reads "${LEGACY_SCHEDULING_REASONS.pvNodeAffinity}" instead of "${SCHEDULING_REASONS.pvNodeAffinity}" (renamed in v1.33.0), and the kubelet writes "Created container app" without the colon.`,
-  "With dynamic resource allocation enabled (GA in 1.34) a FailedScheduling message can end in \"… no new claims to deallocate, preemption: …\"; the lesson shows the plain tail.",
+  'With dynamic resource allocation enabled (GA in 1.34) a FailedScheduling message can end in "… no new claims to deallocate, preemption: …"; the lesson shows the plain tail.',
   "The YAML leaves out fields the lesson does not use (creationTimestamp, resourceVersion, managedFields, IPs, container IDs); what it shows is in the order kubectl get -o yaml prints it.",
 ];
 

@@ -9,7 +9,9 @@ const ok = (r: CheckResult) => {
   return r;
 };
 const placed = (r: Extract<CheckResult, { ok: true }>) =>
-  r.steps.filter((s) => s.events.length > 0).map((s) => `${s.position} ${s.title}: ${s.events.map((e) => (e.count > 1 ? `${e.reason} x${e.count}` : e.reason)).join(", ")}`);
+  r.steps
+    .filter((s) => s.events.length > 0)
+    .map((s) => `${s.position} ${s.title}: ${s.events.map((e) => (e.count > 1 ? `${e.reason} x${e.count}` : e.reason)).join(", ")}`);
 
 describe("check my cluster: a clean WaitForFirstConsumer run (kubectl get events -o json)", () => {
   const result = ok(checkCluster(fixture("wffc-kubectl-get-events.json"), "WaitForFirstConsumer", "standard"));
@@ -46,7 +48,12 @@ describe("check my cluster: a clean WaitForFirstConsumer run (kubectl get events
 
   it("checked against Local: the provisioning and attach events are unexpected", () => {
     const local = ok(checkCluster(fixture("wffc-kubectl-get-events.json"), "Local", "standard"));
-    expect(local.unexpected.map((e) => e.reason)).toEqual(["ExternalProvisioning", "Provisioning", "ProvisioningSucceeded", "SuccessfulAttachVolume"]);
+    expect(local.unexpected.map((e) => e.reason)).toEqual([
+      "ExternalProvisioning",
+      "Provisioning",
+      "ProvisioningSucceeded",
+      "SuccessfulAttachVolume",
+    ]);
   });
 });
 
@@ -87,7 +94,9 @@ describe("check my cluster: no matching local PV (kubectl events -o json, an Eve
 describe("check my cluster: out of order and older clusters", () => {
   it("flags events left from an earlier run as out of order", () => {
     const result = ok(checkCluster(fixture("wffc-rerun-kubectl-get-events.json"), "WaitForFirstConsumer", "standard"));
-    expect(result.outOfOrder.map((o) => `${o.event.reason} (step ${o.step.position}) after ${o.after.reason} (step ${o.afterStep.position})`)).toEqual([
+    expect(
+      result.outOfOrder.map((o) => `${o.event.reason} (step ${o.step.position}) after ${o.after.reason} (step ${o.afterStep.position})`),
+    ).toEqual([
       "WaitForFirstConsumer (step 1) after SuccessfulAttachVolume (step 12)",
       "ExternalProvisioning (step 6) after SuccessfulAttachVolume (step 12)",
       "Provisioning (step 6) after SuccessfulAttachVolume (step 12)",
@@ -100,7 +109,12 @@ describe("check my cluster: out of order and older clusters", () => {
 
   it("recognises the pre-1.33 node-affinity wording on a zone-conflict run", () => {
     const result = ok(checkCluster(fixture("zone-conflict-1.32-kubectl-get-events.json"), "Immediate", "zone-conflict"));
-    expect(placed(result)).toEqual(["1 CREATE PVC: ExternalProvisioning", "2 PROVISION: Provisioning", "4 CREATE PV: ProvisioningSucceeded", "8 PICK NODE: FailedScheduling"]);
+    expect(placed(result)).toEqual([
+      "1 CREATE PVC: ExternalProvisioning",
+      "2 PROVISION: Provisioning",
+      "4 CREATE PV: ProvisioningSucceeded",
+      "8 PICK NODE: FailedScheduling",
+    ]);
     expect(result.hints[0]).toMatch(/node\(s\) had volume node affinity conflict": that is Kubernetes 1\.32 or older/);
   });
 });
@@ -114,20 +128,26 @@ describe("check my cluster: pastes it cannot use get a plain answer", () => {
 
   it("empty, table output, describe output, YAML, cut-off JSON, other objects", () => {
     expect(problem("   ")).toMatch(/^Paste the output of kubectl get events -o json/);
-    expect(problem("LAST SEEN   TYPE     REASON                 OBJECT                       MESSAGE\n5m  Normal  Scheduled  pod/app  Successfully assigned default/app to pv-lab-control-plane")).toMatch(/table output.*-o json/);
+    expect(
+      problem(
+        "LAST SEEN   TYPE     REASON                 OBJECT                       MESSAGE\n5m  Normal  Scheduled  pod/app  Successfully assigned default/app to pv-lab-control-plane",
+      ),
+    ).toMatch(/table output.*-o json/);
     expect(problem("Name: app\nEvents:\n  Type  Reason  Age  From  Message")).toMatch(/describe output/);
     expect(problem("apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Event")).toMatch(/looks like YAML/);
     expect(problem(fixture("wffc-kubectl-get-events.json").slice(0, 900))).toMatch(/not complete JSON/);
-    expect(problem('{"apiVersion": "v1", "items": [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app"}}], "kind": "List"}')).toBe(
-      "This is a list of Pod objects, not events. Run kubectl get events -o json and paste that.",
-    );
+    expect(
+      problem('{"apiVersion": "v1", "items": [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app"}}], "kind": "List"}'),
+    ).toBe("This is a list of Pod objects, not events. Run kubectl get events -o json and paste that.");
     expect(problem('{"apiVersion": "v1", "items": [], "kind": "List", "metadata": {"resourceVersion": ""}}')).toMatch(/The list is empty/);
   });
 
   it("events that are all about other objects", () => {
     const others = JSON.parse(fixture("wffc-kubectl-get-events.json"));
     others.items = others.items.filter((e: { involvedObject: { kind: string } }) => e.involvedObject.kind === "Node");
-    expect(problem(JSON.stringify(others, null, 4))).toMatch(/None of these 2 events is about the lab's PersistentVolumeClaim "data" or Pod "app"/);
+    expect(problem(JSON.stringify(others, null, 4))).toMatch(
+      /None of these 2 events is about the lab's PersistentVolumeClaim "data" or Pod "app"/,
+    );
   });
 
   it("tolerates the command line pasted along with the output", () => {

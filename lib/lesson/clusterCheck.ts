@@ -96,7 +96,9 @@ function time(...candidates: unknown[]): number | null {
 }
 
 function isEventShape(item: Json): boolean {
-  return str(item.kind) === "Event" || (isObject(item.involvedObject) && "reason" in item) || (isObject(item.regarding) && "reason" in item);
+  return (
+    str(item.kind) === "Event" || (isObject(item.involvedObject) && "reason" in item) || (isObject(item.regarding) && "reason" in item)
+  );
 }
 
 function toPasted(item: Json, order: number): PastedEvent {
@@ -147,19 +149,25 @@ export function parseEvents(text: string): { ok: true; events: PastedEvent[] } |
   // Tolerate a shell prompt or the command line pasted along with the output.
   const start = text.search(/[[{]/);
   const end = Math.max(text.lastIndexOf("}"), text.lastIndexOf("]"));
-  if (start < 0 || end < start) return { ok: false, problem: "This does not look like JSON. Run kubectl get events -o json and paste all of its output." };
+  if (start < 0 || end < start)
+    return { ok: false, problem: "This does not look like JSON. Run kubectl get events -o json and paste all of its output." };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text.slice(start, end + 1));
   } catch {
     return {
       ok: false,
-      problem: "This is not complete JSON: part of the output may be missing. Copy everything kubectl printed, from the first { to the last }.",
+      problem:
+        "This is not complete JSON: part of the output may be missing. Copy everything kubectl printed, from the first { to the last }.",
     };
   }
   const items: unknown[] = Array.isArray(parsed) ? parsed : isObject(parsed) && Array.isArray(parsed.items) ? parsed.items : [parsed];
   if (items.length === 0) {
-    return { ok: false, problem: "The list is empty: kubectl found no events. Run the lab's steps first, in the same namespace (default), then copy the events again." };
+    return {
+      ok: false,
+      problem:
+        "The list is empty: kubectl found no events. Run the lab's steps first, in the same namespace (default), then copy the events again.",
+    };
   }
   const objects = items.filter(isObject);
   const events = objects.filter(isEventShape);
@@ -229,14 +237,20 @@ const ref = (e: ExpectedEvent): StepRef => ({ position: e.position, label: e.lab
 function hints(events: PastedEvent[], outOfOrder: OutOfOrder[]): string[] {
   const out: string[] = [];
   if (events.some((e) => e.message.includes(LEGACY_SCHEDULING_REASONS.pvNodeAffinity))) {
-    out.push(`Your scheduler prints "${LEGACY_SCHEDULING_REASONS.pvNodeAffinity}": that is Kubernetes 1.32 or older. The lesson shows the 1.33+ wording, "node(s) didn't match PersistentVolume's node affinity".`);
+    out.push(
+      `Your scheduler prints "${LEGACY_SCHEDULING_REASONS.pvNodeAffinity}": that is Kubernetes 1.32 or older. The lesson shows the 1.33+ wording, "node(s) didn't match PersistentVolume's node affinity".`,
+    );
   }
   if (events.some((e) => e.reason === "Created" && /^Created container [^:]/.test(e.message))) {
-    out.push('Your kubelet prints "Created container app" without the colon: that is Kubernetes 1.32 or older. The lesson shows the 1.33+ "Created container: app".');
+    out.push(
+      'Your kubelet prints "Created container app" without the colon: that is Kubernetes 1.32 or older. The lesson shows the 1.33+ "Created container: app".',
+    );
   }
   const reasons = events.map((e) => e.reason);
   if (outOfOrder.length > 0 && new Set(reasons).size < reasons.length) {
-    out.push("Some reasons appear twice as separate events: these look left over from an earlier run (the API server keeps events for an hour). Delete the Pod and the PVC, run the lab again in a fresh namespace, and copy the events from there.");
+    out.push(
+      "Some reasons appear twice as separate events: these look left over from an earlier run (the API server keeps events for an hour). Delete the Pod and the PVC, run the lab again in a fresh namespace, and copy the events from there.",
+    );
   }
   return out;
 }

@@ -13,7 +13,18 @@ describe("compareTimeline", () => {
   it("WaitForFirstConsumer vs Immediate: one row per moment, diverging right after CREATE PVC", () => {
     const c = compareTimeline(wffc, immediate);
     expect(pairs(c)).toEqual([
-      [1, 1], [2, 6], [3, 7], [4, 8], [5, 9], [6, 2], [7, 3], [8, 4], [9, 5], [10, 10], [11, 11], [12, 12],
+      [1, 1],
+      [2, 6],
+      [3, 7],
+      [4, 8],
+      [5, 9],
+      [6, 2],
+      [7, 3],
+      [8, 4],
+      [9, 5],
+      [10, 10],
+      [11, 11],
+      [12, 12],
     ]);
     expect(c.firstDivergence).toBe(1);
     expect(c.rows[0].same).toBe(true);
@@ -39,7 +50,11 @@ describe("compareTimeline", () => {
 
   it("WaitForFirstConsumer vs Local: diverges when Local skips provisioning", () => {
     const c = compareTimeline(wffc, local);
-    expect(pairs(c).slice(4, 7)).toEqual([[5, 5], [6, 9], [7, 10]]);
+    expect(pairs(c).slice(4, 7)).toEqual([
+      [5, 5],
+      [6, 9],
+      [7, 10],
+    ]);
     expect(c.firstDivergence).toBe(5);
     expect(c.divergenceExplanation).toContain("claimRef");
   });

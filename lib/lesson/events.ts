@@ -40,8 +40,7 @@ export const EVENT_MESSAGES = {
   externalProvisioning: (driver: string) =>
     `Waiting for a volume to be created either by the external provisioner '${driver}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`,
   /** %q of "namespace/name": plain names need no escaping. */
-  provisioning: (namespace: string, claim: string) =>
-    `External provisioner is provisioning volume for claim "${namespace}/${claim}"`,
+  provisioning: (namespace: string, claim: string) => `External provisioner is provisioning volume for claim "${namespace}/${claim}"`,
   provisioningSucceeded: (pv: string) => `Successfully provisioned volume ${pv}`,
   scheduled: (namespace: string, pod: string, node: string) => `Successfully assigned ${namespace}/${pod} to ${node}`,
   /** generateVolumeMsg "%v for volume %q %v" with an empty detail: note the trailing space. */

@@ -18,7 +18,9 @@ describe("lab sheets", () => {
   it("follows the diagram's track step for step", () => {
     for (const sheet of sheets) {
       const scenario = getScenario(...(sheet.id.split("/") as ["Local", "standard"]));
-      expect(sheet.steps.map((s) => `${s.position} ${s.label} ${s.title}`)).toEqual(scenario.steps.map((s, i) => `${i + 1} ${s.label} ${s.title}`));
+      expect(sheet.steps.map((s) => `${s.position} ${s.label} ${s.title}`)).toEqual(
+        scenario.steps.map((s, i) => `${i + 1} ${s.label} ${s.title}`),
+      );
       for (const step of sheet.steps) expect(step.check.length + step.run.length, `${sheet.id} ${step.title}`).toBeGreaterThan(0);
     }
   });
@@ -48,15 +50,26 @@ describe("lab sheets", () => {
       'Normal  Provisioning  PersistentVolumeClaim/data  External provisioner is provisioning volume for claim "default/data"',
       "Normal  ProvisioningSucceeded  PersistentVolumeClaim/data  Successfully provisioned volume pvc-<your PVC's UID>",
       "Normal  Scheduled  Pod/app  Successfully assigned default/app to pv-lab-control-plane",
-      "Normal  SuccessfulAttachVolume  Pod/app  AttachVolume.Attach succeeded for volume \"pvc-<your PVC's UID>\" ",
+      'Normal  SuccessfulAttachVolume  Pod/app  AttachVolume.Attach succeeded for volume "pvc-<your PVC\'s UID>" ',
       'Normal  Pulling  Pod/app  Pulling image "nginx"',
       'Normal  Pulled  Pod/app  Successfully pulled image "nginx" in 2.114s (2.114s including waiting). Image size: 72223946 bytes.',
       "Normal  Created  Pod/app  Created container: app",
       "Normal  Started  Pod/app  Started container app",
     ]);
     // Local: no provisioning, no attach.
-    expect(allEvents("Local/standard").map((e) => e.split("  ")[1])).toEqual(["WaitForFirstConsumer", "Scheduled", "Pulling", "Pulled", "Created", "Started"]);
-    expect(allEvents("Local/no-local-pv").map((e) => e.split("  ")[1])).toEqual(["WaitForFirstConsumer", "FailedScheduling", "WaitForPodScheduled"]);
+    expect(allEvents("Local/standard").map((e) => e.split("  ")[1])).toEqual([
+      "WaitForFirstConsumer",
+      "Scheduled",
+      "Pulling",
+      "Pulled",
+      "Created",
+      "Started",
+    ]);
+    expect(allEvents("Local/no-local-pv").map((e) => e.split("  ")[1])).toEqual([
+      "WaitForFirstConsumer",
+      "FailedScheduling",
+      "WaitForPodScheduled",
+    ]);
   });
 
   it("says plainly what a laptop cannot show", () => {
@@ -66,7 +79,9 @@ describe("lab sheets", () => {
     expect(LAB_SHEETS["Local/standard"].reproducible).toBe("yes");
     // The laptop's own FailedScheduling for the zone conflict: the renamed reason, plus kind's tainted control plane.
     const failed = LAB_SHEETS["Immediate/zone-conflict"].steps.find((s) => s.title === "PICK NODE")!;
-    expect(failed.events[0]).toContain("1 node(s) didn't match PersistentVolume's node affinity, 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint");
+    expect(failed.events[0]).toContain(
+      "1 node(s) didn't match PersistentVolume's node affinity, 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint",
+    );
     expect(failed.note).toContain("2 node(s) didn't match PersistentVolume's node affinity");
   });
 

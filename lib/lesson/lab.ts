@@ -1,4 +1,15 @@
-import { DRIVER, DYNAMIC_PV_NAME, LOCAL_PATH, LOCAL_PV_CAPACITY, LOCAL_PV_NAME, SCENARIO_CASTS, SCENARIO_IDS, scenarioId, scenarioParts, type ScenarioId } from "./kubeCluster";
+import {
+  DRIVER,
+  DYNAMIC_PV_NAME,
+  LOCAL_PATH,
+  LOCAL_PV_CAPACITY,
+  LOCAL_PV_NAME,
+  SCENARIO_CASTS,
+  SCENARIO_IDS,
+  scenarioId,
+  scenarioParts,
+  type ScenarioId,
+} from "./kubeCluster";
 import { getScenario } from "./scenarios";
 import type { BindingMode, KubeEvent, KubeObject, Scenario, VariantId } from "./types";
 import { worldAt } from "./world";
@@ -216,12 +227,22 @@ function stepChecks(scenario: Scenario, index: number, node: string): LabStep["c
         ? [{ command: jsonpath("pv", LOCAL_PV_NAME, "{.spec.claimRef.name}"), expect: "data" }]
         : [{ command: SELECTED_NODE, expect: node }];
     case 6:
-      return [{ command: jsonpath("pvc", "data", "{.metadata.annotations.volume\\.kubernetes\\.io/storage-provisioner}"), expect: LAB_DRIVER }];
+      return [
+        { command: jsonpath("pvc", "data", "{.metadata.annotations.volume\\.kubernetes\\.io/storage-provisioner}"), expect: LAB_DRIVER },
+      ];
     case 7:
-      return [{ command: "kubectl logs -n default csi-hostpathplugin-0 -c hostpath | grep CreateVolume", expect: "the driver's CreateVolume request and response (no Kubernetes object yet)" }];
+      return [
+        {
+          command: "kubectl logs -n default csi-hostpathplugin-0 -c hostpath | grep CreateVolume",
+          expect: "the driver's CreateVolume request and response (no Kubernetes object yet)",
+        },
+      ];
     case 8:
       return [
-        { command: "kubectl get pv -o custom-columns=NAME:.metadata.name,PHASE:.status.phase,CLAIM:.spec.claimRef.name", expect: `pvc-<your PVC's UID>   ${phaseOf(world.pv)}   data` },
+        {
+          command: "kubectl get pv -o custom-columns=NAME:.metadata.name,PHASE:.status.phase,CLAIM:.spec.claimRef.name",
+          expect: `pvc-<your PVC's UID>   ${phaseOf(world.pv)}   data`,
+        },
       ];
     case 9:
       return [
@@ -231,7 +252,12 @@ function stepChecks(scenario: Scenario, index: number, node: string): LabStep["c
     case 10:
       return [{ command: POD_NODE, expect: node }];
     case 11:
-      return [{ command: jsonpath("pod", "app", "{.status.containerStatuses[0].state.waiting.reason}"), expect: "ContainerCreating (for a moment; it may already be Running)" }];
+      return [
+        {
+          command: jsonpath("pod", "app", "{.status.containerStatuses[0].state.waiting.reason}"),
+          expect: "ContainerCreating (for a moment; it may already be Running)",
+        },
+      ];
     case 12:
       return [
         { command: POD_PHASE, expect: "Running" },
@@ -240,7 +266,13 @@ function stepChecks(scenario: Scenario, index: number, node: string): LabStep["c
           expect: "PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True",
         },
         ...(world.volumeAttachment
-          ? [{ command: "kubectl get volumeattachment -o custom-columns=ATTACHER:.spec.attacher,NODE:.spec.nodeName,ATTACHED:.status.attached", expect: `${LAB_DRIVER}   ${node}   true` }]
+          ? [
+              {
+                command:
+                  "kubectl get volumeattachment -o custom-columns=ATTACHER:.spec.attacher,NODE:.spec.nodeName,ATTACHED:.status.attached",
+                expect: `${LAB_DRIVER}   ${node}   true`,
+              },
+            ]
           : []),
       ];
     default:
@@ -253,8 +285,14 @@ function stepRuns(label: number, id: ScenarioId): LabCommand[] {
   if (label === 2) {
     if (id === "Immediate/zone-conflict") {
       return [
-        { why: "Find the node that holds the disk", run: `DISK_NODE=$(kubectl get pv "$(kubectl get pvc data -o jsonpath='{.spec.volumeName}')" -o jsonpath='{.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values[0]}')` },
-        { why: "Pick the other worker", run: `OTHER_NODE=$(kubectl get nodes -l '!node-role.kubernetes.io/control-plane' -o name | sed 's|node/||' | grep -vx "$DISK_NODE")` },
+        {
+          why: "Find the node that holds the disk",
+          run: `DISK_NODE=$(kubectl get pv "$(kubectl get pvc data -o jsonpath='{.spec.volumeName}')" -o jsonpath='{.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values[0]}')`,
+        },
+        {
+          why: "Pick the other worker",
+          run: `OTHER_NODE=$(kubectl get nodes -l '!node-role.kubernetes.io/control-plane' -o name | sed 's|node/||' | grep -vx "$DISK_NODE")`,
+        },
         { why: "Create the Pod, pinned away from its disk", run: `sed "s/OTHER_NODE/$OTHER_NODE/" pod.yaml | kubectl apply -f -` },
       ];
     }
@@ -264,7 +302,8 @@ function stepRuns(label: number, id: ScenarioId): LabCommand[] {
 }
 
 const WATCH = "kubectl get pvc,pv,pod -o wide -w";
-const HAPPENS_BY_ITSELF = "Nothing to run: this step follows by itself, within seconds. The watch shows the state below as it passes; the events stay, in order.";
+const HAPPENS_BY_ITSELF =
+  "Nothing to run: this step follows by itself, within seconds. The watch shows the state below as it passes; the events stay, in order.";
 
 function labSteps(id: ScenarioId, node: string): LabStep[] {
   const scenario = getScenario(...scenarioParts(id));
@@ -310,7 +349,7 @@ const SINGLE_NODE_DYNAMIC_LIMITS = [
   `One node (${LAB_NODE}) and no zones: the scheduler has only one choice, and the hostpath driver reports its topology as topology.hostpath.csi/node, not topology.kubernetes.io/zone. Where the diagram says node-b1, node-a or zone-b, read ${LAB_NODE}.`,
   `The driver is ${LAB_DRIVER}, not the lesson's placeholder ${DRIVER}; the PV's name is pvc- plus your PVC's own UID, and the volumeHandle is a UUID.`,
   "Steps 3 to 12 take seconds on a laptop, so you read each step's trace after the fact rather than watching it live. kubectl get pvc,pod -w in a second terminal shows the changes as they happen.",
-  "Pulled prints your own pull time and image size; Pulling is absent when the image is already on the node (Pulled then says: Container image \"nginx\" already present on machine).",
+  'Pulled prints your own pull time and image size; Pulling is absent when the image is already on the node (Pulled then says: Container image "nginx" already present on machine).',
 ];
 
 function dynamicSheet(id: "WaitForFirstConsumer/standard" | "Immediate/standard"): LabSheet {
@@ -332,7 +371,12 @@ function dynamicSheet(id: "WaitForFirstConsumer/standard" | "Immediate/standard"
     setup: [{ why: "Create the StorageClass", run: "kubectl apply -f storageclass.yaml" }],
     watch: WATCH,
     steps: labSteps(id, LAB_NODE),
-    cleanup: [{ why: "Delete the Pod and the PVC (reclaimPolicy Delete removes the PV and the volume)", run: "kubectl delete pod app && kubectl delete pvc data" }],
+    cleanup: [
+      {
+        why: "Delete the Pod and the PVC (reclaimPolicy Delete removes the PV and the volume)",
+        run: "kubectl delete pod app && kubectl delete pvc data",
+      },
+    ],
   };
 }
 
@@ -391,7 +435,12 @@ function zoneConflictSheet(): LabSheet {
           }
         : s,
     ),
-    cleanup: [{ why: "Delete everything, then the cluster", run: `kubectl delete pod app && kubectl delete pvc data && kind delete cluster --name ${LAB_CLUSTER}` }],
+    cleanup: [
+      {
+        why: "Delete everything, then the cluster",
+        run: `kubectl delete pod app && kubectl delete pvc data && kind delete cluster --name ${LAB_CLUSTER}`,
+      },
+    ],
   };
 }
 
@@ -413,7 +462,9 @@ function localSheet(id: "Local/standard" | "Local/no-local-pv"): LabSheet {
     limits: [
       `One node (${LAB_NODE}), which holds the hand-made PV: where the diagram says node-b1, read ${LAB_NODE}.${missing ? " With no PV the message counts one node: 0/1 nodes are available: 1 node(s) didn't find available persistent volumes to bind. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling." : " With one node there is no other node to reject; the diagram's node-a and node-b2 have no counterpart."}`,
       "No CSI driver is needed: kubernetes.io/no-provisioner and the in-tree local volume plugin are part of Kubernetes.",
-      ...(missing ? ["WaitForPodScheduled repeats on every PV-controller re-sync (every 15 s): kubectl events shows it with a growing count."] : []),
+      ...(missing
+        ? ["WaitForPodScheduled repeats on every PV-controller re-sync (every 15 s): kubectl events shows it with a growing count."]
+        : []),
     ],
     cluster: { name: LAB_CLUSTER, tool: "kind", nodes: `one node, ${LAB_NODE}` },
     install: [TOOLS],
@@ -432,7 +483,9 @@ function localSheet(id: "Local/standard" | "Local/no-local-pv"): LabSheet {
     cleanup: [
       {
         why: missing ? "Delete the Pod and the PVC" : "Delete the Pod, the PVC and the PV (Retain: the PV is not deleted for you)",
-        run: missing ? "kubectl delete pod app && kubectl delete pvc data" : `kubectl delete pod app && kubectl delete pvc data && kubectl delete pv ${LOCAL_PV_NAME}`,
+        run: missing
+          ? "kubectl delete pod app && kubectl delete pvc data"
+          : `kubectl delete pod app && kubectl delete pvc data && kubectl delete pv ${LOCAL_PV_NAME}`,
       },
     ],
   };

@@ -18,7 +18,13 @@ export function labSheetMarkdown(sheet: LabSheet): string {
   out.push(`# Lab: ${sheet.title}`, "", sheet.summary, "", KUBERNETES_VERSION_STATEMENT, "");
   out.push(`## Reproducible on a laptop: ${sheet.reproducible === "yes" ? "yes" : "partly"}`, "");
   for (const limit of sheet.limits) out.push(`- ${limit}`);
-  out.push("", "## Cluster and what to install", "", `${sheet.cluster.tool}, cluster \`${sheet.cluster.name}\`: ${sheet.cluster.nodes}.`, "");
+  out.push(
+    "",
+    "## Cluster and what to install",
+    "",
+    `${sheet.cluster.tool}, cluster \`${sheet.cluster.name}\`: ${sheet.cluster.nodes}.`,
+    "",
+  );
   for (const item of sheet.install) {
     out.push(`### ${item.what}`, "", item.why, "", fence("sh", item.commands.join("\n")), "");
   }

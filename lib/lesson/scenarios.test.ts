@@ -21,8 +21,7 @@ const noLocal = getScenario("Local", "no-local-pv");
 
 const labels = (s: Scenario) => s.steps.map((x) => x.label);
 const step = (s: Scenario, label: number) => s.steps.find((x) => x.label === label)!;
-const hood = (s: Scenario, label: number) =>
-  (step(s, label).underTheHood ?? []).map((u) => `${u.title}\n${u.body}`).join("\n");
+const hood = (s: Scenario, label: number) => (step(s, label).underTheHood ?? []).map((u) => `${u.title}\n${u.body}`).join("\n");
 
 const ZONE_CONFLICT_MESSAGE =
   "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
@@ -33,8 +32,18 @@ describe("scenario label orders (LESSON.md sections 1, 2, 4)", () => {
   it("WaitForFirstConsumer is the card's 12 steps", () => {
     expect(labels(wffc)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(wffc.steps.map((s) => s.title)).toEqual([
-      "CREATE PVC", "CREATE POD", "NEW POD", "PICK NODE", "NODE CHOSEN", "PROVISION",
-      "CREATE DISK", "CREATE PV", "BIND PVC+PV", "BIND POD", "RUN POD", "MOUNT",
+      "CREATE PVC",
+      "CREATE POD",
+      "NEW POD",
+      "PICK NODE",
+      "NODE CHOSEN",
+      "PROVISION",
+      "CREATE DISK",
+      "CREATE PV",
+      "BIND PVC+PV",
+      "BIND POD",
+      "RUN POD",
+      "MOUNT",
     ]);
   });
   it("Immediate: 1, 6, 7, 8, 9, 2, 3, 4, 5, 10, 11, 12", () => {
@@ -57,7 +66,8 @@ describe("scenario label orders (LESSON.md sections 1, 2, 4)", () => {
 });
 
 describe("noop and failed steps", () => {
-  const flagged = (s: Scenario) => s.steps.filter((x) => x.noop || x.failed).map((x) => `${x.label}${x.noop ? "noop" : ""}${x.failed ? "failed" : ""}`);
+  const flagged = (s: Scenario) =>
+    s.steps.filter((x) => x.noop || x.failed).map((x) => `${x.label}${x.noop ? "noop" : ""}${x.failed ? "failed" : ""}`);
   it("only Immediate's step 5 is a no-op; only the two failure variants fail, at step 4", () => {
     expect(flagged(wffc)).toEqual([]);
     expect(flagged(immediate)).toEqual(["5noop"]);
@@ -80,16 +90,31 @@ describe("arrows", () => {
   const arrows = (s: Scenario) => s.steps.map((x) => `${x.label}:${x.from}>${x.to}:${x.kind}`);
   it("WaitForFirstConsumer follows the card", () => {
     expect(arrows(wffc)).toEqual([
-      "1:you>control:request", "2:you>control:request", "3:control>scheduler:watch", "4:scheduler>scheduler:request",
-      "5:scheduler>control:request", "6:control>csi:watch", "7:csi>csi:storage", "8:csi>control:request",
-      "9:control>control:binding", "10:scheduler>control:binding", "11:control>node:watch", "12:node>csi:storage",
+      "1:you>control:request",
+      "2:you>control:request",
+      "3:control>scheduler:watch",
+      "4:scheduler>scheduler:request",
+      "5:scheduler>control:request",
+      "6:control>csi:watch",
+      "7:csi>csi:storage",
+      "8:csi>control:request",
+      "9:control>control:binding",
+      "10:scheduler>control:binding",
+      "11:control>node:watch",
+      "12:node>csi:storage",
     ]);
   });
   it("Local: step 5 is the scheduler's write (of the PV), step 12 never reaches CSI", () => {
     expect(arrows(local)).toEqual([
-      "1:you>control:request", "2:you>control:request", "3:control>scheduler:watch", "4:scheduler>scheduler:request",
-      "5:scheduler>control:request", "9:control>control:binding", "10:scheduler>control:binding",
-      "11:control>node:watch", "12:node>node:storage",
+      "1:you>control:request",
+      "2:you>control:request",
+      "3:control>scheduler:watch",
+      "4:scheduler>scheduler:request",
+      "5:scheduler>control:request",
+      "9:control>control:binding",
+      "10:scheduler>control:binding",
+      "11:control>node:watch",
+      "12:node>node:storage",
     ]);
   });
 });
@@ -176,7 +201,14 @@ describe("under the hood: what the card simplifies", () => {
   });
   it("step 12's attach, stage and publish sub-steps", () => {
     const text = hood(wffc, 12);
-    for (const word of ["VolumeAttachment", "ControllerPublishVolume", "SuccessfulAttachVolume", "NodeStageVolume", "NodePublishVolume", "attachRequired: false"]) {
+    for (const word of [
+      "VolumeAttachment",
+      "ControllerPublishVolume",
+      "SuccessfulAttachVolume",
+      "NodeStageVolume",
+      "NodePublishVolume",
+      "attachRequired: false",
+    ]) {
       expect(text).toContain(word);
     }
   });
@@ -248,8 +280,17 @@ describe("mapPosition", () => {
 });
 
 describe("Kubernetes 1.33+ wording", () => {
-  const everyText = (s: Scenario) =>
-    [s.title, s.summary, ...s.steps.flatMap((x) => [x.narration, x.speakerNotes, x.note ?? "", ...(x.underTheHood ?? []).flatMap((u) => [u.title, u.body]), ...(x.nodeVerdicts ?? []).map((v) => v.reason ?? "")])];
+  const everyText = (s: Scenario) => [
+    s.title,
+    s.summary,
+    ...s.steps.flatMap((x) => [
+      x.narration,
+      x.speakerNotes,
+      x.note ?? "",
+      ...(x.underTheHood ?? []).flatMap((u) => [u.title, u.body]),
+      ...(x.nodeVerdicts ?? []).map((v) => v.reason ?? ""),
+    ]),
+  ];
 
   it("uses the renamed scheduler reason; the old one only where it is labelled as 1.32 and older", () => {
     for (const s of Object.values(SCENARIOS)) {

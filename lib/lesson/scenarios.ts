@@ -46,11 +46,11 @@ const NO_LOCAL_PV_MESSAGE = failedSchedulingMessage(SCENARIO_CASTS["Local/no-loc
 
 const UTH_ADMISSION: UnderTheHood = {
   title: "What the API server adds",
-  body: "Admission adds the finalizer kubernetes.io/pvc-protection (and fills spec.storageClassName from the default class if you left it out); defaulting sets status.phase: Pending. ResourceQuota is enforced right here, at admission: over quota, kubectl apply fails with HTTP 403 (persistentvolumeclaims \"data\" is forbidden: exceeded quota: …) and nothing is created.",
+  body: 'Admission adds the finalizer kubernetes.io/pvc-protection (and fills spec.storageClassName from the default class if you left it out); defaulting sets status.phase: Pending. ResourceQuota is enforced right here, at admission: over quota, kubectl apply fails with HTTP 403 (persistentvolumeclaims "data" is forbidden: exceeded quota: …) and nothing is created.',
 };
 
 const UTH_CONTROL_PLANE: UnderTheHood = {
-  title: "\"Control plane\" is several components",
+  title: '"Control plane" is several components',
   body: "The card's Control plane lifeline is the API server with etcd, plus the PV controller (persistentvolume-controller) and, at step 12, the attach/detach controller, both inside kube-controller-manager. They never call each other: each writes through the API server and watches it.",
 };
 
@@ -61,7 +61,7 @@ const UTH_NODE_NAME: UnderTheHood = {
 
 const UTH_WATCH: UnderTheHood = {
   title: "A watch, not a call",
-  body: "Nobody sends the Pod to the scheduler. Its informer receives a watch notification from the API server (the dashed, open arrow: \"noticed a change\") and queues the Pod. Every component on the card learns of changes this way.",
+  body: 'Nobody sends the Pod to the scheduler. Its informer receives a watch notification from the API server (the dashed, open arrow: "noticed a change") and queues the Pod. Every component on the card learns of changes this way.',
 };
 
 const UTH_RESERVE: UnderTheHood = {
@@ -71,12 +71,12 @@ const UTH_RESERVE: UnderTheHood = {
 
 const UTH_PREBIND_WAIT: UnderTheHood = {
   title: "PreBind waits for the bind (steps 5 → 10)",
-  body: "After its write, PreBind polls every 1 s, for up to bindTimeoutSeconds (default 600), until the PVC is fully bound: spec.volumeName set and the pv.kubernetes.io/bind-completed annotation present. Until then the Pod has no spec.nodeName, so kubectl get pod -o wide shows no NODE. On timeout the Pod gets FailedScheduling (running PreBind plugin \"VolumeBinding\": binding volumes: context deadline exceeded; older releases: timed out waiting for the condition) and is requeued with backoff.",
+  body: 'After its write, PreBind polls every 1 s, for up to bindTimeoutSeconds (default 600), until the PVC is fully bound: spec.volumeName set and the pv.kubernetes.io/bind-completed annotation present. Until then the Pod has no spec.nodeName, so kubectl get pod -o wide shows no NODE. On timeout the Pod gets FailedScheduling (running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded; older releases: timed out waiting for the condition) and is requeued with backoff.',
 };
 
 const UTH_PROVISIONER_DOWN: UnderTheHood = {
   title: "If the provisioner is not running",
-  body: "Then ExternalProvisioning, repeated on every 15 s re-sync, is the only signal. Its wording (\"please verify that the provisioner is running and correctly registered\") is there for exactly this case.",
+  body: 'Then ExternalProvisioning, repeated on every 15 s re-sync, is the only signal. Its wording ("please verify that the provisioner is running and correctly registered") is there for exactly this case.',
 };
 
 const UTH_PROVISION_FAILURES: UnderTheHood = {
@@ -98,7 +98,7 @@ const UTH_PV_PHASE: UnderTheHood = {
 
 const UTH_BIND_WRITES: UnderTheHood = {
   title: "What bind() writes",
-  body: "The PV controller's bind() makes three writes: PV status.phase: Bound; PVC spec.volumeName plus the annotations pv.kubernetes.io/bound-by-controller: \"yes\" and pv.kubernetes.io/bind-completed: \"yes\"; PVC status.phase: Bound with status.capacity and status.accessModes from the PV. There is no success event.",
+  body: 'The PV controller\'s bind() makes three writes: PV status.phase: Bound; PVC spec.volumeName plus the annotations pv.kubernetes.io/bound-by-controller: "yes" and pv.kubernetes.io/bind-completed: "yes"; PVC status.phase: Bound with status.capacity and status.accessModes from the PV. There is no success event.',
 };
 
 const UTH_NO_PV_BOUND_BY: UnderTheHood = {
@@ -122,7 +122,7 @@ function uthBindPod(node: string, waited: boolean): UnderTheHood {
 
 function uthRunPod(attachable: boolean): UnderTheHood {
   return {
-    title: "\"RUN POD\" means picked up, not running",
+    title: '"RUN POD" means picked up, not running',
     body:
       "The kubelet's watch delivers Pods whose spec.nodeName is its node. It calls volumeManager.WaitForAttachAndMount before it asks the container runtime to start anything, so kubectl get pod shows ContainerCreating until MOUNT is done. " +
       (attachable
@@ -178,14 +178,14 @@ const WFFC_UNDER_THE_HOOD: Record<number, UnderTheHood[]> = {
   4: [
     {
       title: "What is checked on each node",
-      body: "FindPodVolumes first tries existing PVs of the class whose nodeAffinity matches the node (smallest fit). There are none, so checkVolumeProvisions asks whether a volume could be provisioned for this node: the provisioner must not be \"\" or kubernetes.io/no-provisioner, the node must fit the class's allowedTopologies (none here), and there must be enough CSIStorageCapacity if the CSIDriver sets storageCapacity: true. The normal filters and scoring run too. All three nodes pass; scoring picks node-b1.",
+      body: 'FindPodVolumes first tries existing PVs of the class whose nodeAffinity matches the node (smallest fit). There are none, so checkVolumeProvisions asks whether a volume could be provisioned for this node: the provisioner must not be "" or kubernetes.io/no-provisioner, the node must fit the class\'s allowedTopologies (none here), and there must be enough CSIStorageCapacity if the CSIDriver sets storageCapacity: true. The normal filters and scoring run too. All three nodes pass; scoring picks node-b1.',
     },
     UTH_RESERVE,
   ],
   5: [
     {
       title: "The one write at step 5",
-      body: "In PreBind, bindAPIUpdate PUTs the PVC with metadata.annotations[\"volume.kubernetes.io/selected-node\"] = node-b1. The PVC keeps this annotation for good, even after binding.",
+      body: 'In PreBind, bindAPIUpdate PUTs the PVC with metadata.annotations["volume.kubernetes.io/selected-node"] = node-b1. The PVC keeps this annotation for good, even after binding.',
     },
     UTH_PREBIND_WAIT,
   ],
@@ -346,7 +346,7 @@ function immediateSteps(variant: "standard" | "zone-conflict"): ScenarioStep[] {
           },
           {
             title: "How the message is built",
-            body: "FitError: \"0/3 nodes are available:\", then each reason as \"count reason\", sorted and joined with \", \", the section ending in \".\". The DefaultPreemption PostFilter appends \"preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.\" The PVC looks fine (Bound); kubectl describe pv shows Node Affinity: Required Terms: Term 0: topology.kubernetes.io/zone in [zone-a].",
+            body: 'FitError: "0/3 nodes are available:", then each reason as "count reason", sorted and joined with ", ", the section ending in ".". The DefaultPreemption PostFilter appends "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling." The PVC looks fine (Bound); kubectl describe pv shows Node Affinity: Required Terms: Term 0: topology.kubernetes.io/zone in [zone-a].',
           },
           {
             title: "What fixes it (nothing moves the disk)",
@@ -508,7 +508,7 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
     narration:
       "The scheduler records its choice on the PV, not the PVC: it writes spec.claimRef and pv.kubernetes.io/bound-by-controller on local-pv-node-b1-ssd1.",
     speakerNotes:
-      "PreBind PUTs the PV (static binding): claimRef with the PVC's UID plus bound-by-controller: \"yes\". No selected-node is written. Then it polls every 1 s, up to 600 s, until the PVC is fully bound; the Pod has no spec.nodeName yet.",
+      'PreBind PUTs the PV (static binding): claimRef with the PVC\'s UID plus bound-by-controller: "yes". No selected-node is written. Then it polls every 1 s, up to 600 s, until the PVC is fully bound; the Pod has no spec.nodeName yet.',
     note: "The scheduler writes the PV's claimRef, not selected-node.",
     underTheHood: [
       {
@@ -607,7 +607,6 @@ export function getScenario(mode: BindingMode, variant: VariantId = "standard"):
   return SCENARIOS[scenarioId(mode, variant) ?? scenarioId(mode, VARIANTS_BY_MODE[mode][0]) ?? "WaitForFirstConsumer/standard"];
 }
 
-
 /** The card's "Not shown" list, each summarised from LESSON.md section 7. */
 export const NOT_SHOWN: readonly UnderTheHood[] = [
   {
@@ -620,7 +619,7 @@ export const NOT_SHOWN: readonly UnderTheHood[] = [
   },
   {
     title: "ResourceQuota",
-    body: "Enforced by admission when the PVC is created (or resized), before any controller sees it, on requests.storage, persistentvolumeclaims and their per-class forms (<class>.storageclass.storage.k8s.io/requests.storage and …/persistentvolumeclaims). Over quota, kubectl apply fails at step 1 with HTTP 403: persistentvolumeclaims \"data\" is forbidden: exceeded quota: …. Nothing is provisioned. PVs are cluster-scoped and not counted against namespace quota.",
+    body: 'Enforced by admission when the PVC is created (or resized), before any controller sees it, on requests.storage, persistentvolumeclaims and their per-class forms (<class>.storageclass.storage.k8s.io/requests.storage and …/persistentvolumeclaims). Over quota, kubectl apply fails at step 1 with HTTP 403: persistentvolumeclaims "data" is forbidden: exceeded quota: …. Nothing is provisioned. PVs are cluster-scoped and not counted against namespace quota.',
   },
   {
     title: "Access modes",

@@ -106,7 +106,15 @@ const WFFC: Snap[] = [
     disk: null,
     newEvents: ["ExternalProvisioning", "Provisioning"],
   },
-  { label: 7, pvc: pvcPending({ ...SELECTED, ...PROVISIONER }), pv: null, pod: pod(null), va: false, disk: "vol-0abc123@zone-b", newEvents: [] },
+  {
+    label: 7,
+    pvc: pvcPending({ ...SELECTED, ...PROVISIONER }),
+    pv: null,
+    pod: pod(null),
+    va: false,
+    disk: "vol-0abc123@zone-b",
+    newEvents: [],
+  },
   {
     label: 8,
     pvc: pvcPending({ ...SELECTED, ...PROVISIONER }),
@@ -256,14 +264,38 @@ const LOCAL_DISK = "/mnt/disks/ssd1@zone-b";
 const boundLocal = { phase: "Bound", annotations: BOUND, volumeName: LOCAL_PV };
 
 const LOCAL: Snap[] = [
-  { label: 1, pvc: pvcPending({}), pv: localPv("Available", false), pod: null, va: false, disk: LOCAL_DISK, newEvents: ["WaitForFirstConsumer"] },
+  {
+    label: 1,
+    pvc: pvcPending({}),
+    pv: localPv("Available", false),
+    pod: null,
+    va: false,
+    disk: LOCAL_DISK,
+    newEvents: ["WaitForFirstConsumer"],
+  },
   { label: 2, pvc: pvcPending({}), pv: localPv("Available", false), pod: pod(null), va: false, disk: LOCAL_DISK, newEvents: [] },
   { label: 3, pvc: pvcPending({}), pv: localPv("Available", false), pod: pod(null), va: false, disk: LOCAL_DISK, newEvents: [] },
   { label: 4, pvc: pvcPending({}), pv: localPv("Available", false), pod: pod(null), va: false, disk: LOCAL_DISK, newEvents: [] },
   { label: 5, pvc: pvcPending({}), pv: localPv("Available", true), pod: pod(null), va: false, disk: LOCAL_DISK, newEvents: [] },
   { label: 9, pvc: boundLocal, pv: localPv("Bound", true), pod: pod(null), va: false, disk: LOCAL_DISK, newEvents: [] },
-  { label: 10, pvc: boundLocal, pv: localPv("Bound", true), pod: pod("node-b1", "Pending", "True"), va: false, disk: LOCAL_DISK, newEvents: ["Scheduled"] },
-  { label: 11, pvc: boundLocal, pv: localPv("Bound", true), pod: pod("node-b1", "Pending", "True"), va: false, disk: LOCAL_DISK, newEvents: [] },
+  {
+    label: 10,
+    pvc: boundLocal,
+    pv: localPv("Bound", true),
+    pod: pod("node-b1", "Pending", "True"),
+    va: false,
+    disk: LOCAL_DISK,
+    newEvents: ["Scheduled"],
+  },
+  {
+    label: 11,
+    pvc: boundLocal,
+    pv: localPv("Bound", true),
+    pod: pod("node-b1", "Pending", "True"),
+    va: false,
+    disk: LOCAL_DISK,
+    newEvents: [],
+  },
   {
     label: 12,
     pvc: boundLocal,
@@ -318,7 +350,11 @@ const local = getScenario("Local", "standard");
 const noLocal = getScenario("Local", "no-local-pv");
 
 const last = (s: Scenario): World => worldAt(s, s.steps.length - 1);
-const at = (s: Scenario, label: number): World => worldAt(s, s.steps.findIndex((x) => x.label === label));
+const at = (s: Scenario, label: number): World =>
+  worldAt(
+    s,
+    s.steps.findIndex((x) => x.label === label),
+  );
 
 describe("worldAt: details from LESSON.md section 8", () => {
   it("StorageClasses are the three from section 8", () => {
@@ -620,7 +656,11 @@ describe("worldAt: events verbatim from LESSON.md section 6", () => {
   });
 
   it("the attach message keeps its trailing space", () => {
-    expect(last(wffc).events.find((e) => e.reason === "SuccessfulAttachVolume")!.message.endsWith('" ')).toBe(true);
+    expect(
+      last(wffc)
+        .events.find((e) => e.reason === "SuccessfulAttachVolume")!
+        .message.endsWith('" '),
+    ).toBe(true);
   });
 
   it("Immediate: ExternalProvisioning at step 1, no WaitForFirstConsumer", () => {

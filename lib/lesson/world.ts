@@ -149,7 +149,7 @@ function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: Scenari
       if (step.failed) {
         const verdicts = step.nodeVerdicts ?? cast.nodeVerdicts;
         f.schedulingFailure = failedSchedulingMessage(verdicts);
-      f.podScheduledSince = f.now;
+        f.podScheduledSince = f.now;
         f.events.push(failedSchedulingEvent(verdicts));
         // The claim is still unbound and delay-binding, so the PV controller's re-sync
         // now finds a Pod waiting for it (Local only: an Immediate claim is already bound).
@@ -262,9 +262,7 @@ function renderPvc(f: Facts, cast: ScenarioCast): KubeObject | null {
       ...(f.bound ? { volumeName: pvName(cast) } : {}),
     },
     // bind() copies the PV's capacity into the claim's status (100Gi for the local PV).
-    status: f.bound
-      ? { phase: "Bound", accessModes: ["ReadWriteOnce"], capacity: { storage: pvCapacity(cast) } }
-      : { phase: "Pending" },
+    status: f.bound ? { phase: "Bound", accessModes: ["ReadWriteOnce"], capacity: { storage: pvCapacity(cast) } } : { phase: "Pending" },
   };
 }
 

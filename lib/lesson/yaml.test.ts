@@ -83,7 +83,10 @@ describe("toYaml", () => {
   });
 
   it("orders keys like go-yaml: non-letters before letters, digit runs as numbers, upper case before lower", () => {
-    const keys = (obj: Record<string, number>) => toYaml(obj).split("\n").map((l) => l.split(":")[0]);
+    const keys = (obj: Record<string, number>) =>
+      toYaml(obj)
+        .split("\n")
+        .map((l) => l.split(":")[0]);
     expect(keys({ ab: 1, "a-b": 2, a_b: 3, aB: 4 })).toEqual(["a-b", "a_b", "aB", "ab"]);
     expect(keys({ x10: 1, x9: 2, x1: 3 })).toEqual(["x1", "x9", "x10"]);
     expect(keys({ status: 1, spec: 2, metadata: 3, kind: 4, apiVersion: 5 })).toEqual(["apiVersion", "kind", "metadata", "spec", "status"]);

@@ -12,10 +12,34 @@ import { isRecord } from "../guards";
 
 // YAML 1.1 words that a parser would read as booleans or null (yaml.v2, which kubectl uses).
 const RESERVED_WORDS = new Set([
-  "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
-  "true", "True", "TRUE", "false", "False", "FALSE",
-  "on", "On", "ON", "off", "Off", "OFF",
-  "null", "Null", "NULL", "~", "<<", "=",
+  "y",
+  "Y",
+  "yes",
+  "Yes",
+  "YES",
+  "n",
+  "N",
+  "no",
+  "No",
+  "NO",
+  "true",
+  "True",
+  "TRUE",
+  "false",
+  "False",
+  "FALSE",
+  "on",
+  "On",
+  "ON",
+  "off",
+  "Off",
+  "OFF",
+  "null",
+  "Null",
+  "NULL",
+  "~",
+  "<<",
+  "=",
 ]);
 
 const NUMBER_LIKE = [

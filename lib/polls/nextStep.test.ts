@@ -94,7 +94,10 @@ describe("every distractor note names its misconception, for this case", () => {
             expect(option.note, what).not.toMatch(/Already|never happens/);
             // What must come first: a step named in the note that has not happened yet and comes before this one.
             const named = [...option.note.matchAll(/\(([A-Z+ ]+)\)/g)].map((m) => positionOf(scenario, labelOf(m[1])));
-            expect(named.some((p) => p > index + 1 && p < position), what).toBe(true);
+            expect(
+              named.some((p) => p > index + 1 && p < position),
+              what,
+            ).toBe(true);
             break;
           }
           case "never": {
@@ -143,7 +146,10 @@ describe("every distractor note names its misconception, for this case", () => {
 describe("the cases issue 12 found wrong", () => {
   const poll = (mode: Parameters<typeof getScenario>[0], variant: Parameters<typeof getScenario>[1], title: string) => {
     const scenario = getScenario(mode, variant);
-    return generateNextStepPoll(scenario, scenario.steps.findIndex((s) => s.title === title))!;
+    return generateNextStepPoll(
+      scenario,
+      scenario.steps.findIndex((s) => s.title === title),
+    )!;
   };
   const everyOption = (mode: Parameters<typeof getScenario>[0], variant: Parameters<typeof getScenario>[1]) => {
     const scenario = getScenario(mode, variant);

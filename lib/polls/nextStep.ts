@@ -271,7 +271,8 @@ function optionText(step: ScenarioStep, scenario: Scenario): string {
   if (step.noop) return `${step.title}: nothing to record, the PVC is already bound`;
   if (scenario.mode === "Local" && step.label === 5) return `${step.title}: the scheduler claims a local PV for the PVC`;
   // The local plugin is not attachable: saying "attached" here would contradict the step's own note.
-  if (scenario.mode === "Local" && step.label === 12) return `${step.title}: the kubelet bind-mounts the local directory, nothing to attach`;
+  if (scenario.mode === "Local" && step.label === 12)
+    return `${step.title}: the kubelet bind-mounts the local directory, nothing to attach`;
   return `${step.title}: ${SHORT[step.label] ?? step.narration}`;
 }
 

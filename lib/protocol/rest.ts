@@ -92,6 +92,7 @@ export async function readApi<T>(res: Response): Promise<{ ok: true; body: T } |
     return { ok: true, body: body as T };
   }
   const error = typeof body === "object" && body !== null && "error" in body ? body.error : null;
-  const message = typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : "";
+  const message =
+    typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : "";
   return { ok: false, status: res.status, message };
 }

@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { BINDING_MODES, VARIANTS } from "../lesson/types";
 import { PROJECTOR_OBJECTS, PROJECTOR_PANELS } from "../session/types";
-import { NICKNAME_MAX, POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX, ROLES, cleanText, type ClientToServerEvents, type Role } from "./wire";
+import {
+  NICKNAME_MAX,
+  POLL_DURATIONS_S,
+  POLL_OPTION_MAX,
+  POLL_QUESTION_MAX,
+  ROLES,
+  cleanText,
+  type ClientToServerEvents,
+  type Role,
+} from "./wire";
 
 /**
  * The zod schema of every client payload. Only the server parses with them;
@@ -87,7 +96,6 @@ export type ParticipantRename = z.input<typeof participantRenameSchema>;
 /** Commands that carry nothing: `{}` (or nothing at all). */
 export type EmptyPayload = z.input<typeof emptySchema>;
 
-
 /**
  * Every client command: its payload schema and who may send it. The socket
  * edge enforces exactly this table; anything not in it is UNKNOWN_EVENT.
@@ -122,7 +130,6 @@ export function isCommandName(name: string): name is Command["event"] {
 export type Command = {
   [E in Exclude<keyof typeof COMMAND_RULES, "session:sync">]: { event: E; payload: z.output<(typeof COMMAND_RULES)[E]["schema"]> };
 }[Exclude<keyof typeof COMMAND_RULES, "session:sync">];
-
 
 /**
  * Compile-time proof that the event map (./wire, which browsers import

@@ -18,7 +18,23 @@ import type {
 } from "./schemas";
 
 // Payload types are the schemas' own (`z.input`), imported as types only: browsers get them without zod.
-export type { EmptyPayload, Handshake, ModeSet, ParticipantRef, ParticipantRename, PollOpen, PollRef, PollReopen, PollVote, ProjectorFocusChoice, ProjectorPanelChoice, ResultsVisibility, RoomLock, StepGo, StepMove };
+export type {
+  EmptyPayload,
+  Handshake,
+  ModeSet,
+  ParticipantRef,
+  ParticipantRename,
+  PollOpen,
+  PollRef,
+  PollReopen,
+  PollVote,
+  ProjectorFocusChoice,
+  ProjectorPanelChoice,
+  ResultsVisibility,
+  RoomLock,
+  StepGo,
+  StepMove,
+};
 
 /**
  * The wire contract without zod: constants, error codes, payload types and
@@ -124,8 +140,25 @@ export function lookalikeKey(nickname: string): string {
 }
 
 const LOOKALIKES: Record<string, string> = {
-  а: "a", е: "e", о: "o", р: "p", с: "c", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ɡ: "g",
-  ο: "o", α: "a", β: "b", ν: "v", κ: "k", τ: "t", μ: "u",
+  а: "a",
+  е: "e",
+  о: "o",
+  р: "p",
+  с: "c",
+  у: "y",
+  х: "x",
+  і: "i",
+  ј: "j",
+  ѕ: "s",
+  ԁ: "d",
+  ɡ: "g",
+  ο: "o",
+  α: "a",
+  β: "b",
+  ν: "v",
+  κ: "k",
+  τ: "t",
+  μ: "u",
 };
 
 // ---------------------------------------------------------------------------

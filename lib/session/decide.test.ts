@@ -23,7 +23,10 @@ function classroom(): SessionState {
   return s;
 }
 
-const openCustom: DurableCommand = { event: "poll:open", payload: { kind: "custom", question: "q", options: ["a", "b"], correctIndex: 1, durationS: 30 } };
+const openCustom: DurableCommand = {
+  event: "poll:open",
+  payload: { kind: "custom", question: "q", options: ["a", "b"], correctIndex: 1, durationS: 30 },
+};
 
 describe("decide", () => {
   it("keeps steps in range and writes nothing for a step the class is already on", () => {
@@ -31,16 +34,26 @@ describe("decide", () => {
     expect(run(s, { event: "step:go", payload: { stepIndex: 99 } })).toMatchObject({ ok: false, error: { code: "STEP_OUT_OF_RANGE" } });
     expect(run(s, { event: "step:go", payload: { stepIndex: 0 } })).toEqual({ ok: true, events: [], data: null });
     expect(run(s, { event: "step:move", payload: { delta: -1 } })).toEqual({ ok: true, events: [], data: null });
-    expect(run(s, { event: "step:move", payload: { delta: 1 } })).toMatchObject({ ok: true, events: [{ type: "step:changed", stepIndex: 1 }] });
+    expect(run(s, { event: "step:move", payload: { delta: 1 } })).toMatchObject({
+      ok: true,
+      events: [{ type: "step:changed", stepIndex: 1 }],
+    });
   });
 
   it("opens one poll at a time, with the server's id, clock and the right answer's id", () => {
     const s = classroom();
     const opened = run(s, openCustom);
-    expect(opened).toMatchObject({ ok: true, data: { pollId: "poll1" }, events: [{ type: "poll:opened", closesAt: 31_000, poll: { correctOptionId: "o2" } }] });
+    expect(opened).toMatchObject({
+      ok: true,
+      data: { pollId: "poll1" },
+      events: [{ type: "poll:opened", closesAt: 31_000, poll: { correctOptionId: "o2" } }],
+    });
     expect(run(s, openCustom)).toMatchObject({ ok: false, error: { code: "POLL_ALREADY_OPEN" } });
     expect(run(s, { event: "poll:reveal", payload: { pollId: "poll1" } })).toMatchObject({ ok: false, error: { code: "POLL_NOT_CLOSED" } });
-    expect(run(s, { event: "poll:close", payload: { pollId: "poll1" } })).toMatchObject({ ok: true, events: [{ type: "poll:closed", total: 0 }] });
+    expect(run(s, { event: "poll:close", payload: { pollId: "poll1" } })).toMatchObject({
+      ok: true,
+      events: [{ type: "poll:closed", total: 0 }],
+    });
     expect(run(s, { event: "poll:close", payload: { pollId: "poll1" } })).toMatchObject({ ok: false, error: { code: "POLL_CLOSED" } });
     // Revealing twice is not an error, and writes once.
     expect(run(s, { event: "poll:reveal", payload: { pollId: "poll1" } })).toMatchObject({ ok: true, events: [{ type: "poll:revealed" }] });
@@ -50,7 +63,8 @@ describe("decide", () => {
   it("counts a student's vote, writes a repeat of it never, and stops logging changes past the round's cap", () => {
     const s = classroom();
     run(s, openCustom);
-    const vote = (optionId: string, who: string | null = "p1") => run(s, { event: "poll:vote", payload: { pollId: "poll1", optionId } }, who);
+    const vote = (optionId: string, who: string | null = "p1") =>
+      run(s, { event: "poll:vote", payload: { pollId: "poll1", optionId } }, who);
     expect(vote("o1", null)).toMatchObject({ ok: false, error: { code: "NOT_STUDENT" } });
     expect(vote("o9")).toMatchObject({ ok: false, error: { code: "NO_SUCH_OPTION" } });
     expect(vote("o1")).toMatchObject({ ok: true, data: { pollId: "poll1", round: 1, optionId: "o1" } });
@@ -81,7 +95,10 @@ describe("decide", () => {
     run(s, openCustom);
     s.seq = MAX_EVENTS_PER_SESSION;
     expect(run(s, { event: "step:move", payload: { delta: 1 } })).toMatchObject({ ok: false, error: { code: "LOG_FULL" } });
-    expect(run(s, { event: "poll:vote", payload: { pollId: "poll1", optionId: "o1" } }, "p1")).toMatchObject({ ok: false, error: { code: "LOG_FULL" } });
+    expect(run(s, { event: "poll:vote", payload: { pollId: "poll1", optionId: "o1" } }, "p1")).toMatchObject({
+      ok: false,
+      error: { code: "LOG_FULL" },
+    });
     expect(run(s, { event: "poll:close", payload: { pollId: "poll1" } }).ok).toBe(true);
     expect(run(s, { event: "poll:reveal", payload: { pollId: "poll1" } }).ok).toBe(true);
     expect(run(s, { event: "session:end", payload: {} }).ok).toBe(true);
@@ -89,17 +106,33 @@ describe("decide", () => {
 
   it("renames and removes only present participants, and a rename to the same name writes nothing", () => {
     const s = classroom();
-    expect(run(s, { event: "participant:rename", payload: { participantId: "p1", nickname: "Ada" } })).toEqual({ ok: true, events: [], data: null });
-    expect(run(s, { event: "participant:remove", payload: { participantId: "__proto__" } })).toMatchObject({ ok: false, error: { code: "NO_SUCH_PARTICIPANT" } });
+    expect(run(s, { event: "participant:rename", payload: { participantId: "p1", nickname: "Ada" } })).toEqual({
+      ok: true,
+      events: [],
+      data: null,
+    });
+    expect(run(s, { event: "participant:remove", payload: { participantId: "__proto__" } })).toMatchObject({
+      ok: false,
+      error: { code: "NO_SUCH_PARTICIPANT" },
+    });
     expect(run(s, { event: "participant:remove", payload: { participantId: "p2" } }).ok).toBe(true);
-    expect(run(s, { event: "participant:rename", payload: { participantId: "p2", nickname: "L" } })).toMatchObject({ ok: false, error: { code: "NO_SUCH_PARTICIPANT" } });
+    expect(run(s, { event: "participant:rename", payload: { participantId: "p2", nickname: "L" } })).toMatchObject({
+      ok: false,
+      error: { code: "NO_SUCH_PARTICIPANT" },
+    });
   });
 
   it("lets back in only a removed participant, who then counts again", () => {
     const s = classroom();
-    expect(run(s, { event: "participant:readmit", payload: { participantId: "p1" } })).toMatchObject({ ok: false, error: { code: "NO_SUCH_PARTICIPANT" } });
+    expect(run(s, { event: "participant:readmit", payload: { participantId: "p1" } })).toMatchObject({
+      ok: false,
+      error: { code: "NO_SUCH_PARTICIPANT" },
+    });
     run(s, { event: "participant:remove", payload: { participantId: "p1" } });
-    expect(run(s, { event: "participant:readmit", payload: { participantId: "p1" } })).toMatchObject({ ok: true, events: [{ type: "participant:readmitted", participantId: "p1" }] });
+    expect(run(s, { event: "participant:readmit", payload: { participantId: "p1" } })).toMatchObject({
+      ok: true,
+      events: [{ type: "participant:readmitted", participantId: "p1" }],
+    });
     expect(s.participants.p1.removed).toBe(false);
     run(s, openCustom);
     expect(run(s, { event: "poll:vote", payload: { pollId: "poll1", optionId: "o1" } }, "p1").ok).toBe(true);
@@ -107,12 +140,19 @@ describe("decide", () => {
 
   it("moves the projector's focus to an object tab or a deep dive of this step, writing nothing for the same focus", () => {
     const s = classroom();
-    expect(run(s, { event: "projector:focus", payload: { object: "PersistentVolumeClaim", deepDive: null } })).toEqual({ ok: true, events: [], data: null });
+    expect(run(s, { event: "projector:focus", payload: { object: "PersistentVolumeClaim", deepDive: null } })).toEqual({
+      ok: true,
+      events: [],
+      data: null,
+    });
     expect(run(s, { event: "projector:focus", payload: { object: "events", deepDive: null } })).toMatchObject({
       ok: true,
       events: [{ type: "projector:focusChanged", focus: { object: "events", deepDive: null } }],
     });
-    expect(run(s, { event: "projector:focus", payload: { object: "events", deepDive: "Not a deep dive" } })).toMatchObject({ ok: false, error: { code: "BAD_REQUEST" } });
+    expect(run(s, { event: "projector:focus", payload: { object: "events", deepDive: "Not a deep dive" } })).toMatchObject({
+      ok: false,
+      error: { code: "BAD_REQUEST" },
+    });
     expect(run(s, { event: "projector:focus", payload: { object: "events", deepDive: "Retries" } }).ok).toBe(true);
     expect(s.projectorFocus).toEqual({ object: "events", deepDive: "Retries" });
   });

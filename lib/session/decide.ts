@@ -94,10 +94,16 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
     }
 
     case "results:show":
-      return accept(command.payload.visible === state.resultsVisible ? [] : [{ type: "results:visibility", visible: command.payload.visible }], null);
+      return accept(
+        command.payload.visible === state.resultsVisible ? [] : [{ type: "results:visibility", visible: command.payload.visible }],
+        null,
+      );
 
     case "projector:show":
-      return accept(command.payload.panel === state.projectorPanel ? [] : [{ type: "projector:panelChanged", panel: command.payload.panel }], null);
+      return accept(
+        command.payload.panel === state.projectorPanel ? [] : [{ type: "projector:panelChanged", panel: command.payload.panel }],
+        null,
+      );
 
     case "projector:focus": {
       const focus = { object: command.payload.object, deepDive: command.payload.deepDive };
@@ -168,7 +174,11 @@ function closesAt(ctx: DecideContext, durationS: number): number | null {
   return durationS > 0 ? ctx.now + durationS * 1000 : null;
 }
 
-function openPoll(state: SessionState, command: Extract<DurableCommand, { event: "poll:open" }>["payload"], ctx: DecideContext): Decision<{ pollId: string }> {
+function openPoll(
+  state: SessionState,
+  command: Extract<DurableCommand, { event: "poll:open" }>["payload"],
+  ctx: DecideContext,
+): Decision<{ pollId: string }> {
   const busy = openRefusal(state);
   if (busy) return refuse(busy);
   let question: string;
@@ -192,7 +202,13 @@ function openPoll(state: SessionState, command: Extract<DurableCommand, { event:
   }
   const id = ctx.newId();
   return accept(
-    [{ type: "poll:opened", poll: { id, kind: command.kind, question, options, correctOptionId }, closesAt: closesAt(ctx, command.durationS ?? 0) }],
+    [
+      {
+        type: "poll:opened",
+        poll: { id, kind: command.kind, question, options, correctOptionId },
+        closesAt: closesAt(ctx, command.durationS ?? 0),
+      },
+    ],
     { pollId: id },
   );
 }

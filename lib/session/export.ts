@@ -13,16 +13,18 @@ import { EVENT_LOG_VERSION, type SessionEvent, type SessionState } from "./types
  */
 export function anonymizeLog(events: readonly SessionEvent[]): SessionEvent[] {
   const numbers = new Map<string, number>();
-  return events.filter((e) => e.type !== "poll:voted").map((e) => {
-    if (e.type === "participant:joined") {
-      numbers.set(e.participantId, numbers.size + 1);
-      return { ...e, nickname: `Student ${numbers.get(e.participantId)}` };
-    }
-    if (e.type === "participant:renamed") {
-      return { ...e, nickname: `Student ${numbers.get(e.participantId) ?? "?"}` };
-    }
-    return e;
-  });
+  return events
+    .filter((e) => e.type !== "poll:voted")
+    .map((e) => {
+      if (e.type === "participant:joined") {
+        numbers.set(e.participantId, numbers.size + 1);
+        return { ...e, nickname: `Student ${numbers.get(e.participantId)}` };
+      }
+      if (e.type === "participant:renamed") {
+        return { ...e, nickname: `Student ${numbers.get(e.participantId) ?? "?"}` };
+      }
+      return e;
+    });
 }
 
 /**
@@ -147,7 +149,10 @@ export function pollCsv(events: readonly SessionEvent[]): string {
 /** The teacher's sheet: one row per student, one column per poll round (their answer, and whether it was right). */
 export function studentCsv(events: readonly SessionEvent[]): string {
   const { rounds, final } = closedRounds(events);
-  const header = ["student", ...rounds.flatMap((r) => [`poll ${r.pollNumber} round ${r.round}`, `poll ${r.pollNumber} round ${r.round} correct`])];
+  const header = [
+    "student",
+    ...rounds.flatMap((r) => [`poll ${r.pollNumber} round ${r.round}`, `poll ${r.pollNumber} round ${r.round} correct`]),
+  ];
   const rows: (string | number | null)[][] = [header];
   for (const p of Object.values(final.participants)) {
     const row: (string | number | null)[] = [p.nickname + (p.removed ? " (removed)" : "")];

@@ -155,21 +155,14 @@ describe("step:changed", () => {
 
   it("checks the range against the scenario the class is in now", () => {
     // Local/no-local-pv stops at PICK NODE: four steps.
-    const local = run([
-      CREATED,
-      { type: "mode:changed", mode: "Local", variant: "no-local-pv", stepIndex: 0, matched: false },
-    ]);
+    const local = run([CREATED, { type: "mode:changed", mode: "Local", variant: "no-local-pv", stepIndex: 0, matched: false }]);
     expect(getScenario("Local", "no-local-pv").steps).toHaveLength(4);
     expect(then(local, [step(3)]).stepIndex).toBe(3);
     expectIgnored(local, step(4));
   });
 
   it("clears the mode-switch note, but an ignored step does not", () => {
-    const switched = run([
-      CREATED,
-      step(4),
-      { type: "mode:changed", mode: "Immediate", variant: "standard", stepIndex: 8, matched: true },
-    ]);
+    const switched = run([CREATED, step(4), { type: "mode:changed", mode: "Immediate", variant: "standard", stepIndex: 8, matched: true }]);
     expect(switched.modeSwitch).not.toBeNull();
     expect(then(switched, [step(99)]).modeSwitch).toEqual(switched.modeSwitch);
     const moved = then(switched, [step(9)]);
@@ -186,11 +179,7 @@ describe("mode:changed", () => {
     const wffc = getScenario("WaitForFirstConsumer");
     const immediate = getScenario("Immediate", "standard");
     expect(mapPosition(wffc, 4, immediate)).toEqual({ index: 8, matched: true });
-    const state = run([
-      CREATED,
-      step(4),
-      { type: "mode:changed", mode: "Immediate", variant: "standard", stepIndex: 8, matched: true },
-    ]);
+    const state = run([CREATED, step(4), { type: "mode:changed", mode: "Immediate", variant: "standard", stepIndex: 8, matched: true }]);
     expect(state.mode).toBe("Immediate");
     expect(state.variant).toBe("standard");
     expect(state.stepIndex).toBe(8);
@@ -447,7 +436,11 @@ describe("two polls open at once (hand-made log)", () => {
     const opened = run([...CLASS, Q1, vote("p1", "o1")]);
     expectIgnored(opened, openQ2);
     const state = run([...CLASS, Q1, vote("p1", "o1"), openQ2, { type: "session:ended" }]);
-    expect(Object.values(state.polls).filter((p) => p.status === "open").map((p) => p.id)).toEqual([]);
+    expect(
+      Object.values(state.polls)
+        .filter((p) => p.status === "open")
+        .map((p) => p.id),
+    ).toEqual([]);
     expect(state.pollOrder).toEqual(["q1"]);
   });
 });
@@ -477,7 +470,10 @@ describe("projector:focusChanged", () => {
     const state = run([CREATED, { type: "projector:focusChanged", focus: { object: "events", deepDive: null } }]);
     expect(state.projectorFocus).toEqual({ object: "events", deepDive: null });
     // "Retries" is on the card's "not shown" list, which every step offers.
-    expect(then(state, [{ type: "projector:focusChanged", focus: { object: "Pod", deepDive: "Retries" } }]).projectorFocus).toEqual({ object: "Pod", deepDive: "Retries" });
+    expect(then(state, [{ type: "projector:focusChanged", focus: { object: "Pod", deepDive: "Retries" } }]).projectorFocus).toEqual({
+      object: "Pod",
+      deepDive: "Retries",
+    });
     expectIgnored(state, { type: "projector:focusChanged", focus: { object: "events", deepDive: "No such dive" } });
     expectIgnored(state, { type: "projector:focusChanged", focus: { object: "Secret" as never, deepDive: null } });
   });
@@ -525,7 +521,11 @@ describe("session:ended", () => {
 });
 
 describe("countVotes", () => {
-  const options = [{ id: "a", text: "A" }, { id: "b", text: "B" }, { id: "c", text: "C" }];
+  const options = [
+    { id: "a", text: "A" },
+    { id: "b", text: "B" },
+    { id: "c", text: "C" },
+  ];
 
   it("counts every option, zeros included", () => {
     expect(countVotes({ options, votes: {} })).toEqual({ counts: { a: 0, b: 0, c: 0 }, total: 0 });
@@ -557,7 +557,6 @@ describe("countVotes", () => {
 // ---------------------------------------------------------------------------
 // Replay over a long, realistic log.
 // ---------------------------------------------------------------------------
-
 
 /**
  * A lesson as a teacher would run it: students join, the class steps through
@@ -640,9 +639,7 @@ function buildLessonLog(seed: number): SessionEvent[] {
     bodies.push({ type: "poll:revealed", pollId });
     bodies.push(step(99)); // a damaged event: ignored
 
-    const choices = (Object.keys(VARIANTS_BY_MODE) as BindingMode[]).flatMap((m) =>
-      VARIANTS_BY_MODE[m].map((v) => [m, v] as const),
-    );
+    const choices = (Object.keys(VARIANTS_BY_MODE) as BindingMode[]).flatMap((m) => VARIANTS_BY_MODE[m].map((v) => [m, v] as const));
     const [toMode, toVariant] = pick(choices.filter(([m, v]) => m !== mode || v !== variant));
     const target = mapPosition(getScenario(mode, variant), stepIndex, getScenario(toMode, toVariant));
     bodies.push({ type: "mode:changed", mode: toMode, variant: toVariant, stepIndex: target.index, matched: target.matched });

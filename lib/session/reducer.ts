@@ -46,7 +46,8 @@ export function initialState(): SessionState {
  */
 export function cloneState(state: SessionState): SessionState {
   const polls: Record<string, Poll> = {};
-  for (const id of Object.keys(state.polls)) polls[id] = { ...state.polls[id], votes: { ...state.polls[id].votes }, voteWrites: { ...state.polls[id].voteWrites } };
+  for (const id of Object.keys(state.polls))
+    polls[id] = { ...state.polls[id], votes: { ...state.polls[id].votes }, voteWrites: { ...state.polls[id].voteWrites } };
   return { ...state, participants: { ...state.participants }, polls, pollOrder: [...state.pollOrder] };
 }
 
@@ -191,7 +192,15 @@ function apply(s: SessionState, event: SessionEvent): void {
     case "poll:reopened": {
       const poll = own(s.polls, event.pollId);
       if (!poll || poll.status === "open") return;
-      s.polls[poll.id] = { ...poll, status: "open", round: poll.round + 1, votes: {}, voteWrites: {}, closesAt: event.closesAt, revealedAt: null };
+      s.polls[poll.id] = {
+        ...poll,
+        status: "open",
+        round: poll.round + 1,
+        votes: {},
+        voteWrites: {},
+        closesAt: event.closesAt,
+        revealedAt: null,
+      };
       s.activePollId = poll.id;
       s.resultsVisible = false;
       return;
@@ -263,6 +272,3 @@ export function countVotes(poll: Pick<Poll, "options" | "votes">): { counts: Rec
   }
   return { counts, total };
 }
-
-
-

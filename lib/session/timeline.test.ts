@@ -13,7 +13,23 @@ const events = log([
   [T0 + 1000, { type: "participant:joined", participantId: "p1", nickname: "Ana" }],
   [T0 + 2000, { type: "step:changed", stepIndex: 1 }],
   [T0 + 600_000, { type: "step:changed", stepIndex: 2 }], // a ten-minute discussion
-  [T0 + 601_000, { type: "poll:opened", poll: { id: "q", kind: "custom", question: "Why?", options: [{ id: "o1", text: "a" }, { id: "o2", text: "b" }], correctOptionId: "o1" }, closesAt: null }],
+  [
+    T0 + 601_000,
+    {
+      type: "poll:opened",
+      poll: {
+        id: "q",
+        kind: "custom",
+        question: "Why?",
+        options: [
+          { id: "o1", text: "a" },
+          { id: "o2", text: "b" },
+        ],
+        correctOptionId: "o1",
+      },
+      closesAt: null,
+    },
+  ],
   [T0 + 602_000, { type: "poll:voted", pollId: "q", participantId: "p1", optionId: "o2" }],
   [T0 + 603_000, { type: "poll:closed", pollId: "q", counts: { o1: 0, o2: 1 }, total: 1 }],
   [T0 + 604_000, { type: "poll:revealed", pollId: "q" }],
@@ -24,7 +40,17 @@ describe("ReplayTimeline", () => {
   const timeline = new ReplayTimeline(events);
 
   it("shortens idle gaps but keeps order", () => {
-    expect(timeline.positions).toEqual([0, 1000, 2000, 2000 + MAX_IDLE_GAP_MS, 3000 + MAX_IDLE_GAP_MS, 4000 + MAX_IDLE_GAP_MS, 5000 + MAX_IDLE_GAP_MS, 6000 + MAX_IDLE_GAP_MS, 7000 + MAX_IDLE_GAP_MS]);
+    expect(timeline.positions).toEqual([
+      0,
+      1000,
+      2000,
+      2000 + MAX_IDLE_GAP_MS,
+      3000 + MAX_IDLE_GAP_MS,
+      4000 + MAX_IDLE_GAP_MS,
+      5000 + MAX_IDLE_GAP_MS,
+      6000 + MAX_IDLE_GAP_MS,
+      7000 + MAX_IDLE_GAP_MS,
+    ]);
     expect(timeline.duration).toBe(7000 + MAX_IDLE_GAP_MS);
   });
 
@@ -63,9 +89,35 @@ describe("ReplayTimeline", () => {
   it("seeks cheaply across checkpoints on a long log", () => {
     const long = log([
       [T0, { type: "session:created", id: "s", code: "ABCDEF", title: "t" }],
-      ...Array.from({ length: 300 }, (_, i) => [T0 + i + 1, { type: "participant:joined", participantId: `p${i}`, nickname: `s${i}` }] as [number, SessionEventBody]),
-      [T0 + 400, { type: "poll:opened", poll: { id: "q", kind: "custom", question: "?", options: [{ id: "o1", text: "a" }, { id: "o2", text: "b" }], correctOptionId: null }, closesAt: null }],
-      ...Array.from({ length: 300 }, (_, i) => [T0 + 401 + i, { type: "poll:voted", pollId: "q", participantId: `p${i}`, optionId: i % 3 ? "o1" : "o2" }] as [number, SessionEventBody]),
+      ...Array.from(
+        { length: 300 },
+        (_, i) => [T0 + i + 1, { type: "participant:joined", participantId: `p${i}`, nickname: `s${i}` }] as [number, SessionEventBody],
+      ),
+      [
+        T0 + 400,
+        {
+          type: "poll:opened",
+          poll: {
+            id: "q",
+            kind: "custom",
+            question: "?",
+            options: [
+              { id: "o1", text: "a" },
+              { id: "o2", text: "b" },
+            ],
+            correctOptionId: null,
+          },
+          closesAt: null,
+        },
+      ],
+      ...Array.from(
+        { length: 300 },
+        (_, i) =>
+          [T0 + 401 + i, { type: "poll:voted", pollId: "q", participantId: `p${i}`, optionId: i % 3 ? "o1" : "o2" }] as [
+            number,
+            SessionEventBody,
+          ],
+      ),
     ]);
     const tl = new ReplayTimeline(long);
     for (const i of [0, 63, 64, 65, 300, 450, long.length - 1]) expect(tl.stateAtIndex(i)).toEqual(replay(long, i + 1));

@@ -60,7 +60,10 @@ export class ReplayTimeline {
       const mark = markFor(e, wasEnded, draft, positions[i]);
       if (mark) marks.push(mark);
       const t = positions[i];
-      if ((e.type === "poll:opened" && draft.pollOrder.length > seqBefore) || (e.type === "poll:reopened" && draft.activePollId === e.pollId && own(draft.polls, e.pollId)?.status === "open")) {
+      if (
+        (e.type === "poll:opened" && draft.pollOrder.length > seqBefore) ||
+        (e.type === "poll:reopened" && draft.activePollId === e.pollId && own(draft.polls, e.pollId)?.status === "open")
+      ) {
         const pollId = e.type === "poll:opened" ? e.poll.id : e.pollId;
         round = { at: results.length, pollId, revealed: false };
         results.push({ kind: "poll", t, seq: e.seq, label: mark?.label ?? "Poll" });

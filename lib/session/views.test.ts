@@ -156,7 +156,10 @@ describe("toPublicSnapshot", () => {
     const poll = toPublicSnapshot(state, 3).poll;
     expect(poll).toMatchObject({ status: "open", round: 2, results: null, correctOptionId: null, history: [] });
     // Shown live, the results are the new round's alone, with round 1 in history.
-    const shown = toPublicSnapshot(run([...CLASS, OPEN, ...ROUND_1, CLOSE_1, { type: "poll:reopened", pollId: "q1", closesAt: null }, vote("p3", "o3"), SHOW]), 3).poll;
+    const shown = toPublicSnapshot(
+      run([...CLASS, OPEN, ...ROUND_1, CLOSE_1, { type: "poll:reopened", pollId: "q1", closesAt: null }, vote("p3", "o3"), SHOW]),
+      3,
+    ).poll;
     expect(shown?.results).toEqual({ counts: { o1: 0, o2: 0, o3: 1 }, total: 1 });
     expect(shown?.history).toEqual([{ round: 1, counts: { o1: 2, o2: 1, o3: 0 }, total: 3 }]);
   });
@@ -220,7 +223,11 @@ describe("toHostSnapshot", () => {
   });
 
   it("lists participants not removed, connected as Presence says", () => {
-    const state = run([...CLASS, { type: "participant:removed", participantId: "p2" }, { type: "participant:renamed", participantId: "p3", nickname: "Hopper" }]);
+    const state = run([
+      ...CLASS,
+      { type: "participant:removed", participantId: "p2" },
+      { type: "participant:renamed", participantId: "p3", nickname: "Hopper" },
+    ]);
     // p2 is still connected (the kick is in flight) but removed: not listed.
     const host = toHostSnapshot(state, presence(["p2", "p3"]));
     expect(host.participants).toEqual([
@@ -287,7 +294,17 @@ describe("toHostSnapshot", () => {
     expect(host.poll?.id).toBe("q2");
     // The public view of the same state agrees on what they share.
     const { poll: _pub, audience: pub, ...shared } = toPublicSnapshot(state, 1);
-    const { poll: _host, audience, sessionId: _s, resultsVisible: _r, participants: _p, removed: _x, pollCount: _c, projectorCount: _v, ...hostShared } = host;
+    const {
+      poll: _host,
+      audience,
+      sessionId: _s,
+      resultsVisible: _r,
+      participants: _p,
+      removed: _x,
+      pollCount: _c,
+      projectorCount: _v,
+      ...hostShared
+    } = host;
     expect(hostShared).toEqual(shared);
     // Tagged by audience, so a receiver narrows the union instead of casting it.
     expect([audience, pub]).toEqual(["host", "public"]);
@@ -313,7 +330,10 @@ describe("toHostSnapshot", () => {
 describe("pollIsCurrent", () => {
   const at = (mode: "WaitForFirstConsumer" | "Immediate", stepIndex: number) => ({ mode, variant: "standard" as const, stepIndex });
   type At = { mode: "WaitForFirstConsumer" | "Immediate"; variant: "standard"; stepIndex: number };
-  const poll = (status: "open" | "closed" | "revealed", revealedAt: At = { mode: "WaitForFirstConsumer", variant: "standard", stepIndex: 3 }) => ({
+  const poll = (
+    status: "open" | "closed" | "revealed",
+    revealedAt: At = { mode: "WaitForFirstConsumer", variant: "standard", stepIndex: 3 },
+  ) => ({
     status,
     revealedAt: status === "revealed" ? revealedAt : null,
   });

@@ -1,6 +1,16 @@
 import { lookalikeKey } from "../protocol/wire";
 import { activePoll, countVotes } from "./reducer";
-import type { ProjectorFocus, ProjectorPanel, ModeSwitchNote, Poll, PollOption, PollRound, PollStatus, SessionState, SessionStatus } from "./types";
+import type {
+  ProjectorFocus,
+  ProjectorPanel,
+  ModeSwitchNote,
+  Poll,
+  PollOption,
+  PollRound,
+  PollStatus,
+  SessionState,
+  SessionStatus,
+} from "./types";
 import type { BindingMode, VariantId } from "../lesson/types";
 
 /**
@@ -144,7 +154,12 @@ export function pollIsCurrent(
 ): boolean {
   if (poll.status !== "revealed" || !poll.revealedAt) return true;
   const at = poll.revealedAt;
-  return snapshot.mode === at.mode && snapshot.variant === at.variant && snapshot.stepIndex >= at.stepIndex && snapshot.stepIndex <= at.stepIndex + 1;
+  return (
+    snapshot.mode === at.mode &&
+    snapshot.variant === at.variant &&
+    snapshot.stepIndex >= at.stepIndex &&
+    snapshot.stepIndex <= at.stepIndex + 1
+  );
 }
 
 /** Counts of the current round while open; the last closed round's once closed. */
@@ -184,7 +199,13 @@ function hostParticipants(state: SessionState, presence: Presence): HostParticip
   const out: HostParticipant[] = [];
   all.forEach((p, i) => {
     if (p.removed) return;
-    out.push({ id: p.id, nickname: p.nickname, connected: presence.isConnected(p.id), number: i + 1, lookalike: (keys.get(keyOf[i]) ?? 0) > 1 });
+    out.push({
+      id: p.id,
+      nickname: p.nickname,
+      connected: presence.isConnected(p.id),
+      number: i + 1,
+      lookalike: (keys.get(keyOf[i]) ?? 0) > 1,
+    });
   });
   return out;
 }

@@ -77,7 +77,11 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
         if (++this.connects > 1) return this.close("one CONNECT per connection");
         if (frame.length > FRAME_LIMITS.maxFrameChars || nestingExceeds(frame, FRAME_LIMITS.maxDepth)) {
           // Answered as a refused handshake (the socket edge reads the marker), not parsed.
-          const refused: Packet = { type: PacketType.CONNECT, nsp: frameHeader(frame)?.nsp ?? "/", data: { [REFUSED_FRAME]: "PAYLOAD_TOO_LARGE" } };
+          const refused: Packet = {
+            type: PacketType.CONNECT,
+            nsp: frameHeader(frame)?.nsp ?? "/",
+            data: { [REFUSED_FRAME]: "PAYLOAD_TOO_LARGE" },
+          };
           this.emitReserved("decoded", refused);
           return;
         }

@@ -19,7 +19,10 @@ export interface OriginPolicy {
 /** The scheme the browser used to reach us. */
 export function requestScheme(req: IncomingMessage, trustProxy: boolean): "http" | "https" {
   if (trustProxy) {
-    const forwarded = String(req.headers["x-forwarded-proto"] ?? "").split(",")[0]?.trim().toLowerCase();
+    const forwarded = String(req.headers["x-forwarded-proto"] ?? "")
+      .split(",")[0]
+      ?.trim()
+      .toLowerCase();
     if (forwarded === "https" || forwarded === "http") return forwarded;
   }
   // A TLS socket (node:https) says so; a plain one has no `encrypted` at all.

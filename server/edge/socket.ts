@@ -34,7 +34,6 @@ import { isRecord } from "../../lib/guards";
  */
 const COUNTED_FAILURES: ReadonlySet<ErrorCode> = new Set(["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED"]);
 
-
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -158,14 +157,14 @@ export function attachSocketLayer({
       if (!overAllowance) lookups.set(address, inFlight + 1);
       const joined = await gateway
         .join({
-        code: request.code,
-        role: request.role,
-        hostKey: request.hostKey,
-        token: request.role === "student" ? request.token : undefined,
-        nickname: request.role === "student" ? request.nickname : undefined,
-        address,
-        admitNew: !overAllowance,
-      })
+          code: request.code,
+          role: request.role,
+          hostKey: request.hostKey,
+          token: request.role === "student" ? request.token : undefined,
+          nickname: request.role === "student" ? request.nickname : undefined,
+          address,
+          admitNew: !overAllowance,
+        })
         .finally(() => {
           if (overAllowance) return;
           const left = (lookups.get(address) ?? 1) - 1;
@@ -279,7 +278,10 @@ export function attachSocketLayer({
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue?.path.length ? ` (${issue.path.join(".")})` : "";
-        return reply({ ok: false, error: protocolError("BAD_REQUEST", `Invalid ${command} payload${where}: ${issue?.message ?? "malformed"}`) });
+        return reply({
+          ok: false,
+          error: protocolError("BAD_REQUEST", `Invalid ${command} payload${where}: ${issue?.message ?? "malformed"}`),
+        });
       }
       // The one cast: the payload has just passed this command's schema (TypeScript cannot correlate the two).
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
@@ -334,7 +336,10 @@ export function startSlowReaderSweep(io: IoServer): () => void {
 }
 
 /** Students (by participant id) and watchers (teacher, projector) connected to a session, on every node. */
-export async function countPresence(io: IoServer, sessionId: string): Promise<{ participants: string[]; watchers: number; projectors: number }> {
+export async function countPresence(
+  io: IoServer,
+  sessionId: string,
+): Promise<{ participants: string[]; watchers: number; projectors: number }> {
   const [pub, hosts] = await Promise.all([io.in(publicRoom(sessionId)).fetchSockets(), io.in(hostRoom(sessionId)).fetchSockets()]);
   const participants = pub.map((s) => s.data.participantId).filter((id): id is string => !!id);
   const projectors = pub.length - participants.length;

@@ -22,7 +22,10 @@ describe("the join link", () => {
   });
 
   it("uses PUBLIC_URL, else the console's host, else the LAN address for localhost", () => {
-    expect(joinBase(req("localhost:3000"), { publicUrl: "https://class.example.edu", port: 3000 }, laptop)).toEqual({ base: "https://class.example.edu", note: null });
+    expect(joinBase(req("localhost:3000"), { publicUrl: "https://class.example.edu", port: 3000 }, laptop)).toEqual({
+      base: "https://class.example.edu",
+      note: null,
+    });
     expect(joinBase(req("10.1.2.3:3000"), { publicUrl: null, port: 3000 }, laptop)).toEqual({ base: "http://10.1.2.3:3000", note: null });
     const local = joinBase(req("localhost:3000"), { publicUrl: null, port: 3000 }, laptop);
     expect(local.base).toBe("http://192.168.1.23:3000");

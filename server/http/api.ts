@@ -3,7 +3,15 @@ import os from "node:os";
 import QRCode from "qrcode";
 import { z } from "zod";
 import { MAX_HTTP_BODY_BYTES, RATE_LIMITS } from "../../lib/constants";
-import { ERROR_CODES, TITLE_MAX, cleanText, isRoomCode, normalizeRoomCode, type CreatedSessionBody, type JoinInfo } from "../../lib/protocol";
+import {
+  ERROR_CODES,
+  TITLE_MAX,
+  cleanText,
+  isRoomCode,
+  normalizeRoomCode,
+  type CreatedSessionBody,
+  type JoinInfo,
+} from "../../lib/protocol";
 import type { Config } from "../config";
 import { log } from "../logger";
 import { createOriginPolicy, parseHost, requestScheme } from "../edge/origin";
@@ -15,7 +23,12 @@ import type { SessionStore } from "../store/types";
 import { toError } from "../../lib/errors";
 
 export const createSessionBodySchema = z
-  .object({ title: z.string().max(TITLE_MAX * 4).optional() })
+  .object({
+    title: z
+      .string()
+      .max(TITLE_MAX * 4)
+      .optional(),
+  })
   .strip();
 
 export interface ApiDeps {
@@ -25,7 +38,6 @@ export interface ApiDeps {
   /** Failed joins per address, shared with the socket handshake: asking about unknown codes is guessing too. */
   failedJoins: KeyedLimiter;
 }
-
 
 /** Security headers for every response, pages included. */
 export function setSecurityHeaders(res: ServerResponse, dev: boolean): void {
@@ -93,12 +105,14 @@ export function createApiHandler(deps: ApiDeps) {
       return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
     }
     if (path === "/api/sessions" && req.method === "GET") {
-      if (!reads.take(clientAddress(req, deps.config.trustProxy))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      if (!reads.take(clientAddress(req, deps.config.trustProxy)))
+        throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       return sendJson(res, 200, await sessions.list(req));
     }
     const sharePath = /^\/api\/sessions\/([^/]+)\/share$/.exec(path);
     if (sharePath) {
-      if (!reads.take(clientAddress(req, deps.config.trustProxy))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      if (!reads.take(clientAddress(req, deps.config.trustProxy)))
+        throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       if (req.method === "POST") {
         await readJsonBody(req);
         return sendJson(res, 200, await sessions.share(req, sharePath[1]));
@@ -109,7 +123,8 @@ export function createApiHandler(deps: ApiDeps) {
     const sessionPath = /^\/api\/sessions\/([^/]+)(?:\/(events|export))?$/.exec(path);
     if (sessionPath) {
       if (req.method !== "GET") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET.");
-      if (!reads.take(clientAddress(req, deps.config.trustProxy))) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      if (!reads.take(clientAddress(req, deps.config.trustProxy)))
+        throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       const [, id, sub] = sessionPath;
       if (!sub) return sendJson(res, 200, await sessions.get(req, id));
       if (sub === "events") return sendJsonText(res, 200, await sessions.events(req, id));

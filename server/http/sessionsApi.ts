@@ -4,7 +4,14 @@ import { z } from "zod";
 import type { ExportKind } from "../../lib/session";
 import { ExportRunner, ExportsBusyError } from "./exports";
 import { hashSecret, secretMatches } from "../secrets";
-import { MAX_HOST_KEYS_PER_REQUEST, type Access, type SessionDetail, type SessionList, type SessionSummary, type ShareLink } from "../../lib/protocol/rest";
+import {
+  MAX_HOST_KEYS_PER_REQUEST,
+  type Access,
+  type SessionDetail,
+  type SessionList,
+  type SessionSummary,
+  type ShareLink,
+} from "../../lib/protocol/rest";
 import { HttpError } from "./httpError";
 import type { SessionStore } from "../store/types";
 
@@ -19,9 +26,7 @@ import type { SessionStore } from "../store/types";
  * Keys travel in headers, never in URLs, so they stay out of access logs.
  */
 
-
 const sessionIdSchema = z.uuid();
-
 
 export function isAdmin(req: IncomingMessage, adminToken: string | null): boolean {
   if (!adminToken) return false;
@@ -48,7 +53,8 @@ function hostKeysOf(req: IncomingMessage): string[] {
     .split(",")
     .map((k) => k.trim())
     .filter((k) => k.length > 0 && k.length <= 128);
-  if (keys.length > MAX_HOST_KEYS_PER_REQUEST) throw new HttpError(400, "BAD_REQUEST", `Send at most ${MAX_HOST_KEYS_PER_REQUEST} host keys.`);
+  if (keys.length > MAX_HOST_KEYS_PER_REQUEST)
+    throw new HttpError(400, "BAD_REQUEST", `Send at most ${MAX_HOST_KEYS_PER_REQUEST} host keys.`);
   return keys;
 }
 
@@ -66,7 +72,11 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
     if (hostKeysOf(req).some((k) => secretMatches(k, rec.hostKeyHash))) return "host";
     const replayKey = headerValue(req, "x-replay-key");
     if (rec.shareKeyHash && replayKey.length <= 128 && secretMatches(replayKey, rec.shareKeyHash)) return "viewer";
-    throw new HttpError(403, "NO_ACCESS", "This replay needs the link the teacher shared (or, for the teacher, the browser that ran the session).");
+    throw new HttpError(
+      403,
+      "NO_ACCESS",
+      "This replay needs the link the teacher shared (or, for the teacher, the browser that ran the session).",
+    );
   }
 
   /** The presented host key of this session, or a 403. */
@@ -86,7 +96,8 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
     try {
       return await exports.render(id, kind, access);
     } catch (err) {
-      if (err instanceof ExportsBusyError) throw new HttpError(429, "RATE_LIMITED", "The server is preparing other downloads. Try again in a moment.");
+      if (err instanceof ExportsBusyError)
+        throw new HttpError(429, "RATE_LIMITED", "The server is preparing other downloads. Try again in a moment.");
       throw err;
     }
   }

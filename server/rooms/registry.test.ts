@@ -3,7 +3,16 @@ import { RoomRegistry } from "./registry";
 import { SqliteSessionStore } from "../store/sqlite";
 import type { RoomOutbox } from "./room";
 
-const silent: RoomOutbox = { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {}, kickProjectors() {} };
+const silent: RoomOutbox = {
+  publicSnapshot() {},
+  hostSnapshot() {},
+  tally() {},
+  myVote() {},
+  presence() {},
+  renamed() {},
+  kick() {},
+  kickProjectors() {},
+};
 
 describe("RoomRegistry", () => {
   it("ends sessions left idle past the timeout, and only those", async () => {

@@ -41,11 +41,17 @@ describe("Room", () => {
   it("coalesces a vote storm into a few tally messages and sends the final one on close", async () => {
     const { room, sent, store } = setup();
     for (let i = 0; i < 1000; i++) room.addParticipant(`p${i}`, `s${i}`);
-    const { data } = room.handle({ event: "poll:open", payload: { kind: "next-step", durationS: 0 } }) as { ok: true; data: { pollId: string } };
+    const { data } = room.handle({ event: "poll:open", payload: { kind: "next-step", durationS: 0 } }) as {
+      ok: true;
+      data: { pollId: string };
+    };
     const poll = room.snapshotState.polls[data.pollId];
     // 1000 votes spread over one second.
     for (let i = 0; i < 1000; i++) {
-      expect(room.handle({ event: "poll:vote", payload: { pollId: data.pollId, optionId: poll.options[i % 4].id } }, { participantId: `p${i}` }).ok).toBe(true);
+      expect(
+        room.handle({ event: "poll:vote", payload: { pollId: data.pollId, optionId: poll.options[i % 4].id } }, { participantId: `p${i}` })
+          .ok,
+      ).toBe(true);
       vi.advanceTimersByTime(1);
     }
     vi.advanceTimersByTime(TALLY_BROADCAST_INTERVAL_MS);
@@ -70,14 +76,26 @@ describe("Room", () => {
   it("closes a timed poll by itself, and re-arms the countdown from the log after a restart", async () => {
     const { room, store } = setup();
     room.addParticipant("p1", "Sam");
-    const { data } = room.handle({ event: "poll:open", payload: { kind: "next-step", durationS: 15 } }) as { ok: true; data: { pollId: string } };
+    const { data } = room.handle({ event: "poll:open", payload: { kind: "next-step", durationS: 15 } }) as {
+      ok: true;
+      data: { pollId: string };
+    };
     vi.advanceTimersByTime(5_000);
     await store.flush();
     // The process dies here; a new room is rebuilt from the same store.
     room.dispose();
     const revived = new Room(replay(store.loadEventsSync("s1")), {
       store,
-      outbox: { publicSnapshot() {}, hostSnapshot() {}, tally() {}, myVote() {}, presence() {}, renamed() {}, kick() {}, kickProjectors() {} },
+      outbox: {
+        publicSnapshot() {},
+        hostSnapshot() {},
+        tally() {},
+        myVote() {},
+        presence() {},
+        renamed() {},
+        kick() {},
+        kickProjectors() {},
+      },
       now: () => Date.now(),
       newId: () => "x",
       shuffle: (xs) => xs,
@@ -109,7 +127,10 @@ describe("Room", () => {
   it("closes an open poll with its counts when the session ends", async () => {
     const { room, store } = setup();
     room.addParticipant("p1", "Sam");
-    const { data } = room.handle({ event: "poll:open", payload: { kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 } }) as {
+    const { data } = room.handle({
+      event: "poll:open",
+      payload: { kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 },
+    }) as {
       ok: true;
       data: { pollId: string };
     };
@@ -126,7 +147,10 @@ describe("Room", () => {
   it("removes a participant: their vote stops counting and they are kicked", async () => {
     const { room, sent, store } = setup();
     room.addParticipant("p1", "Sam");
-    const { data } = room.handle({ event: "poll:open", payload: { kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 } }) as {
+    const { data } = room.handle({
+      event: "poll:open",
+      payload: { kind: "custom", question: "q", options: ["a", "b"], correctIndex: null, durationS: 0 },
+    }) as {
       ok: true;
       data: { pollId: string };
     };
@@ -135,7 +159,10 @@ describe("Room", () => {
     await store.flush();
     expect(sent.kicked).toEqual(["p1"]);
     expect(room.hostSnapshot().poll!.results.total).toBe(0);
-    expect(room.handle({ event: "poll:vote", payload: { pollId: data.pollId, optionId: "o1" } }, { participantId: "p1" })).toMatchObject({ ok: false, error: { code: "REMOVED" } });
+    expect(room.handle({ event: "poll:vote", payload: { pollId: data.pollId, optionId: "o1" } }, { participantId: "p1" })).toMatchObject({
+      ok: false,
+      error: { code: "REMOVED" },
+    });
     room.dispose();
   });
 });

@@ -148,7 +148,6 @@ export class Room {
     this.commit({ type: "participant:joined", participantId, nickname });
   }
 
-
   // -------------------------------------------------------------------------
   // Commands
 
@@ -183,7 +182,8 @@ export class Room {
     if (!nickname || this.participant(participantId)?.nickname === nickname) return;
     const done = this.selfRenames.get(participantId) ?? 0;
     if (done >= MAX_SELF_RENAMES) return;
-    if (this.handle({ event: "participant:rename", payload: { participantId, nickname } }).ok) this.selfRenames.set(participantId, done + 1);
+    if (this.handle({ event: "participant:rename", payload: { participantId, nickname } }).ok)
+      this.selfRenames.set(participantId, done + 1);
   }
 
   /** Ends the session (the idle sweep; an open poll is closed first, with its counts). */

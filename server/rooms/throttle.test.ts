@@ -40,7 +40,11 @@ describe("Presence", () => {
     let now = 1_000;
     let changes = 0;
     const peaks: number[] = [];
-    const p = new Presence(() => now, () => changes++, (peak) => peaks.push(peak));
+    const p = new Presence(
+      () => now,
+      () => changes++,
+      (peak) => peaks.push(peak),
+    );
     p.connect("a");
     p.connect("a");
     p.connect("b");

@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { COMMAND_RULES, ROLES, isCommandName, normalizeRoomCode, protocolError, type Ack, type AnySnapshot, type Command, type MyVote } from "../../lib/protocol";
+import {
+  COMMAND_RULES,
+  ROLES,
+  isCommandName,
+  normalizeRoomCode,
+  protocolError,
+  type Ack,
+  type AnySnapshot,
+  type Command,
+  type MyVote,
+} from "../../lib/protocol";
 import type { JoinRequest, JoinResult, LocalGateway, Member, RoomGateway } from "../rooms/gateway";
 import { assertNever } from "../../lib/assertNever";
 import { log } from "../logger";
@@ -72,19 +82,17 @@ const joinRequestSchema = z.object({
   admitNew: z.boolean().optional(),
 });
 /** A command as the edge parsed it; parsed again with its own schema on the owner. */
-const commandSchema = z
-  .object({ event: z.string(), payload: z.unknown() })
-  .transform((c, ctx): Command => {
-    const rules = isCommandName(c.event) ? COMMAND_RULES[c.event] : null;
-    const payload = rules?.schema.safeParse(c.payload ?? {});
-    if (!payload?.success) {
-      ctx.addIssue({ code: "custom", message: `not a command: ${c.event.slice(0, 40)}` });
-      return z.NEVER;
-    }
-    // The payload has just passed this command's schema (TypeScript cannot correlate the two).
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
-    return { event: c.event, payload: payload.data } as Command;
-  });
+const commandSchema = z.object({ event: z.string(), payload: z.unknown() }).transform((c, ctx): Command => {
+  const rules = isCommandName(c.event) ? COMMAND_RULES[c.event] : null;
+  const payload = rules?.schema.safeParse(c.payload ?? {});
+  if (!payload?.success) {
+    ctx.addIssue({ code: "custom", message: `not a command: ${c.event.slice(0, 40)}` });
+    return z.NEVER;
+  }
+  // The payload has just passed this command's schema (TypeScript cannot correlate the two).
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+  return { event: c.event, payload: payload.data } as Command;
+});
 const callSchema = z.discriminatedUnion("method", [
   z.object({ method: z.literal("join"), args: z.tuple([joinRequestSchema]) }),
   z.object({ method: z.literal("command"), args: z.tuple([memberSchema, commandSchema]) }),
@@ -326,9 +334,9 @@ export class ClusterGateway implements RoomGateway {
     const response = await entry.response;
     // A "not owner" answer ran nothing: a resend after the owner moved must be tried afresh.
     if (!response.ok) this.answered.delete(request.id);
-    await this.o.client.publish(K.rpc(request.from), JSON.stringify({ kind: "res", ...response })).catch((err: Error) =>
-      log.warn("could not send an RPC answer", { to: request.from, error: err.message }),
-    );
+    await this.o.client
+      .publish(K.rpc(request.from), JSON.stringify({ kind: "res", ...response }))
+      .catch((err: Error) => log.warn("could not send an RPC answer", { to: request.from, error: err.message }));
   }
 
   private async answer(request: RpcRequest): Promise<RpcResponse> {

@@ -1,7 +1,16 @@
 import { createClient } from "redis";
 import { parseStoredEvent, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
-import { BatchedStore, StoreError, type BatchOutcome, type QueuedWrite, type NewSessionRecord, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import {
+  BatchedStore,
+  StoreError,
+  type BatchOutcome,
+  type QueuedWrite,
+  type NewSessionRecord,
+  type SessionRecord,
+  type SessionStore,
+  type SessionSummary,
+} from "./types";
 import { errorMessage } from "../../lib/errors";
 
 /** The slice of a node-redis client this code uses (raw commands keep replies predictable across versions). */

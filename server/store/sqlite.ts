@@ -3,7 +3,16 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_LOG_VERSION, parseStoredEvent, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
-import { BatchedStore, StoreError, type BatchOutcome, type QueuedWrite, type NewSessionRecord, type SessionRecord, type SessionStore, type SessionSummary } from "./types";
+import {
+  BatchedStore,
+  StoreError,
+  type BatchOutcome,
+  type QueuedWrite,
+  type NewSessionRecord,
+  type SessionRecord,
+  type SessionStore,
+  type SessionSummary,
+} from "./types";
 import { toError, errorMessage } from "../../lib/errors";
 
 /** The schema version this code writes; a database from a newer version is refused. */
@@ -57,11 +66,11 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       codeExists: this.db.prepare(`SELECT 1 FROM sessions WHERE code = ? AND ended_at IS NULL LIMIT 1`),
       liveIds: this.db.prepare<[], { id: string }>(`SELECT id FROM sessions WHERE ended_at IS NULL`),
       peak: this.db.prepare(`UPDATE sessions SET peak_participants = MAX(peak_participants, ?) WHERE id = ?`),
-      saveToken: this.db.prepare(
-        `INSERT OR REPLACE INTO participant_tokens (session_id, token_hash, participant_id) VALUES (?, ?, ?)`,
-      ),
+      saveToken: this.db.prepare(`INSERT OR REPLACE INTO participant_tokens (session_id, token_hash, participant_id) VALUES (?, ?, ?)`),
       setSharing: this.db.prepare(`UPDATE sessions SET share_key_hash = ?, share_generation = ? WHERE id = ?`),
-      findToken: this.db.prepare<[string, string], { participant_id: string }>(`SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`),
+      findToken: this.db.prepare<[string, string], { participant_id: string }>(
+        `SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`,
+      ),
     };
     // Everything a turn of the event loop wrote (a join's token and its event, a vote storm) in one transaction.
     this.writeTransaction = this.db.transaction((batch: QueuedWrite[]) => {
@@ -114,7 +123,8 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       );
     }
     if (version === SQLITE_SCHEMA_VERSION) return;
-    if (version < 1) this.db.exec(`
+    if (version < 1)
+      this.db.exec(`
       CREATE TABLE IF NOT EXISTS sessions (
         id TEXT PRIMARY KEY,
         code TEXT NOT NULL,

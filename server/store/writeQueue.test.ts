@@ -6,10 +6,13 @@ describe("WriteQueue", () => {
     const written: number[][] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const q = new WriteQueue<number>(async (batch) => {
-      await gate;
-      written.push(batch);
-    }, () => undefined);
+    const q = new WriteQueue<number>(
+      async (batch) => {
+        await gate;
+        written.push(batch);
+      },
+      () => undefined,
+    );
     const order: string[] = [];
     q.push(1);
     q.push(2);
@@ -27,7 +30,10 @@ describe("WriteQueue", () => {
   });
 
   it("runs a waiter at once when nothing is pending", () => {
-    const q = new WriteQueue<number>(() => undefined, () => undefined);
+    const q = new WriteQueue<number>(
+      () => undefined,
+      () => undefined,
+    );
     let ran = false;
     q.afterDurable(() => (ran = true));
     expect(ran).toBe(true);

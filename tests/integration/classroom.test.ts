@@ -12,7 +12,9 @@ describe("live classroom over real sockets", () => {
     const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
     const projector = track(await connectClient(t.srv.url, { role: "projector", code }));
     const students = await Promise.all(
-      ["Ana", "Bo", "Cy"].map(async (nickname) => track(await connectClient(t.srv.url, { role: "student", code: code.toLowerCase(), nickname }))),
+      ["Ana", "Bo", "Cy"].map(async (nickname) =>
+        track(await connectClient(t.srv.url, { role: "student", code: code.toLowerCase(), nickname })),
+      ),
     );
     expect(host.latest().stepIndex).toBe(0);
 

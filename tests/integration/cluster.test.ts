@@ -67,7 +67,12 @@ describe("scale-out on Redis", () => {
       await client.connect();
       await client.set("cls:schema", "99");
       await client.quit();
-      const node = await spawnServer({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "classroom-newer-")), port: await freePort(), env: { REDIS_URL: other.url }, waitReady: false });
+      const node = await spawnServer({
+        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "classroom-newer-")),
+        port: await freePort(),
+        env: { REDIS_URL: other.url },
+        waitReady: false,
+      });
       expect(await node.exited).toBe(1);
       expect(node.output()).toMatch(/written by a newer version/);
     } finally {
@@ -78,14 +83,20 @@ describe("scale-out on Redis", () => {
   it("serves one class from three processes, and survives the teacher's node dying mid-poll", async () => {
     const [a, b, c] = nodes;
     const created = (await (
-      await fetch(`${a.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Cluster" }) })
+      await fetch(`${a.url}/api/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ title: "Cluster" }),
+      })
     ).json()) as { id: string; code: string; hostKey: string };
 
     // The teacher joins through B first, so B owns the session.
     const teacher = client(b.url, { role: "host", code: created.code, hostKey: created.hostKey });
     await teacher.ready();
     const projector = client(c.url, { role: "projector", code: created.code });
-    const students = Array.from({ length: 12 }, (_, i) => client([a, b, c][i % 3].url, { role: "student", code: created.code, nickname: `s${i}` }));
+    const students = Array.from({ length: 12 }, (_, i) =>
+      client([a, b, c][i % 3].url, { role: "student", code: created.code, nickname: `s${i}` }),
+    );
     await Promise.all([projector.ready(), ...students.map((s) => s.ready())]);
     await waitUntil(() => (teacher.state.snapshot as HostSnapshot).participants?.length === 12, 10_000);
 
@@ -116,7 +127,9 @@ describe("scale-out on Redis", () => {
     await teacher2.ready();
     // Whoever sat on B reconnects through C with the same identity (index in `students` -> new client).
     const movedIndex = students.map((_, i) => i).filter((i) => i % 3 === 1);
-    const moved = new Map(movedIndex.map((i) => [i, client(c.url, { role: "student", code: created.code, token: students[i].state.welcome!.token })]));
+    const moved = new Map(
+      movedIndex.map((i) => [i, client(c.url, { role: "student", code: created.code, token: students[i].state.welcome!.token })]),
+    );
     await Promise.all([...moved.values()].map((s) => s.ready()));
     const now = (i: number) => moved.get(i) ?? students[i];
     const snap = teacher2.state.snapshot as HostSnapshot;
@@ -129,7 +142,8 @@ describe("scale-out on Redis", () => {
     expect(moved.get(1)!.state.welcome!.participantId).toBe(students[1].state.welcome!.participantId);
 
     // The students who have not voted yet (8..11) vote now, through A and C.
-    for (let i = 8; i < 12; i++) expect((await now(i).emit("poll:vote", { pollId: open.data.pollId, optionId: options[2].id })).ok).toBe(true);
+    for (let i = 8; i < 12; i++)
+      expect((await now(i).emit("poll:vote", { pollId: open.data.pollId, optionId: options[2].id })).ok).toBe(true);
     expect((await teacher2.emit("poll:close", { pollId: open.data.pollId })).ok).toBe(true);
     await waitUntil(() => (teacher2.state.snapshot as HostSnapshot).poll?.status === "closed", 10_000);
     const results = (teacher2.state.snapshot as HostSnapshot).poll!.results;

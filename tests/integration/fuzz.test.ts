@@ -80,7 +80,6 @@ const COUNTED_HANDSHAKE_FAILURES_PER_SEED = 3;
 // ---------------------------------------------------------------------------
 // Randomness
 
-
 class Rng {
   private readonly next: () => number;
   constructor(seed: number) {
@@ -420,7 +419,9 @@ async function runSeed(seed: number): Promise<void> {
   function expectErrorShape(ack: Ack<unknown>): void {
     if (ack.ok) return;
     expect(Object.keys(ERROR_CODES), `${where()}: unknown error code in ${short(ack)}`).toContain(ack.error.code);
-    expect(ack.error.message, `${where()}: an error message leaks internals`).not.toMatch(/\n\s+at |\.ts:\d+|node_modules|TypeError|ReferenceError/);
+    expect(ack.error.message, `${where()}: an error message leaks internals`).not.toMatch(
+      /\n\s+at |\.ts:\d+|node_modules|TypeError|ReferenceError/,
+    );
   }
 
   /** Durable writes since `before`, minus a close fired by a poll's own countdown (unless a close is what we expect). */
@@ -522,54 +523,86 @@ async function runSeed(seed: number): Promise<void> {
     for (const [key, p] of Object.entries(s.participants)) {
       check(p.id === key, () => `participant stored under "${key}" has id ${short(p.id)}: ${short(p)}`);
       check(typeof p.nickname === "string" && p.nickname.length > 0, () => `participant ${key} nickname ${short(p.nickname)}`);
-      check(typeof p.nickname !== "string" || cleanText(p.nickname, NICKNAME_MAX) === p.nickname, () => `participant ${key} nickname is not clean: ${short(p.nickname)}`);
+      check(
+        typeof p.nickname !== "string" || cleanText(p.nickname, NICKNAME_MAX) === p.nickname,
+        () => `participant ${key} nickname is not clean: ${short(p.nickname)}`,
+      );
       check(typeof p.removed === "boolean", () => `participant ${key} removed is ${short(p.removed)}`);
     }
 
     const pollIds = Object.keys(s.polls);
     check(
-      s.pollOrder.length === pollIds.length && s.pollOrder.every((id) => Object.hasOwn(s.polls, id)) && new Set(s.pollOrder).size === s.pollOrder.length,
+      s.pollOrder.length === pollIds.length &&
+        s.pollOrder.every((id) => Object.hasOwn(s.polls, id)) &&
+        new Set(s.pollOrder).size === s.pollOrder.length,
       () => `pollOrder ${short(s.pollOrder)} vs polls ${short(pollIds)}`,
     );
     check(s.activePollId === null || Object.hasOwn(s.polls, s.activePollId), () => `activePollId ${short(s.activePollId)} is not a poll`);
     const open = Object.values(s.polls).filter((p) => p.status === "open");
     check(open.length <= 1, () => `${open.length} open polls: ${short(open.map((p) => p.id))}`);
-    check(open.length !== 1 || s.activePollId === open[0].id, () => `the open poll ${short(open[0]?.id)} is not the active one (${short(s.activePollId)})`);
+    check(
+      open.length !== 1 || s.activePollId === open[0].id,
+      () => `the open poll ${short(open[0]?.id)} is not the active one (${short(s.activePollId)})`,
+    );
     for (const [key, poll] of Object.entries(s.polls)) {
       const ctx = `poll "${key}"`;
       check(poll.id === key, () => `${ctx} has id ${short(poll.id)}: ${short(poll)}`);
       const optionIds = (poll.options ?? []).map((o) => o.id);
       check(optionIds.length >= 2 && optionIds.length <= 6, () => `${ctx} has ${optionIds.length} options`);
       check(new Set(optionIds).size === optionIds.length, () => `${ctx} repeats an option id: ${short(optionIds)}`);
-      check(poll.correctOptionId === null || optionIds.includes(poll.correctOptionId), () => `${ctx} correct option ${short(poll.correctOptionId)}`);
+      check(
+        poll.correctOptionId === null || optionIds.includes(poll.correctOptionId),
+        () => `${ctx} correct option ${short(poll.correctOptionId)}`,
+      );
       check(Number.isInteger(poll.round) && poll.round >= 1, () => `${ctx} round ${short(poll.round)}`);
       for (const [voter, optionId] of Object.entries(poll.votes ?? {})) {
         check(Object.hasOwn(s.participants, voter), () => `${ctx}: a vote from unknown participant ${voter}`);
         check(optionIds.includes(optionId), () => `${ctx}: a vote for ${short(optionId)}, not one of ${short(optionIds)}`);
-        if (poll.status === "open") check(!s.participants[voter]?.removed, () => `${ctx}: removed participant ${voter}'s vote still counts`);
+        if (poll.status === "open")
+          check(!s.participants[voter]?.removed, () => `${ctx}: removed participant ${voter}'s vote still counts`);
       }
       let previousRound = 0;
       for (const round of poll.history ?? []) {
-        check(round.round > previousRound && round.round <= poll.round, () => `${ctx}: history rounds ${short(poll.history.map((r) => r.round))}`);
+        check(
+          round.round > previousRound && round.round <= poll.round,
+          () => `${ctx}: history rounds ${short(poll.history.map((r) => r.round))}`,
+        );
         previousRound = round.round;
-        check(Object.keys(round.counts).sort().join() === [...optionIds].sort().join(), () => `${ctx}: history counts keys ${short(round.counts)}`);
+        check(
+          Object.keys(round.counts).sort().join() === [...optionIds].sort().join(),
+          () => `${ctx}: history counts keys ${short(round.counts)}`,
+        );
         check(Object.values(round.counts).reduce((a, b) => a + b, 0) === round.total, () => `${ctx}: history total ${short(round)}`);
       }
-      if (poll.status !== "open") check(poll.history?.at(-1)?.round === poll.round, () => `${ctx}: closed round ${poll.round} is missing from history`);
+      if (poll.status !== "open")
+        check(poll.history?.at(-1)?.round === poll.round, () => `${ctx}: closed round ${poll.round} is missing from history`);
     }
 
     const host = room.hostSnapshot();
     check(host.rev === s.seq, () => `host snapshot rev ${host.rev} vs seq ${s.seq}`);
-    const listed = host.participants.map((p) => p.id).sort().join();
-    const live = Object.values(s.participants).filter((p) => !p.removed).map((p) => p.id).sort().join();
+    const listed = host.participants
+      .map((p) => p.id)
+      .sort()
+      .join();
+    const live = Object.values(s.participants)
+      .filter((p) => !p.removed)
+      .map((p) => p.id)
+      .sort()
+      .join();
     check(listed === live, () => `host participants ${short(host.participants)} vs live participants`);
     const active = activePoll(s);
     check((host.poll?.id ?? null) === (active?.id ?? null), () => `host poll ${short(host.poll?.id)} vs active ${short(active?.id)}`);
     if (active && host.poll) {
       const tally = countVotes(active);
       if (active.status === "open") {
-        check(JSON.stringify(host.poll.results) === JSON.stringify(tally), () => `host tally ${short(host.poll?.results)} vs votes ${short(tally)}`);
-        check(tally.total === Object.keys(active.votes).length, () => `tally total ${tally.total} vs ${Object.keys(active.votes).length} votes`);
+        check(
+          JSON.stringify(host.poll.results) === JSON.stringify(tally),
+          () => `host tally ${short(host.poll?.results)} vs votes ${short(tally)}`,
+        );
+        check(
+          tally.total === Object.keys(active.votes).length,
+          () => `tally total ${tally.total} vs ${Object.keys(active.votes).length} votes`,
+        );
       } else {
         const last = active.history.at(-1);
         check(
@@ -584,7 +617,10 @@ async function runSeed(seed: number): Promise<void> {
       check(!("votes" in pub.poll), () => "the public poll carries votes");
       if (!pub.poll.revealed) {
         check(pub.poll.correctOptionId === null, () => "the answer leaked before the reveal");
-        check(pub.poll.options.every((o) => o.note === undefined), () => "notes leaked before the reveal");
+        check(
+          pub.poll.options.every((o) => o.note === undefined),
+          () => "notes leaked before the reveal",
+        );
         check(s.resultsVisible || pub.poll.results === null, () => "results leaked while hidden");
       }
     }
@@ -722,7 +758,9 @@ async function runSeed(seed: number): Promise<void> {
         const inForce = [...(roundVotes.get(poll.id) ?? new Map()).entries()].filter(([pid]) => !removed.has(pid));
         expect(poll.results.total, `${where()} [independent]: ${tab.name} count of votes`).toBe(inForce.length);
         for (const o of raw!.poll.options) {
-          expect(poll.results.counts[o.id] ?? 0, `${where()} [independent]: ${tab.name} count for ${o.id}`).toBe(inForce.filter(([, v]) => v === o.id).length);
+          expect(poll.results.counts[o.id] ?? 0, `${where()} [independent]: ${tab.name} count for ${o.id}`).toBe(
+            inForce.filter(([, v]) => v === o.id).length,
+          );
         }
       }
     }
@@ -786,7 +824,13 @@ async function runSeed(seed: number): Promise<void> {
     expect(typeof welcome.token === "string" && welcome.token.length >= 32, `${what}: token`).toBe(true);
     expect(Object.hasOwn(before.participants, welcome.participantId!), `${what}: reused a participant id`).toBe(false);
     expect(await writesSince(before), `${what}: wrote`).toEqual(["participant:joined"]);
-    const identity: Identity = { participantId: welcome.participantId!, token: welcome.token!, nickname, removed: false, votes: new Budget(10, 4) };
+    const identity: Identity = {
+      participantId: welcome.participantId!,
+      token: welcome.token!,
+      nickname,
+      removed: false,
+      votes: new Budget(10, 4),
+    };
     identities.push(identity);
     addTab("student", result.client, identity, `student ${identities.length} tab 1`);
     stats.joins++;
@@ -808,7 +852,12 @@ async function runSeed(seed: number): Promise<void> {
     const renamed = cleaned !== "" && cleaned !== identity.nickname;
     if (renamed) identity.nickname = cleaned;
     const welcome = result.client.welcome!;
-    expect(welcome, what).toMatchObject({ role: "student", participantId: identity.participantId, token: identity.token, nickname: identity.nickname });
+    expect(welcome, what).toMatchObject({
+      role: "student",
+      participantId: identity.participantId,
+      token: identity.token,
+      nickname: identity.nickname,
+    });
     expect(await writesSince(before), `${what}: wrote`).toEqual(renamed ? ["participant:renamed"] : []);
     const n = tabs.filter((t) => t.identity === identity).length + 1;
     addTab("student", result.client, identity, `student ${identities.indexOf(identity) + 1} tab ${n}`);
@@ -825,7 +874,10 @@ async function runSeed(seed: number): Promise<void> {
     if (writes.length === 0) return;
     // A changed vote reaches every tab of that student (docs: "each tab gets that participant's poll:myVote").
     const mirrors = tabs.filter((t) => t.open && t.identity === identity);
-    await waitUntil(() => mirrors.every((t) => JSON.stringify(t.client.myVotes.at(-1)) === JSON.stringify(mine)), CONVERGE_TIMEOUT_MS).catch(() => undefined);
+    await waitUntil(
+      () => mirrors.every((t) => JSON.stringify(t.client.myVotes.at(-1)) === JSON.stringify(mine)),
+      CONVERGE_TIMEOUT_MS,
+    ).catch(() => undefined);
     for (const t of mirrors) expect(t.client.myVotes.at(-1), `${where()}: ${t.name} poll:myVote after ${tab.name} voted`).toEqual(mine);
   }
 
@@ -905,11 +957,17 @@ async function runSeed(seed: number): Promise<void> {
         acks.forEach((ack, k) => {
           expectErrorShape(ack);
           if (!ack.ok && ack.error.code === "RATE_LIMITED") return void stats.rateLimited++;
-          expect(ack, `${where()}: wave vote ${k} by ${wave[k].name}`).toEqual({ ok: true, data: { pollId: poll.id, round: poll.round, optionId: choices[k] } });
+          expect(ack, `${where()}: wave vote ${k} by ${wave[k].name}`).toEqual({
+            ok: true,
+            data: { pollId: poll.id, round: poll.round, optionId: choices[k] },
+          });
           stats.votes++;
         });
         const types = new Set(await writesSince(s));
-        expect([...types].every((t) => t === "poll:voted"), `${where()}: a vote wave wrote ${short([...types])}`).toBe(true);
+        expect(
+          [...types].every((t) => t === "poll:voted"),
+          `${where()}: a vote wave wrote ${short([...types])}`,
+        ).toBe(true);
         return true;
       },
     ],
@@ -982,7 +1040,15 @@ async function runSeed(seed: number): Promise<void> {
                   ? { participantId: victim!.participantId }
                   : { kind: "custom", question: "Race?", options: ["yes", "no"] };
         const teacherEvent: EventName =
-          move === "close" ? "poll:close" : move === "reopen" ? "poll:reopen" : move === "results" ? "results:show" : move === "remove" ? "participant:remove" : "poll:open";
+          move === "close"
+            ? "poll:close"
+            : move === "reopen"
+              ? "poll:reopen"
+              : move === "results"
+                ? "results:show"
+                : move === "remove"
+                  ? "participant:remove"
+                  : "poll:open";
         const [teacherAck, ...voteAcks] = await Promise.all([
           emitMaybe(host, teacherEvent, teacherPayload),
           ...wave.map((tab, k) => emitMaybe(tab, "poll:vote", { pollId: poll.id, optionId: choices[k] })),
@@ -993,11 +1059,17 @@ async function runSeed(seed: number): Promise<void> {
           expectErrorShape(teacherAck);
           const allowed: Outcome[] =
             move === "close"
-              ? poll.status === "open" ? ["ok"] : ["POLL_CLOSED"]
+              ? poll.status === "open"
+                ? ["ok"]
+                : ["POLL_CLOSED"]
               : move === "reopen" || move === "openNew"
-                ? poll.status === "open" ? ["POLL_ALREADY_OPEN"] : ["ok"]
+                ? poll.status === "open"
+                  ? ["POLL_ALREADY_OPEN"]
+                  : ["ok"]
                 : ["ok"];
-          expect([...allowed, "RATE_LIMITED"], `${at} answered ${short(teacherAck)}`).toContain(teacherAck.ok ? "ok" : teacherAck.error.code);
+          expect([...allowed, "RATE_LIMITED"], `${at} answered ${short(teacherAck)}`).toContain(
+            teacherAck.ok ? "ok" : teacherAck.error.code,
+          );
         }
         if (victim && teacherAck !== "no reply" && teacherAck.ok) victim.removed = true;
         else for (const tab of kicked) tab.open = true;
@@ -1007,7 +1079,10 @@ async function runSeed(seed: number): Promise<void> {
           if (ack === "no reply") return void expect(gone, `${where()}: ${tab.name}'s vote got no reply`).toBe(true);
           expectErrorShape(ack);
           const code = ack.ok ? "ok" : ack.error.code;
-          expect(["ok", "POLL_CLOSED", "NO_SUCH_POLL", "REMOVED", "RATE_LIMITED"], `${where()}: ${tab.name} vote answered ${short(ack)}`).toContain(code);
+          expect(
+            ["ok", "POLL_CLOSED", "NO_SUCH_POLL", "REMOVED", "RATE_LIMITED"],
+            `${where()}: ${tab.name} vote answered ${short(ack)}`,
+          ).toContain(code);
           if (ack.ok) expect((ack.data as MyVote).pollId, `${where()}: vote receipt`).toBe(poll.id);
         });
         if (victim?.removed) {
@@ -1035,7 +1110,11 @@ async function runSeed(seed: number): Promise<void> {
         const codes = [ackA, ackB].map((ack) => (ack === "no reply" ? "no reply" : ack.ok ? "ok" : ack.error.code));
         expect(codes.includes("no reply"), `${where()}: ${short(codes)}`).toBe(false);
         expect(codes.filter((c) => c === "ok").length, `${where()}: two polls opened at once: ${short(codes)}`).toBeLessThanOrEqual(1);
-        if (wasOpen) expect(codes.every((c) => c === "POLL_ALREADY_OPEN" || c === "RATE_LIMITED"), `${where()}: ${short(codes)}`).toBe(true);
+        if (wasOpen)
+          expect(
+            codes.every((c) => c === "POLL_ALREADY_OPEN" || c === "RATE_LIMITED"),
+            `${where()}: ${short(codes)}`,
+          ).toBe(true);
         return true;
       },
     ],
@@ -1166,7 +1245,13 @@ async function runSeed(seed: number): Promise<void> {
       2,
       async () => {
         const panel = rng.pick(PROJECTOR_PANELS);
-        await command(await hostTab(), "projector:show", { panel }, "ok", panel === state().projectorPanel ? [] : ["projector:panelChanged"]);
+        await command(
+          await hostTab(),
+          "projector:show",
+          { panel },
+          "ok",
+          panel === state().projectorPanel ? [] : ["projector:panelChanged"],
+        );
         return true;
       },
     ],
@@ -1207,9 +1292,19 @@ async function runSeed(seed: number): Promise<void> {
         const s = state();
         const cleaned = cleanText(raw, NICKNAME_MAX);
         const outcome: Outcome =
-          raw.length > NICKNAME_MAX * 4 || cleaned === "" ? "BAD_REQUEST" : liveParticipant(s, participantId) ? "ok" : "NO_SUCH_PARTICIPANT";
+          raw.length > NICKNAME_MAX * 4 || cleaned === ""
+            ? "BAD_REQUEST"
+            : liveParticipant(s, participantId)
+              ? "ok"
+              : "NO_SUCH_PARTICIPANT";
         const same = outcome === "ok" && s.participants[participantId].nickname === cleaned;
-        const ack = await command(await hostTab(), "participant:rename", { participantId, nickname: raw }, outcome, same ? [] : ["participant:renamed"]);
+        const ack = await command(
+          await hostTab(),
+          "participant:rename",
+          { participantId, nickname: raw },
+          outcome,
+          same ? [] : ["participant:renamed"],
+        );
         const identity = identities.find((i) => i.participantId === participantId);
         if (ack.ok && identity) identity.nickname = cleaned;
         return true;
@@ -1232,7 +1327,8 @@ async function runSeed(seed: number): Promise<void> {
         else if (event === "session:sync") expected = ["ok", "BAD_REQUEST"];
         else expected = COMMANDS[event].schema.safeParse(onTheWire(payload) ?? {}).success ? null : "BAD_REQUEST";
         // Right at the limit the ack id's length decides.
-        if (expected !== null && expected !== "PAYLOAD_TOO_LARGE" && body.length + 7 > FRAME_LIMITS.maxFrameChars) expected = ["PAYLOAD_TOO_LARGE", ...[expected].flat()];
+        if (expected !== null && expected !== "PAYLOAD_TOO_LARGE" && body.length + 7 > FRAME_LIMITS.maxFrameChars)
+          expected = ["PAYLOAD_TOO_LARGE", ...[expected].flat()];
         await command(tab, event, payload, expected, null);
         return true;
       },
@@ -1244,7 +1340,17 @@ async function runSeed(seed: number): Promise<void> {
         if (!candidates.length) return false;
         const tab = rng.pick(candidates);
         const event = rng.pick(TEACHER_COMMANDS);
-        const payload = rng.pick([{ delta: 1 }, { stepIndex: 3 }, { mode: "Immediate" }, { kind: "next-step" }, { pollId: state().activePollId ?? "p" }, { visible: true }, { locked: true }, { participantId: tab.identity?.participantId ?? "x" }, {}]);
+        const payload = rng.pick([
+          { delta: 1 },
+          { stepIndex: 3 },
+          { mode: "Immediate" },
+          { kind: "next-step" },
+          { pollId: state().activePollId ?? "p" },
+          { visible: true },
+          { locked: true },
+          { participantId: tab.identity?.participantId ?? "x" },
+          {},
+        ]);
         await command(tab, event, payload, "NOT_HOST", []);
         return true;
       },
@@ -1263,7 +1369,18 @@ async function runSeed(seed: number): Promise<void> {
       2,
       async () => {
         const tab = rng.pick(openTabs());
-        const name = rng.pick(["admin:nuke", "__proto__", "constructor", "toString", "hasOwnProperty", "session:welcome", "poll:tally", "error", "step:GO", "x".repeat(100)]);
+        const name = rng.pick([
+          "admin:nuke",
+          "__proto__",
+          "constructor",
+          "toString",
+          "hasOwnProperty",
+          "session:welcome",
+          "poll:tally",
+          "error",
+          "step:GO",
+          "x".repeat(100),
+        ]);
         await command(tab, name as EventName, { stepIndex: 1 }, "UNKNOWN_EVENT", []);
         return true;
       },
@@ -1288,7 +1405,10 @@ async function runSeed(seed: number): Promise<void> {
           };
           raw.packet({ type: 2, id, data: [name, {}], options: { compress: true } });
         });
-        expect(reply, `${where()}: a reserved event name got no named refusal`).toMatchObject({ ok: false, error: { code: "UNKNOWN_EVENT" } });
+        expect(reply, `${where()}: a reserved event name got no named refusal`).toMatchObject({
+          ok: false,
+          error: { code: "UNKNOWN_EVENT" },
+        });
         expect(tab.client.socket.connected, `${where()}: the connection closed after a reserved event name`).toBe(true);
         return true;
       },
@@ -1309,7 +1429,9 @@ async function runSeed(seed: number): Promise<void> {
             resolve(r);
           });
         });
-        expect(reply, `${where()}: ${tab.name} ${event} with ${extraArgs ? "an extra argument" : "no payload"} got no reply`).not.toBe("no reply");
+        expect(reply, `${where()}: ${tab.name} ${event} with ${extraArgs ? "an extra argument" : "no payload"} got no reply`).not.toBe(
+          "no reply",
+        );
         if (reply !== "no reply") expectErrorShape(reply);
         return true;
       },
@@ -1353,7 +1475,8 @@ async function runSeed(seed: number): Promise<void> {
         if (chosen.counted) countedFailures++;
         const before = state();
         // A locked room admits no new projector unless it holds the host key.
-        const expected: Outcome = chosen.expect === "ok" && before.locked && chosen.auth.hostKey !== hostKey ? "ROOM_LOCKED" : chosen.expect;
+        const expected: Outcome =
+          chosen.expect === "ok" && before.locked && chosen.auth.hostKey !== hostKey ? "ROOM_LOCKED" : chosen.expect;
         const result = await tryConnect(chosen.auth);
         const what = `${where()}: handshake ${short(chosen.auth)}`;
         if ("error" in result) {
@@ -1396,7 +1519,10 @@ async function runSeed(seed: number): Promise<void> {
     const tab = rng.pick(candidates);
     label = `message over ${MAX_SOCKET_MESSAGE_BYTES} bytes from ${tab.name}`;
     trail.push(label);
-    (tab.client.socket.emit as (e: string, p: unknown) => void)("poll:vote", { pollId: "x".repeat(MAX_SOCKET_MESSAGE_BYTES + 10), optionId: "o1" });
+    (tab.client.socket.emit as (e: string, p: unknown) => void)("poll:vote", {
+      pollId: "x".repeat(MAX_SOCKET_MESSAGE_BYTES + 10),
+      optionId: "o1",
+    });
     await waitUntil(() => !tab.client.socket.connected, CONVERGE_TIMEOUT_MS).catch(() => undefined);
     expect(tab.client.socket.connected, `${where()}: the oversized message did not close its connection`).toBe(false);
     tab.open = false;
@@ -1407,7 +1533,8 @@ async function runSeed(seed: number): Promise<void> {
   // Run
 
   try {
-    for (let k = 0; k < HOST_TABS; k++) addTab("host", await connectClient(srv.url, { role: "host", code, hostKey }), null, `teacher tab ${k + 1}`);
+    for (let k = 0; k < HOST_TABS; k++)
+      addTab("host", await connectClient(srv.url, { role: "host", code, hostKey }), null, `teacher tab ${k + 1}`);
     addTab("projector", await connectClient(srv.url, { role: "projector", code }), null, "projector");
     for (let k = 0; k < INITIAL_STUDENTS; k += 10) {
       await Promise.all(
@@ -1416,7 +1543,13 @@ async function runSeed(seed: number): Promise<void> {
           const result = await tryConnect({ role: "student", code, nickname: raw });
           if ("error" in result) throw new Error(`seed ${seed}: student ${k + j} could not join: ${result.error}`);
           const w = result.client.welcome!;
-          const identity: Identity = { participantId: w.participantId!, token: w.token!, nickname: w.nickname!, removed: false, votes: new Budget(10, 4) };
+          const identity: Identity = {
+            participantId: w.participantId!,
+            token: w.token!,
+            nickname: w.nickname!,
+            removed: false,
+            votes: new Budget(10, 4),
+          };
           identities.push(identity);
           addTab("student", result.client, identity, `student ${identities.length} tab 1`);
         }),

@@ -281,7 +281,9 @@ export function openRaw(url: string, options: RawOptions = {}): Promise<RawSocke
       raw.binaryFrames += 1;
       return;
     }
-    const text = Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString("utf8");
+    const text = Buffer.isBuffer(data)
+      ? data.toString("utf8")
+      : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString("utf8");
     // engine.io heartbeat: answer pings, keep them out of the record.
     if (text === "2") return void ws.send("3");
     frames.push(text);
@@ -347,7 +349,15 @@ export function httpRequest(
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: hostname, port, path, method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress, agent: false },
+      {
+        host: hostname,
+        port,
+        path,
+        method: options.method ?? "GET",
+        headers: options.headers,
+        localAddress: options.localAddress,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));

@@ -31,9 +31,13 @@ describe("memory stays bounded", () => {
       const tokens: (string | undefined)[] = Array.from({ length: 10 }, () => undefined);
       // Each student joins, leaves and comes back several times with the same identity.
       for (let rep = 0; rep < 5; rep++) {
-        const students = await Promise.all(tokens.map((token, i) => connectClient(srv.url, { role: "student", code, token, nickname: `s${i}` })));
+        const students = await Promise.all(
+          tokens.map((token, i) => connectClient(srv.url, { role: "student", code, token, nickname: `s${i}` })),
+        );
         students.forEach((s, i) => (tokens[i] = s.welcome!.token));
-        const { data } = (await host.emit("poll:open", { kind: "custom", question: "q", options: ["a", "b"], durationS: 15 })) as { data: { pollId: string } };
+        const { data } = (await host.emit("poll:open", { kind: "custom", question: "q", options: ["a", "b"], durationS: 15 })) as {
+          data: { pollId: string };
+        };
         await Promise.all(students.map((s) => s.emit("poll:vote", { pollId: data.pollId, optionId: "o1" })));
         await host.emit("poll:close", { pollId: data.pollId });
         for (const s of students) s.close();

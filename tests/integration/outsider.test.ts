@@ -233,7 +233,12 @@ describe("the answer stays secret until the teacher reveals it", () => {
     for (const events of [seen.events, seen.exported.events]) {
       const opened = openedIn(events);
       expect(opened.poll.correctOptionId).toBe(correct);
-      expect(opened.poll.options.map((o) => o.note).filter(Boolean).sort()).toEqual([...notes].sort());
+      expect(
+        opened.poll.options
+          .map((o) => o.note)
+          .filter(Boolean)
+          .sort(),
+      ).toEqual([...notes].sort());
       expect(closedIn(events)).toMatchObject({ counts: { [correct]: 1, [wrong]: 1 }, total: 2 });
       expect(closedIn(events)!.withheld).toBeUndefined();
       // Still aggregates only: no individual vote.
@@ -256,13 +261,17 @@ describe("the answer stays secret until the teacher reveals it", () => {
     expect(await projector.raw.emit("session:sync", {})).toEqual({ ok: true, data: null });
     expect(await host.emit("projector:show", { panel: "objects" })).toEqual({ ok: true, data: null });
     expect(await host.emit("poll:close", { pollId })).toEqual({ ok: true, data: null });
-    for (const r of [eve.raw, projector.raw]) await r.waitForFrame((f) => f.startsWith('42["session:snapshot"') && f.includes('"status":"closed"'));
+    for (const r of [eve.raw, projector.raw])
+      await r.waitForFrame((f) => f.startsWith('42["session:snapshot"') && f.includes('"status":"closed"'));
     // The teacher's own tallies kept coming meanwhile (there were counts to leak).
     expect(host.tallies.filter((x) => x.pollId === pollId).length).toBeGreaterThan(0);
     expect(await eve.raw.emit("session:sync", {})).toEqual({ ok: true, data: null });
 
     const before = { eve: eve.raw.frames.length, projector: projector.raw.frames.length };
-    for (const [who, r] of [["student", eve.raw], ["projector", projector.raw]] as const) {
+    for (const [who, r] of [
+      ["student", eve.raw],
+      ["projector", projector.raw],
+    ] as const) {
       const frames = r.frames.slice(0, before[who === "student" ? "eve" : "projector"]);
       expect(frames.some((f) => f.startsWith('42["session:welcome"'))).toBe(true);
       for (const frame of frames) {
@@ -279,7 +288,9 @@ describe("the answer stays secret until the teacher reveals it", () => {
       }
     }
     // Bob (a normal client) saw the same public view.
-    expect(bob.snapshots.every((snap) => snap.poll === null || (snap.poll.correctOptionId === null && snap.poll.results === null))).toBe(true);
+    expect(bob.snapshots.every((snap) => snap.poll === null || (snap.poll.correctOptionId === null && snap.poll.results === null))).toBe(
+      true,
+    );
 
     // After the reveal the same recording does carry the answer: the scan above would have seen a leak.
     expect(await host.emit("poll:reveal", { pollId })).toEqual({ ok: true, data: null });
@@ -540,7 +551,9 @@ describe("other websites cannot act through a visitor's browser", () => {
 
     // Our own page: accepted, with or without a charset.
     expect((await post({ "Content-Type": "application/json", Origin: origin })).status).toBe(201);
-    expect((await post({ "Content-Type": "application/json; charset=utf-8", Origin: origin, "Sec-Fetch-Site": "same-origin" })).status).toBe(201);
+    expect(
+      (await post({ "Content-Type": "application/json; charset=utf-8", Origin: origin, "Sec-Fetch-Site": "same-origin" })).status,
+    ).toBe(201);
     expect(await sessionCount()).toBe(2);
   });
 
@@ -583,13 +596,29 @@ describe("other websites cannot act through a visitor's browser", () => {
     expect(info.status).toBe(200);
     expect((JSON.parse(info.body) as { joinUrl: string }).joinUrl).toBe(`http://teacher.example:8080/join/${s.code}`);
     // Nor does it make an https Origin look like ours.
-    const res = await post({ "Content-Type": "application/json", Origin: t.srv.url.replace("http:", "https:"), "X-Forwarded-Proto": "https" });
+    const res = await post({
+      "Content-Type": "application/json",
+      Origin: t.srv.url.replace("http:", "https:"),
+      "X-Forwarded-Proto": "https",
+    });
     expect(res.status).toBe(403);
   });
 
   it("a hostile Host header never makes the server fail", async () => {
     const s = await t.srv.createSession();
-    const hostile = ["a b", "[zz", "[zz]:80", "evil.example:99999", "", "x".repeat(300), "a..b", "127.0.0.1:80:80", "@evil", "evil.example/path", "evil.example?x"];
+    const hostile = [
+      "a b",
+      "[zz",
+      "[zz]:80",
+      "evil.example:99999",
+      "",
+      "x".repeat(300),
+      "a..b",
+      "127.0.0.1:80:80",
+      "@evil",
+      "evil.example/path",
+      "evil.example?x",
+    ];
     for (const host of hostile) {
       for (const p of [`/api/join-info?code=${s.code}`, "/api/health", "/join/ABCDEF", "/socket.io/?EIO=4&transport=polling"]) {
         const res = await api(p, { Host: host });
@@ -611,12 +640,23 @@ describe("with PUBLIC_URL set, only its host and the server's own addresses are 
     const s = await pub.srv.createSession();
     const { port } = new URL(pub.srv.url);
     const evil = { Host: "evil.example", Origin: "http://evil.example" };
-    for (const p of ["/", "/join/" + s.code, "/api/health", `/api/join-info?code=${s.code}`, "/socket.io/?EIO=4&transport=websocket", "/socket.io/?EIO=4&transport=polling"]) {
+    for (const p of [
+      "/",
+      "/join/" + s.code,
+      "/api/health",
+      `/api/join-info?code=${s.code}`,
+      "/socket.io/?EIO=4&transport=websocket",
+      "/socket.io/?EIO=4&transport=polling",
+    ]) {
       const res = await httpRequest(pub.srv.url, p, { headers: evil });
       expect(res.status, p).toBe(421);
     }
     // A rebinding page's POST carries its own Origin, which matches its Host: the Host is what gives it away.
-    const planted = await httpRequest(pub.srv.url, "/api/sessions", { method: "POST", headers: { ...evil, "Content-Type": "application/json" }, body: "{}" });
+    const planted = await httpRequest(pub.srv.url, "/api/sessions", {
+      method: "POST",
+      headers: { ...evil, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(planted.status).toBe(421);
     // And its WebSocket is refused at the handshake.
     const ws = await openRaw(pub.srv.url, { headers: evil }).then(
@@ -687,7 +727,12 @@ describe("smaller gaps", () => {
   });
 
   it("responses under /socket.io/ carry the security headers", async () => {
-    for (const p of ["/socket.io/?EIO=4&transport=polling", "/socket.io/", "/socket.io/?EIO=3&transport=websocket", "/socket.io/socket.io.js"]) {
+    for (const p of [
+      "/socket.io/?EIO=4&transport=polling",
+      "/socket.io/",
+      "/socket.io/?EIO=3&transport=websocket",
+      "/socket.io/socket.io.js",
+    ]) {
       const res = await api(p);
       expect(res.status, p).toBeGreaterThanOrEqual(400);
       expect(res.headers["x-content-type-options"], p).toBe("nosniff");
@@ -707,7 +752,10 @@ describe("smaller gaps", () => {
     // The allowance they spent is the one that guards the codes: a wrong code is now RATE_LIMITED, not NO_SUCH_SESSION,
     // and a live code gets the same answer.
     await spendTheRefill([s.code]);
-    const [wrong, right] = await Promise.all([join({ role: "student", code: wrongCode([s.code]) }), join({ role: "student", code: s.code })]);
+    const [wrong, right] = await Promise.all([
+      join({ role: "student", code: wrongCode([s.code]) }),
+      join({ role: "student", code: s.code }),
+    ]);
     expect(wrong.code).toBe("RATE_LIMITED");
     expect(right.reply).toBe(wrong.reply);
   });

@@ -32,7 +32,10 @@ it("over the allowance, a burst of 150 guesses on one refilled token gets at mos
   node = await spawnServer({ dataDir, port: await freePort(), env: { REDIS_URL: redis.url } });
   const res = await fetch(`${node.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   const { code } = (await res.json()) as { code: string };
-  for (let i = 0; i < 62; i++) { const j = await rawJoin(node.url, { role: "student", code: wrong(code) }); j.raw.close(); }
+  for (let i = 0; i < 62; i++) {
+    const j = await rawJoin(node.url, { role: "student", code: wrong(code) });
+    j.raw.close();
+  }
   const results: Record<string, number> = {};
   let liveJoined = 0;
   for (let round = 0; round < 3; round++) {

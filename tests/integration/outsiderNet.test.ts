@@ -211,7 +211,9 @@ describe("frames written by hand", () => {
   it("many connections from one address share its frame budget; another address is answered as usual", async () => {
     const s = await t.srv.createSession();
     const flooders = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => join(t.srv.url, { role: "student", code: s.code, nickname: `F${i}` }, { localAddress: "127.0.0.2" })),
+      Array.from({ length: 16 }, (_, i) =>
+        join(t.srv.url, { role: "student", code: s.code, nickname: `F${i}` }, { localAddress: "127.0.0.2" }),
+      ),
     );
     const neighbour = await join(t.srv.url, { role: "student", code: s.code, nickname: "Neighbour" }, { localAddress: "127.0.0.3" });
     // Each connection stays well within its own budget (15 frames), but 16 × 15 frames of 15 KB (3.6 MB) is far over
@@ -253,7 +255,9 @@ describe("a noisy neighbour", () => {
     const quiet = await t.srv.createSession("Quiet room");
     const noisy = await t.srv.createSession("Noisy room");
     const host = await connectClient(t.srv.url, { role: "host", code: quiet.code, hostKey: quiet.hostKey });
-    const kids = await Promise.all([1, 2, 3, 4, 5].map((i) => connectClient(t.srv.url, { role: "student", code: quiet.code, nickname: `Q${i}` })));
+    const kids = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => connectClient(t.srv.url, { role: "student", code: quiet.code, nickname: `Q${i}` })),
+    );
     const clients: TestClient[] = [host, ...kids];
 
     // The attacker: ten WebSockets from 127.0.0.2, each sending the worst frames it can until the server closes it,
@@ -270,7 +274,12 @@ describe("a noisy neighbour", () => {
 
     const first = await join(t.srv.url, { role: "student", code: noisy.code, nickname: "Noise" }, { localAddress: "127.0.0.2" });
     first.raw.close();
-    const flood = startFlood({ url: t.srv.url, localAddress: "127.0.0.2", connections: 10, auth: { v: PROTOCOL_VERSION, role: "student", code: noisy.code, token: first.welcome!.token } });
+    const flood = startFlood({
+      url: t.srv.url,
+      localAddress: "127.0.0.2",
+      connections: 10,
+      auth: { v: PROTOCOL_VERSION, role: "student", code: noisy.code, token: first.welcome!.token },
+    });
     await sleep(500);
     // Step changes in the quiet room while the flood goes on: each reaches every student within 2 s.
     const delays: number[] = [];
@@ -306,7 +315,12 @@ describe("an address over its frame budget", () => {
     const s = await t.srv.createSession();
     const first = await join(t.srv.url, { role: "student", code: s.code, nickname: "Noise" }, { localAddress: "127.0.0.2" });
     first.raw.close();
-    const flood = startFlood({ url: t.srv.url, localAddress: "127.0.0.2", connections: 2, auth: { v: PROTOCOL_VERSION, role: "student", code: s.code, token: first.welcome!.token } });
+    const flood = startFlood({
+      url: t.srv.url,
+      localAddress: "127.0.0.2",
+      connections: 2,
+      auth: { v: PROTOCOL_VERSION, role: "student", code: s.code, token: first.welcome!.token },
+    });
     await sleep(3_000);
     const stats = await flood.stop();
     // The server answered it with its budget…

@@ -33,7 +33,9 @@ function liveClient(url: string, auth: Record<string, unknown>) {
   socket.on("session:snapshot", (s) => (state.snapshot = s));
   socket.on("poll:myVote", (v) => (state.myVote = v));
   const emit = (event: string, payload: unknown) =>
-    new Promise<Ack<unknown>>((resolve) => (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, resolve));
+    new Promise<Ack<unknown>>((resolve) =>
+      (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, resolve),
+    );
   return { socket, state, emit };
 }
 
@@ -78,7 +80,11 @@ describe("durability", () => {
       expect(c.state.snapshot!.poll).toMatchObject({ id: open.data.pollId, status: "open" });
     }
     const hostPoll = (host.state.snapshot as HostSnapshot).poll!;
-    expect(hostPoll.results.counts).toEqual({ ...Object.fromEntries(options.map((o) => [o.id, 0])), [options[0].id]: 1, [options[1].id]: 2 });
+    expect(hostPoll.results.counts).toEqual({
+      ...Object.fromEntries(options.map((o) => [o.id, 0])),
+      [options[0].id]: 1,
+      [options[1].id]: 2,
+    });
     // Same identities: no new participants, and each student sees their own vote.
     expect((host.state.snapshot as HostSnapshot).participants).toHaveLength(3);
     students.forEach((s, i) => expect(s.state.myVote).toMatchObject({ pollId: open.data.pollId, optionId: choices[i] }));
@@ -115,7 +121,9 @@ describe("durability", () => {
     const server = await spawnServer({ dataDir, port });
     procs.push(server);
     const make = async () =>
-      (await (await fetch(`${server.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as {
+      (await (
+        await fetch(`${server.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+      ).json()) as {
         code: string;
         hostKey: string;
         id: string;
@@ -151,7 +159,14 @@ describe("a damaged or newer database", () => {
     const store = new SqliteSessionStore(file);
     for (let i = 0; i < 200; i++) {
       void store.createSession(
-        { id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, code: `C${i}`, title: "x".repeat(100), hostKeyHash: "00", createdAt: i, endedAt: null },
+        {
+          id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+          code: `C${i}`,
+          title: "x".repeat(100),
+          hostKeyHash: "00",
+          createdAt: i,
+          endedAt: null,
+        },
         { type: "session:created", id: `s${i}`, code: `C${i}`, title: "t", seq: 1, at: i },
       );
     }

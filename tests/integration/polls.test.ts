@@ -75,7 +75,10 @@ describe("live polls", () => {
     expect(pollOf(projector)!.results).toBeNull();
 
     // A vote after close gets a clear error.
-    expect(await kids[0].emit("poll:vote", { pollId, optionId: options[1].id })).toMatchObject({ ok: false, error: { code: "POLL_CLOSED" } });
+    expect(await kids[0].emit("poll:vote", { pollId, optionId: options[1].id })).toMatchObject({
+      ok: false,
+      error: { code: "POLL_CLOSED" },
+    });
 
     expect((await host.emit("poll:reveal", { pollId })).ok).toBe(true);
     await projector.waitFor((c) => pollOf(c)?.revealed === true);
@@ -115,9 +118,15 @@ describe("live polls", () => {
     await kids[0].waitFor((c) => pollOf(c)?.id === data.pollId);
     const optionId = pollOf(kids[0])!.options[0].id;
     expect(await host.emit("poll:vote", { pollId: data.pollId, optionId })).toMatchObject({ ok: false, error: { code: "NOT_STUDENT" } });
-    expect(await projector.emit("poll:vote", { pollId: data.pollId, optionId })).toMatchObject({ ok: false, error: { code: "NOT_STUDENT" } });
+    expect(await projector.emit("poll:vote", { pollId: data.pollId, optionId })).toMatchObject({
+      ok: false,
+      error: { code: "NOT_STUDENT" },
+    });
     expect(await kids[0].emit("poll:vote", { pollId: "nope", optionId })).toMatchObject({ ok: false, error: { code: "NO_SUCH_POLL" } });
-    expect(await kids[0].emit("poll:vote", { pollId: data.pollId, optionId: "o9" })).toMatchObject({ ok: false, error: { code: "NO_SUCH_OPTION" } });
+    expect(await kids[0].emit("poll:vote", { pollId: data.pollId, optionId: "o9" })).toMatchObject({
+      ok: false,
+      error: { code: "NO_SUCH_OPTION" },
+    });
     expect(await host.emit("poll:open", { kind: "next-step" })).toMatchObject({ ok: false, error: { code: "POLL_ALREADY_OPEN" } });
     expect(await host.emit("poll:reveal", { pollId: data.pollId })).toMatchObject({ ok: false, error: { code: "POLL_NOT_CLOSED" } });
   });

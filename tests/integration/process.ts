@@ -23,7 +23,12 @@ export interface ServerProcess {
 }
 
 /** The real server process (`node --import tsx server/index.ts`), API and sockets only. */
-export async function spawnServer(options: { dataDir: string; port: number; env?: Record<string, string>; waitReady?: boolean }): Promise<ServerProcess> {
+export async function spawnServer(options: {
+  dataDir: string;
+  port: number;
+  env?: Record<string, string>;
+  waitReady?: boolean;
+}): Promise<ServerProcess> {
   const proc = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     cwd: ROOT,
     env: {

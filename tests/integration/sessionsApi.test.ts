@@ -85,7 +85,10 @@ describe("saved sessions over HTTP", () => {
     expect(second).not.toEqual(first);
     expect((await get(`/api/sessions/${s.id}/events`, second)).status).toBe(200);
     // Only the teacher can share.
-    const forged = await fetch(`${t.srv.url}/api/sessions/${s.id}/share`, { method: "POST", headers: { "Content-Type": "application/json" } });
+    const forged = await fetch(`${t.srv.url}/api/sessions/${s.id}/share`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(forged.status).toBe(403);
   });
 
@@ -116,7 +119,9 @@ describe("saved sessions over HTTP", () => {
     const host = await connectClient(t.srv.url, { role: "host", code: s.code, hostKey: s.hostKey });
     const kids = await Promise.all(["A", "B"].map((nickname) => connectClient(t.srv.url, { role: "student", code: s.code, nickname })));
     [host, ...kids].forEach(track);
-    const { data } = (await host.emit("poll:open", { kind: "custom", question: "Ready?", options: ["yes", "no"] })) as { data: { pollId: string } };
+    const { data } = (await host.emit("poll:open", { kind: "custom", question: "Ready?", options: ["yes", "no"] })) as {
+      data: { pollId: string };
+    };
     await kids[1].waitFor((c) => c.latest().poll?.id === data.pollId);
     for (const k of kids) await k.emit("poll:vote", { pollId: data.pollId, optionId: "o1" });
     await host.emit("session:end", {});

@@ -35,12 +35,17 @@ describe("hostile input and limits", () => {
     const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
     await s.waitFor((c) => c.latest().poll?.id === data.pollId);
     const [a, b] = s.latest().poll!.options;
-    const acks = await Promise.all(Array.from({ length: 30 }, (_, i) => s.emit("poll:vote", { pollId: data.pollId, optionId: i % 2 ? a.id : b.id })));
+    const acks = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => s.emit("poll:vote", { pollId: data.pollId, optionId: i % 2 ? a.id : b.id })),
+    );
     const limited = acks.filter((r) => !r.ok && r.error.code === "RATE_LIMITED").length;
     expect(limited).toBeGreaterThan(10);
     s.close();
     const again = track(await connectClient(t.srv.url, { role: "student", code, token: s.welcome!.token }));
-    expect(await again.emit("poll:vote", { pollId: data.pollId, optionId: a.id })).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+    expect(await again.emit("poll:vote", { pollId: data.pollId, optionId: a.id })).toMatchObject({
+      ok: false,
+      error: { code: "RATE_LIMITED" },
+    });
   });
 
   it("slows down an address that keeps guessing room codes or host keys", async () => {
@@ -93,7 +98,10 @@ describe("hostile input and limits", () => {
     expect(sam.welcome!.nickname).toBe("<b>Sam</b>");
     const renamed: string[] = [];
     sam.socket.on("participant:renamed", ({ nickname }) => renamed.push(nickname));
-    expect(await host.emit("participant:rename", { participantId: sam.welcome!.participantId!, nickname: "  Sam K.  " })).toEqual({ ok: true, data: null });
+    expect(await host.emit("participant:rename", { participantId: sam.welcome!.participantId!, nickname: "  Sam K.  " })).toEqual({
+      ok: true,
+      data: null,
+    });
     await waitUntil(() => renamed[0] === "Sam K.");
 
     expect((await host.emit("room:lock", { locked: true })).ok).toBe(true);
@@ -124,7 +132,11 @@ describe("hostile input and limits", () => {
   });
 
   it("never leaks a stack trace or internal message over HTTP", async () => {
-    const res = await fetch(`${t.srv.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{\"title\": [1,2,3]}" });
+    const res = await fetch(`${t.srv.url}/api/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"title": [1,2,3]}',
+    });
     const text = await res.text();
     expect(res.status).toBe(400);
     expect(text).not.toMatch(/at .*\.ts:\d+|node_modules|Error:/);

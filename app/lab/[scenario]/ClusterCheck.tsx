@@ -37,8 +37,9 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
   return (
     <div className="mt-2 space-y-4" data-testid="cluster-check">
       <p id={ids.help} className="text-slate-300">
-        Paste the output of <code className="font-mono">kubectl get events -o json</code> (or <code className="font-mono">kubectl events -o json</code>) from
-        your lab cluster. It is read in this browser only; nothing is uploaded.
+        Paste the output of <code className="font-mono">kubectl get events -o json</code> (or{" "}
+        <code className="font-mono">kubectl events -o json</code>) from your lab cluster. It is read in this browser only; nothing is
+        uploaded.
       </p>
       <div>
         <label htmlFor={ids.scenario} className="block font-semibold">
@@ -161,8 +162,8 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
               <ul className="mt-1 list-disc space-y-1 pl-5">
                 {result.outOfOrder.map((o) => (
                   <li key={`${o.event.order}`}>
-                    {o.event.reason} (step {o.step.position}, {o.step.title}) was recorded after {o.after.reason} (step {o.afterStep.position},{" "}
-                    {o.afterStep.title})
+                    {o.event.reason} (step {o.step.position}, {o.step.title}) was recorded after {o.after.reason} (step{" "}
+                    {o.afterStep.position}, {o.afterStep.title})
                   </li>
                 ))}
               </ul>
@@ -171,8 +172,8 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
 
           {result.otherObjects > 0 && (
             <p className="text-sm text-slate-400">
-              {result.otherObjects} event{result.otherObjects === 1 ? " is" : "s are"} about other objects (nodes, the CSI driver&apos;s own Pods) and left
-              aside.
+              {result.otherObjects} event{result.otherObjects === 1 ? " is" : "s are"} about other objects (nodes, the CSI driver&apos;s own
+              Pods) and left aside.
             </p>
           )}
         </div>

@@ -21,7 +21,8 @@ export async function generateMetadata({ params }: { params: Promise<{ scenario:
 }
 
 // Long commands and messages wrap instead of scrolling sideways: the sheet is read on phones.
-const CODE = "mt-2 whitespace-pre-wrap [overflow-wrap:anywhere] rounded-lg border border-slate-700 bg-slate-950 p-3 font-mono text-[13px] leading-5 text-slate-100";
+const CODE =
+  "mt-2 whitespace-pre-wrap [overflow-wrap:anywhere] rounded-lg border border-slate-700 bg-slate-950 p-3 font-mono text-[13px] leading-5 text-slate-100";
 
 function Commands({ commands }: { commands: LabCommand[] }) {
   return <pre className={CODE}>{commands.map((c) => `# ${c.why}\n${c.run}`).join("\n")}</pre>;
