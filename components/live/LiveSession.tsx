@@ -159,8 +159,8 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
           return;
         }
         // socket.io's typed emit cannot follow a generic event name; the event map still types what comes back.
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
         (
+          // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
           socket.timeout(COMMAND_ACK_TIMEOUT_MS).emit as (
             e: string,
             p: unknown,
