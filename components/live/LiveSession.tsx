@@ -159,14 +159,10 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
           return;
         }
         // socket.io's typed emit cannot follow a generic event name; the event map still types what comes back.
-        (
-          // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
-          socket.timeout(COMMAND_ACK_TIMEOUT_MS).emit as (
-            e: string,
-            p: unknown,
-            cb: (err: Error | null, r: Ack<AckData<E>>) => void,
-          ) => void
-        )(event, payload, (err, response) => {
+        const timed = socket.timeout(COMMAND_ACK_TIMEOUT_MS);
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+        const emit = timed.emit.bind(timed) as (e: string, p: unknown, cb: (err: Error | null, r: Ack<AckData<E>>) => void) => void;
+        emit(event, payload, (err, response) => {
           const result: Ack<AckData<E>> = err
             ? { ok: false, error: protocolError("INTERNAL", "The server did not answer in time. Try again.") }
             : response;
