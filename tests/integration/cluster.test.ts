@@ -4,9 +4,8 @@ import path from "node:path";
 import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type TallyUpdate, type Welcome } from "../../lib/protocol";
-import type { HostSnapshot } from "../../lib/session";
 import type { ClientSocket } from "./harness";
-import { waitUntil } from "./harness";
+import { waitUntil, hostSnapshot } from "./harness";
 import { freePort, spawnServer, type ServerProcess } from "./process";
 import { startRedis, type RedisServer } from "./redis";
 
@@ -98,7 +97,7 @@ describe("scale-out on Redis", () => {
       client([a, b, c][i % 3].url, { role: "student", code: created.code, nickname: `s${i}` }),
     );
     await Promise.all([projector.ready(), ...students.map((s) => s.ready())]);
-    await waitUntil(() => (teacher.state.snapshot as HostSnapshot).participants?.length === 12, 10_000);
+    await waitUntil(() => hostSnapshot(teacher.state.snapshot).participants?.length === 12, 10_000);
 
     // Steps reach everyone, on every node.
     for (let i = 0; i < 3; i++) expect((await teacher.emit("step:move", { delta: 1 })).ok).toBe(true);
@@ -132,7 +131,7 @@ describe("scale-out on Redis", () => {
     );
     await Promise.all([...moved.values()].map((s) => s.ready()));
     const now = (i: number) => moved.get(i) ?? students[i];
-    const snap = teacher2.state.snapshot as HostSnapshot;
+    const snap = hostSnapshot(teacher2.state.snapshot);
     expect(snap.stepIndex).toBe(3);
     expect(snap.poll).toMatchObject({ id: open.data.pollId, status: "open" });
     expect(snap.poll!.results.total).toBe(8);
@@ -145,8 +144,8 @@ describe("scale-out on Redis", () => {
     for (let i = 8; i < 12; i++)
       expect((await now(i).emit("poll:vote", { pollId: open.data.pollId, optionId: options[2].id })).ok).toBe(true);
     expect((await teacher2.emit("poll:close", { pollId: open.data.pollId })).ok).toBe(true);
-    await waitUntil(() => (teacher2.state.snapshot as HostSnapshot).poll?.status === "closed", 10_000);
-    const results = (teacher2.state.snapshot as HostSnapshot).poll!.results;
+    await waitUntil(() => hostSnapshot(teacher2.state.snapshot).poll?.status === "closed", 10_000);
+    const results = hostSnapshot(teacher2.state.snapshot).poll!.results;
     expect(results.total).toBe(12);
     expect(results.counts).toMatchObject({ [options[0].id]: 4, [options[1].id]: 4, [options[2].id]: 4 });
 

@@ -16,6 +16,7 @@ import {
   type TallyUpdate,
   type Welcome,
 } from "../../lib/protocol";
+import type { HostSnapshot, PublicSnapshot } from "../../lib/session";
 import { createClassroomServer, type ClassroomServer } from "../../server/app";
 import { setLogLevel } from "../../server/logger";
 import { SqliteSessionStore } from "../../server/store/sqlite";
@@ -85,6 +86,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   };
 }
 
+/** A snapshot the teacher's socket received, narrowed by its audience tag (no cast). */
+export function hostSnapshot(s: AnySnapshot | null): HostSnapshot {
+  if (s?.audience !== "host") throw new Error(`expected the teacher's snapshot, got ${s ? `the ${s.audience}'s` : "none"}`);
+  return s;
+}
+
 /** A connected client that records everything it receives. */
 export interface TestClient {
   socket: ClientSocket;
@@ -94,6 +101,10 @@ export interface TestClient {
   myVotes: (MyVote | null)[];
   kicked: { code: string; message: string }[];
   latest(): AnySnapshot;
+  /** The newest snapshot, as the teacher's (throws if this socket got another audience's). */
+  host(): HostSnapshot;
+  /** The newest snapshot, as the class's (students and projectors). */
+  public(): PublicSnapshot;
   emit<E extends keyof ClientToServerEvents>(event: E, payload: Parameters<ClientToServerEvents[E]>[0]): Promise<Ack<unknown>>;
   waitFor(predicate: (c: TestClient) => boolean, timeoutMs?: number): Promise<void>;
   close(): void;
@@ -120,6 +131,14 @@ export async function connectClient(
     latest() {
       const s = client.snapshots[client.snapshots.length - 1];
       if (!s) throw new Error("no snapshot yet");
+      return s;
+    },
+    host() {
+      return hostSnapshot(client.latest());
+    },
+    public() {
+      const s = client.latest();
+      if (s.audience !== "public") throw new Error(`expected the class's snapshot, got the ${s.audience}'s`);
       return s;
     },
     emit(event, payload) {

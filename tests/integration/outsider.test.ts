@@ -3,7 +3,7 @@ import net from "node:net";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Ack } from "../../lib/protocol";
-import type { HostSnapshot, SessionEvent } from "../../lib/session";
+import type { SessionEvent } from "../../lib/session";
 import {
   connectClient,
   httpRequest,
@@ -106,8 +106,8 @@ async function classWithOpenPoll() {
   const opened = (await host.emit("poll:open", { kind: "next-step" })) as Ack<{ pollId: string }>;
   if (!opened.ok) throw new Error(`poll:open refused: ${opened.error.code}`);
   const pollId = opened.data.pollId;
-  await host.waitFor((c) => (c.latest() as HostSnapshot).poll?.id === pollId);
-  const hostPoll = (host.latest() as HostSnapshot).poll!;
+  await host.waitFor((c) => c.host().poll?.id === pollId);
+  const hostPoll = host.host().poll!;
   const correct = hostPoll.correctOptionId!;
   const wrong = hostPoll.options.find((o) => o.id !== correct)!.id;
   const notes = hostPoll.options.map((o) => o.note).filter((n): n is string => !!n);
@@ -357,7 +357,7 @@ describe("room codes cannot be guessed by script", () => {
     // Nobody joined: the teacher's list is as it was.
     await sleep(600);
     expect(await host.emit("session:sync", {})).toEqual({ ok: true, data: null });
-    expect((host.latest() as HostSnapshot).participants).toEqual([]);
+    expect(host.host().participants).toEqual([]);
   });
 
   it("over the allowance, a script walking codes with a made-up token or a made-up key gets one answer for every code, live or not", async () => {
@@ -495,7 +495,7 @@ describe("room codes cannot be guessed by script", () => {
     // Neither made a participant in the other class.
     await sleep(600);
     expect(await host.emit("session:sync", {})).toEqual({ ok: true, data: null });
-    expect((host.latest() as HostSnapshot).participants).toEqual([]);
+    expect(host.host().participants).toEqual([]);
   });
 
   it("after a refused CONNECT the server closes the WebSocket", async () => {

@@ -4,11 +4,10 @@ import path from "node:path";
 import { io as connect } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type Welcome } from "../../lib/protocol";
-import type { HostSnapshot } from "../../lib/session";
 import { replay } from "../../lib/session";
 import { SqliteSessionStore, StoreError } from "../../server/store/sqlite";
 import type { ClientSocket } from "./harness";
-import { waitUntil } from "./harness";
+import { waitUntil, hostSnapshot } from "./harness";
 import { freePort, spawnServer, type ServerProcess } from "./process";
 
 const procs: ServerProcess[] = [];
@@ -73,20 +72,20 @@ describe("durability", () => {
     const second = await spawnServer({ dataDir, port });
     procs.push(second);
     await waitUntil(() => everyone.every((c) => c.socket.connected && c.state.connects >= 2), 15_000);
-    await waitUntil(() => (host.state.snapshot as HostSnapshot).poll?.results.total === 3, 5000);
+    await waitUntil(() => hostSnapshot(host.state.snapshot).poll?.results.total === 3, 5000);
 
     for (const c of everyone) {
       expect(c.state.snapshot).toMatchObject({ mode: "Immediate", stepIndex: before.stepIndex, status: "live" });
       expect(c.state.snapshot!.poll).toMatchObject({ id: open.data.pollId, status: "open" });
     }
-    const hostPoll = (host.state.snapshot as HostSnapshot).poll!;
+    const hostPoll = hostSnapshot(host.state.snapshot).poll!;
     expect(hostPoll.results.counts).toEqual({
       ...Object.fromEntries(options.map((o) => [o.id, 0])),
       [options[0].id]: 1,
       [options[1].id]: 2,
     });
     // Same identities: no new participants, and each student sees their own vote.
-    expect((host.state.snapshot as HostSnapshot).participants).toHaveLength(3);
+    expect(hostSnapshot(host.state.snapshot).participants).toHaveLength(3);
     students.forEach((s, i) => expect(s.state.myVote).toMatchObject({ pollId: open.data.pollId, optionId: choices[i] }));
     await waitUntil(() => host.state.snapshot!.participantCount === 3, 5000);
 

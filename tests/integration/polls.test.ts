@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 
-import type { HostSnapshot, PublicSnapshot } from "../../lib/session";
 import { connectClient, type TestClient, serverPerTest } from "./harness";
 
 const t = serverPerTest();
@@ -22,7 +21,7 @@ async function classroom(students: number) {
   return { code, hostKey, host, projector, kids };
 }
 
-const pollOf = (c: TestClient) => (c.latest() as PublicSnapshot).poll;
+const pollOf = (c: TestClient) => c.public().poll;
 
 describe("live polls", () => {
   it("puts the right answer at a random position, with ids in screen order", async () => {
@@ -31,8 +30,8 @@ describe("live polls", () => {
     // 12 polls = 24 commands, inside the teacher's burst allowance.
     for (let i = 0; i < 12; i++) {
       const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
-      await host.waitFor((c) => (c.latest() as HostSnapshot).poll?.id === data.pollId);
-      const poll = (host.latest() as HostSnapshot).poll!;
+      await host.waitFor((c) => c.host().poll?.id === data.pollId);
+      const poll = host.host().poll!;
       expect(poll.options.map((o) => o.id)).toEqual(["o1", "o2", "o3", "o4"]);
       seen.add(poll.correctOptionId!);
       await host.emit("poll:close", { pollId: data.pollId });
@@ -69,8 +68,8 @@ describe("live polls", () => {
     expect(kids.every((k) => k.tallies.length === 0)).toBe(true);
 
     expect((await host.emit("poll:close", { pollId })).ok).toBe(true);
-    await host.waitFor((c) => (c.latest() as HostSnapshot).poll?.status === "closed");
-    const closed = (host.latest() as HostSnapshot).poll!;
+    await host.waitFor((c) => c.host().poll?.status === "closed");
+    const closed = host.host().poll!;
     expect(closed.results.total).toBe(200);
     expect(pollOf(projector)!.results).toBeNull();
 
@@ -106,8 +105,8 @@ describe("live polls", () => {
     await again.waitFor((c) => c.myVotes.at(-1)?.optionId === a.id);
     await kids[1].emit("poll:vote", { pollId, optionId: a.id });
     await host.emit("poll:close", { pollId });
-    await host.waitFor((c) => (c.latest() as HostSnapshot).poll?.status === "closed");
-    const results = (host.latest() as HostSnapshot).poll!.results;
+    await host.waitFor((c) => c.host().poll?.status === "closed");
+    const results = host.host().poll!.results;
     expect(results.total).toBe(2);
     expect(results.counts[a.id]).toBe(2);
   });
@@ -150,8 +149,8 @@ describe("live polls", () => {
     await kids[1].emit("poll:vote", { pollId, optionId: "o1" });
     await host.emit("poll:close", { pollId });
     await host.emit("poll:reveal", { pollId });
-    await host.waitFor((c) => (c.latest() as HostSnapshot).poll?.status === "revealed");
-    const poll = (host.latest() as HostSnapshot).poll!;
+    await host.waitFor((c) => c.host().poll?.status === "revealed");
+    const poll = host.host().poll!;
     expect(poll.history.map((h) => h.counts)).toEqual([
       { o1: 0, o2: 2 },
       { o1: 2, o2: 0 },

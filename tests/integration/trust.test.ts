@@ -2,7 +2,6 @@ import { io as connect } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import { MAX_COMMAND_PAYLOAD_BYTES } from "../../lib/constants";
 import { PROTOCOL_VERSION } from "../../lib/protocol";
-import type { HostSnapshot } from "../../lib/session";
 import { connectClient, connectError, waitUntil, serverPerTest } from "./harness";
 
 const t = serverPerTest();
@@ -118,7 +117,7 @@ describe("hostile input and limits", () => {
     await back.waitFor((c) => c.kicked.length === 1 && !c.socket.connected);
     expect(back.kicked[0]).toMatchObject({ code: "REMOVED" });
     expect(await connectError(t.srv.url, { role: "student", code, token: sam.welcome!.token })).toMatchObject({ code: "REMOVED" });
-    await host.waitFor((c) => (c.latest() as HostSnapshot).participants.length === 0);
+    await host.waitFor((c) => c.host().participants.length === 0);
   });
 
   it("ends a session once; ending again is not an error, and nobody can join after", async () => {
