@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type TallyUpdate, type Welcome } from "../../lib/protocol";
 import type { ClientSocket } from "./harness";
 import { waitUntil, hostSnapshot } from "./harness";
-import { freePort, spawnServer, type ServerProcess } from "./process";
-import { startRedis, type RedisServer } from "./redis";
+import { freePort, startRedis, type RedisServer } from "../support/loopback";
+import { spawnServer, type ServerProcess } from "./process";
 
 let redis: RedisServer;
 const nodes: ServerProcess[] = [];

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, it, expect } from "vitest";
 import { openRaw, rawJoin, type RawSocket } from "./harness";
-import { freePort, spawnServer, type ServerProcess } from "./process";
-import { startRedis, type RedisServer } from "./redis";
+import { freePort, startRedis, type RedisServer } from "../support/loopback";
+import { spawnServer, type ServerProcess } from "./process";
 
 let redis: RedisServer;
 let node: ServerProcess;

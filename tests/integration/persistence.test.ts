@@ -8,7 +8,8 @@ import { replay } from "../../lib/session";
 import { SqliteSessionStore, StoreError } from "../../server/store/sqlite";
 import type { ClientSocket } from "./harness";
 import { waitUntil, hostSnapshot } from "./harness";
-import { freePort, spawnServer, type ServerProcess } from "./process";
+import { freePort } from "../support/loopback";
+import { spawnServer, type ServerProcess } from "./process";
 
 const procs: ServerProcess[] = [];
 const sockets: ClientSocket[] = [];
