@@ -1,7 +1,7 @@
 import WebSocket from "ws";
 import { FRAME_LIMITS } from "../lib/constants";
 import { PROTOCOL_VERSION } from "../lib/protocol";
-import { now, FLOOD_KINDS, type FloodCommand, type FloodEvent, type FloodKind, type FloodStats } from "./messages";
+import { now, emptyFloodStats, FLOOD_KINDS, type FloodCommand, type FloodEvent, type FloodKind, type FloodStats } from "./messages";
 
 /**
  * The noisy neighbour's client: forked by bench/noisy.ts (--noisy) with an IPC
@@ -166,25 +166,7 @@ const CONNECT_FRAMES = connectFrames();
 
 let running = false;
 let startedAt = 0;
-let stats: FloodStats = emptyStats();
-
-function emptyStats(): FloodStats {
-  return {
-    durationMs: 0,
-    framesSent: 0,
-    bytesSent: 0,
-    framesByKind: {},
-    replies: 0,
-    repliesByCode: {},
-    repliesByKind: {},
-    otherMessages: 0,
-    opened: { student: 0, fresh: 0 },
-    joined: 0,
-    handshakeRefusals: {},
-    closedByServer: 0,
-    socketErrors: {},
-  };
-}
+let stats: FloodStats = emptyFloodStats();
 
 function count(map: Record<string, number>, key: string, by = 1): void {
   map[key] = (map[key] ?? 0) + by;
@@ -328,7 +310,7 @@ const students: Slot[] = [];
 const fresh: Slot[] = [];
 
 async function start(c: Start): Promise<void> {
-  stats = emptyStats();
+  stats = emptyFloodStats();
   startedAt = now();
   running = true;
   while (students.length < c.sockets) students.push(new Slot(students.length, false));

@@ -128,3 +128,22 @@ export type FloodEvent =
   | { ev: "stopped"; stats: FloodStats }
   | { ev: "closed" }
   | { ev: "error"; message: string };
+
+/** A flooder's counters before anything was sent (the flooder resets to it; the driver sums from it). */
+export function emptyFloodStats(): FloodStats {
+  return {
+    durationMs: 0,
+    framesSent: 0,
+    bytesSent: 0,
+    framesByKind: {},
+    replies: 0,
+    repliesByCode: {},
+    repliesByKind: {},
+    otherMessages: 0,
+    opened: { student: 0, fresh: 0 },
+    joined: 0,
+    handshakeRefusals: {},
+    closedByServer: 0,
+    socketErrors: {},
+  };
+}

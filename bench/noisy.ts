@@ -4,7 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import { PROTOCOL_VERSION } from "../lib/protocol";
-import { now, type DriverCommand, type FloodCommand, type FloodEvent, type FloodStats, type WorkerEvent } from "./messages";
+import {
+  now,
+  emptyFloodStats,
+  type DriverCommand,
+  type FloodCommand,
+  type FloodEvent,
+  type FloodStats,
+  type WorkerEvent,
+} from "./messages";
 
 /**
  * The noisy-neighbour scenario (`npm run bench -- --noisy`): one product
@@ -275,21 +283,7 @@ function emptyProbe(): Probe {
 }
 
 function sumFlood(all: FloodStats[]): FloodStats {
-  const total: FloodStats = {
-    durationMs: 0,
-    framesSent: 0,
-    bytesSent: 0,
-    framesByKind: {},
-    replies: 0,
-    repliesByCode: {},
-    repliesByKind: {},
-    otherMessages: 0,
-    opened: { student: 0, fresh: 0 },
-    joined: 0,
-    handshakeRefusals: {},
-    closedByServer: 0,
-    socketErrors: {},
-  };
+  const total = emptyFloodStats();
   for (const s of all) {
     total.durationMs += s.durationMs;
     total.framesSent += s.framesSent;

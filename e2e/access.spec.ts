@@ -1,25 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
+import { expectAccessible } from "./axe";
 import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollControls, pollOption, pollOptions } from "./fixtures";
-
-type AxePage = ConstructorParameters<typeof AxeBuilder>[0]["page"];
-
-/** axe on the page as it is now: no "serious" or "critical" violation, and the failure names every one. */
-async function expectAccessible(page: Page, state: string) {
-  // @axe-core/playwright brings its own playwright-core (1.65) beside the runner's (1.64): same API, different type identity.
-  const results = await new AxeBuilder({ page: page as unknown as AxePage }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = bad
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
-          .map((n) => n.target.join(" "))
-          .slice(0, 8)
-          .join("\n    ")}`,
-    )
-    .join("\n  ");
-  expect(bad, `axe on ${state} (${page.url()}):\n  ${report}`).toEqual([]);
-}
 
 // Every context a test opens is closed after it, passed or failed: a left-over room keeps animating and slows the next test.
 test.afterEach(async ({ browser }) => {
