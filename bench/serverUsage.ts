@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { cpuMs, rssBytes } from "./proc";
 import type { RunningServer } from "./servers";
 import { sleep } from "./wait";
@@ -40,4 +41,43 @@ export async function rssAfterGc(
 /** CPU time (utime + stime) used so far by the server's processes, in ms; the cluster's includes its redis-server. */
 export function serverCpuMs(server: RunningServer): number {
   return server.cpuPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+}
+
+/**
+ * What a server logs on each SIGUSR2 (server/index.ts; bench/bareServer.ts writes the same line): the event
+ * loop's delay since the previous signal (beyond the 10 ms sampling period) and the heap after the forced GC.
+ */
+export interface ProcessStats {
+  loopDelayP50Ms: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  liveSessions?: number;
+}
+
+/**
+ * Collects the "process stats" lines a server process writes on stdout (the product logs them at info, so
+ * start it with LOG_LEVEL=info). `since(mark)` returns the lines written after `mark = count()`.
+ */
+export function watchProcessStats(proc: ChildProcess): { count(): number; since(mark: number): ProcessStats[] } {
+  const lines: ProcessStats[] = [];
+  let partial = "";
+  proc.stdout!.on("data", (d: Buffer) => {
+    const text = partial + d.toString();
+    const parts = text.split("\n");
+    partial = parts.pop() ?? "";
+    for (const line of parts) {
+      if (!line.includes('"process stats"')) continue;
+      try {
+        lines.push(JSON.parse(line) as ProcessStats);
+      } catch {
+        // a line that only looks like one
+      }
+    }
+  });
+  return { count: () => lines.length, since: (mark) => lines.slice(mark) };
 }
