@@ -1,4 +1,5 @@
 import os from "node:os";
+import { SOCKET_PING_INTERVAL_MS } from "../lib/constants";
 import { ADDRESSES, JOIN_WINDOW, REPS, WORKERS, type SchoolOptions } from "./cli";
 import { log } from "./log";
 import { now, type SchoolCommand, type SchoolEvent, type SchoolRoom, type SchoolRoomStats, type ServerKind } from "./messages";
@@ -73,6 +74,8 @@ export interface SchoolResult {
     errors: Record<string, number>;
   };
   cpu: {
+    /** with every student connected and nobody acting (pings only), over IDLE_WINDOW_MS */
+    idleServerMsPerS: number;
     serverMsPerS: number;
     /** server CPU per connected student per second of lessons */
     serverUsPerStudentS: number;
@@ -87,6 +90,8 @@ const RECEIPT_TIMEOUT_MS = 10_000;
 /** The browser client's ack timeout. */
 const ACK_TIMEOUT_MS = 8_000;
 const VOTE_SPREAD_MS = 1_000;
+/** One ping interval of the product's (SOCKET_PING_INTERVAL_MS). */
+const IDLE_WINDOW_MS = SOCKET_PING_INTERVAL_MS;
 
 /** Room codes for the baseline: six characters like the product's. */
 const bareCode = (i: number) => `S${String(i).padStart(5, "0")}`;
@@ -188,6 +193,11 @@ export async function runSchool(kind: ServerKind, run: number, o: SchoolOptions)
     await sleep(1_500);
     const withStudents = await gcReading();
 
+    // Idle: everyone connected, nobody acting; what holding the sockets costs (the product pings every 10 s).
+    const idleCpu0 = { server: serverCpuMs(server), at: now() };
+    await sleep(IDLE_WINDOW_MS);
+    const idleServerMsPerS = (serverCpuMs(server) - idleCpu0.server) / ((now() - idleCpu0.at) / 1000);
+
     // The lessons: every room on its own staggered schedule, for o.seconds.
     log(`${tag}: ${o.seconds} s of lessons`);
     const workersCpu = () => workers.reduce((sum, w) => sum + cpuMs(w.proc.pid!), 0);
@@ -271,6 +281,7 @@ export async function runSchool(kind: ServerKind, run: number, o: SchoolOptions)
     };
     if (!memory.settled) errors.push("memory: the RSS did not settle within 5 s of a forced GC (read anyway)");
     const cpu = {
+      idleServerMsPerS,
       serverMsPerS: serverMs / seconds,
       serverUsPerStudentS: (serverMs * 1000) / seconds / join.ok,
       serverMsPerAction: serverMs / Math.max(1, lessons.steps + lessons.polls),
@@ -356,6 +367,7 @@ export function schoolReport(results: SchoolResult[], o: SchoolOptions): string 
       "0",
     ),
     text("votes lost / wrong final totals", (r) => `${r.lessons.votesLost} / ${r.lessons.finalWrong}`, "0 / 0"),
+    num(`server CPU, everyone connected and idle, over ${IDLE_WINDOW_MS / 1000} s (ms per s)`, (r) => r.cpu.idleServerMsPerS, 1, true),
     num("server CPU during the lessons (ms per s; 1,000 = one core)", (r) => r.cpu.serverMsPerS, 0, true),
     num("server CPU per connected student (µs per s)", (r) => r.cpu.serverUsPerStudentS, 2, true),
     num("server CPU per action, step or poll (ms)", (r) => r.cpu.serverMsPerAction, 2, true),
