@@ -55,7 +55,7 @@ export interface SchoolOptions {
 /**
  * --school[=ROOMS]: instead of the cells above, the school scenario (bench/school.ts): ROOMS rooms (200) of
  * --school-class=S students (30) on one server, product and bare interleaved --reps times; --school-seconds=T
- * (60) of lessons, each room acting every --school-interval=MS (3000) on average, every --school-poll-every=K-th
+ * (60) of lessons, each room acting every --school-interval=MS (10000: a brisk lesson) on average, every --school-poll-every=K-th
  * action (5) a poll.
  */
 function schoolOptions(): SchoolOptions | null {
@@ -66,7 +66,7 @@ function schoolOptions(): SchoolOptions | null {
     rooms: num(school, 200),
     classSize: num(arg("school-class"), 30),
     seconds: num(arg("school-seconds"), 60),
-    intervalMs: num(arg("school-interval"), 3_000),
+    intervalMs: num(arg("school-interval"), 10_000),
     pollEvery: num(arg("school-poll-every"), 5),
   };
   const bad = (what: string) => {
@@ -79,7 +79,7 @@ function schoolOptions(): SchoolOptions | null {
   if (!int(o.rooms * o.classSize, 1, 20_000)) bad("--school: rooms × students per room must stay within 20,000.");
   if (!int(o.seconds, 5, 3_600)) bad("--school-seconds takes the lesson window in seconds, 5..3600 (default 60).");
   if (!int(o.intervalMs, 200, 600_000))
-    bad("--school-interval takes a room's mean time between actions in ms, 200..600000 (default 3000).");
+    bad("--school-interval takes a room's mean time between actions in ms, 200..600000 (default 10000).");
   if (!int(o.pollEvery, 1, 1_000)) bad("--school-poll-every takes 1..1000 (default 5: every fifth action is a poll).");
   return o;
 }

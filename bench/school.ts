@@ -191,13 +191,17 @@ export async function runSchool(kind: ServerKind, run: number, o: SchoolOptions)
     if (join.failed) errors.push(`join: ${join.failed} of ${students} students failed: ${JSON.stringify(joinErrors)}`);
     if (join.ok === 0) throw new Error(`no student could join: ${JSON.stringify(joinErrors)}`);
     await sleep(1_500);
+    const withStudents = await gcReading();
 
-    // Idle: everyone connected, nobody acting; what holding the sockets costs (the product pings every 10 s).
+    // Idle: everyone connected, nobody acting, the join's garbage collected: what holding the sockets costs (the product
+    // pings every 10 s, the baseline every 25 s, socket.io's default). One more SIGUSR2 ends it: the server's stats line
+    // gives the idle event-loop delay, and its histogram starts afresh for the lessons.
     const idleCpu0 = { server: serverCpuMs(server), at: now() };
     await sleep(IDLE_WINDOW_MS);
     const idleServerMsPerS = (serverCpuMs(server) - idleCpu0.server) / ((now() - idleCpu0.at) / 1000);
-    // Last before the lessons: its signals reset the server's event-loop histogram, so the next reading covers the lessons alone.
-    const withStudents = await gcReading();
+    const idleMark = stats.count();
+    server.procs[0].kill("SIGUSR2");
+    for (let i = 0; i < 40 && stats.count() === idleMark; i++) await sleep(50);
 
     // The lessons: every room on its own staggered schedule, for o.seconds.
     log(`${tag}: ${o.seconds} s of lessons`);
