@@ -1,5 +1,13 @@
 import { createStore } from "zustand/vanilla";
 import type { AnySnapshot, MyVote, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol/wire";
+import { applyRosterChanges, type RosterChanges, type RosterFull, type RosterRow } from "@/lib/session/roster";
+
+/** The teacher's copy of the roster: rows by participant id, at a revision of the room's count. */
+export interface Roster {
+  epoch: string;
+  rev: number;
+  rows: ReadonlyMap<string, RosterRow>;
+}
 
 /** The browser's copy of one live session. Socket handlers write it; components read it. */
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "failed";
@@ -12,6 +20,8 @@ export interface LiveState {
   snapshot: AnySnapshot | null;
   myVote: MyVote | null;
   tally: TallyUpdate | null;
+  /** The teacher's: every student, kept up to date by changes. */
+  roster: Roster | null;
   /** serverNow - Date.now() at welcome, for countdowns. */
   clockOffsetMs: number;
   /** The last command error, shown briefly in the UI. */
@@ -27,7 +37,10 @@ export interface LiveActions {
   myVote(vote: MyVote | null): void;
   tally(tally: TallyUpdate): void;
   error(error: ProtocolError | null): void;
-  presence(participantCount: number): void;
+  presence(participantCount: number, projectorCount?: number): void;
+  rosterFull(roster: RosterFull): void;
+  /** Applies the changes; false when they do not follow on from the roster held (the caller resyncs). */
+  rosterChanges(changes: RosterChanges): boolean;
   renamed(nickname: string): void;
 }
 
@@ -41,6 +54,7 @@ export function createLiveStore() {
     snapshot: null,
     myVote: null,
     tally: null,
+    roster: null,
     clockOffsetMs: 0,
     lastError: null,
     actions: {
@@ -67,9 +81,26 @@ export function createLiveStore() {
       },
       error: (lastError) => set({ lastError }),
       // Presence is not an event: it updates the count without touching rev.
-      presence: (participantCount) => {
+      presence: (participantCount, projectorCount) => {
         const snapshot = get().snapshot;
-        if (snapshot) set({ snapshot: { ...snapshot, participantCount } });
+        if (!snapshot) return;
+        if (snapshot.audience === "host" && projectorCount !== undefined)
+          set({ snapshot: { ...snapshot, participantCount, projectorCount } });
+        else set({ snapshot: { ...snapshot, participantCount } });
+      },
+      rosterFull: ({ epoch, rev, rows }) => {
+        const held = get().roster;
+        // A whole roster older than the one held (changes applied since it was taken) is dropped.
+        if (held && held.epoch === epoch && held.rev > rev) return;
+        set({ roster: { epoch, rev, rows: new Map(rows.map((r) => [r.id, r])) } });
+      },
+      rosterChanges: (changes) => {
+        const held = get().roster;
+        if (!held) return false;
+        const next = applyRosterChanges(held, changes);
+        if (!next) return false;
+        if (next !== held) set({ roster: next });
+        return true;
       },
       renamed: (nickname) => {
         const welcome = get().welcome;

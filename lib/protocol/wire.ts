@@ -1,4 +1,5 @@
 import type { HostSnapshot, PublicSnapshot } from "../session/views";
+import type { RosterChanges, RosterFull } from "../session/roster";
 import type {
   EmptyPayload,
   Handshake,
@@ -261,8 +262,12 @@ export interface ServerToClientEvents {
   "poll:tally": (tally: TallyUpdate) => void;
   /** server -> a socket it is about to disconnect, with the reason */
   "session:kicked": (error: ProtocolError) => void;
-  /** server -> projectors (coalesced): students connected now */
-  "session:presence": (presence: { participantCount: number }) => void;
+  /** server -> projectors and teachers (coalesced): students connected now; teachers also get the projector views open */
+  "session:presence": (presence: { participantCount: number; projectorCount?: number }) => void;
+  /** server -> a teacher's socket on join and resync: every student, with the roster's revision */
+  "roster:full": (roster: RosterFull) => void;
+  /** server -> teachers (coalesced): the students whose rows changed since revision `from` */
+  "roster:changes": (changes: RosterChanges) => void;
   /** server -> one participant's sockets: the teacher changed their nickname */
   "participant:renamed": (payload: { nickname: string }) => void;
   /** server -> everyone before a graceful shutdown: reconnect shortly */

@@ -52,7 +52,11 @@ export function socketOutbox(io: IoServer, sessionId: string): RoomOutbox {
         ? io.to(hostRoom(sessionId)).emit("poll:tally", tally)
         : io.to([hostRoom(sessionId), publicRoom(sessionId)]).emit("poll:tally", tally),
     myVote: (participantId, vote) => io.to(participantRoom(sessionId, participantId)).emit("poll:myVote", vote),
-    presence: (participantCount) => io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount }),
+    presence: (participantCount, projectorCount) => {
+      io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount });
+      io.to(hostRoom(sessionId)).emit("session:presence", { participantCount, projectorCount });
+    },
+    rosterChanges: (changes) => io.to(hostRoom(sessionId)).emit("roster:changes", changes),
     renamed: (participantId, nickname) => io.to(participantRoom(sessionId, participantId)).emit("participant:renamed", { nickname }),
     kickProjectors: (error) => {
       io.to(projectorRoom(sessionId)).emit("session:kicked", error);
@@ -205,6 +209,7 @@ export function attachSocketLayer({
       void socket.join(participantId ? participantRoom(sessionId, participantId) : projectorRoom(sessionId));
     }
     socket.emit("session:snapshot", joined.snapshot);
+    if (joined.roster) socket.emit("roster:full", joined.roster);
     if (participantId) socket.emit("poll:myVote", joined.myVote);
     // Presence counts from here: a handshake abandoned half-way never reaches "connection", so it is never counted.
     const counted = gateway.connected(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message }));
@@ -264,6 +269,7 @@ export function attachSocketLayer({
         const view = await gateway.view(member);
         if (!view) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
         socket.emit("session:snapshot", view.snapshot);
+        if (view.roster) socket.emit("roster:full", view.roster);
         if (member.participantId) socket.emit("poll:myVote", view.myVote);
         return reply({ ok: true, data: null });
       }

@@ -18,6 +18,7 @@ import type { RoomRegistry } from "./registry";
 import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
 import type { SessionStore } from "../store/types";
 import { errorMessage } from "../../lib/errors";
+import type { RosterFull } from "../../lib/session/roster";
 
 /**
  * What the socket layer asks of the rooms, as plain data in and out: who may
@@ -52,8 +53,17 @@ export type JoinResult =
       nickname?: string;
       snapshot: AnySnapshot;
       myVote: MyVote | null;
+      /** The teacher's: every student, then changes (`roster:changes`). */
+      roster?: RosterFull;
     }
   | { ok: false; error: ProtocolError };
+
+/** What a resync sends one socket again. */
+export interface MemberView {
+  snapshot: AnySnapshot;
+  myVote: MyVote | null;
+  roster?: RosterFull;
+}
 
 export interface Member {
   sessionId: string;
@@ -72,7 +82,7 @@ export interface RoomGateway {
   /** The member's socket is gone (presence only). */
   left(member: Member): Promise<void>;
   /** The member's current view, for a resync. */
-  view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null>;
+  view(member: Member): Promise<MemberView | null>;
 }
 
 const refuse = (code: ErrorCode, message?: string): JoinResult => ({ ok: false, error: protocolError(code, message) });
@@ -101,7 +111,7 @@ export class LocalGateway implements RoomGateway {
       if (!hash || !secretMatches(request.hostKey, hash)) {
         return refuse("NOT_HOST", "This browser does not hold the host key for this session.");
       }
-      return { ...base, participantId: null, snapshot: room.hostSnapshot(), myVote: null };
+      return { ...base, participantId: null, snapshot: room.hostSnapshot(), myVote: null, roster: room.roster() };
     }
     if (request.role === "projector") {
       // A locked room admits no new watchers either, except the teacher's own projector (it holds the host key);
@@ -188,12 +198,10 @@ export class LocalGateway implements RoomGateway {
     else room.presence.watcherLeft(member.role === "projector" ? "projector" : "host");
   }
 
-  async view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {
+  async view(member: Member): Promise<MemberView | null> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return null;
-    return {
-      snapshot: member.role === "host" ? room.hostSnapshot() : room.publicSnapshot(),
-      myVote: member.participantId ? room.myVote(member.participantId) : null,
-    };
+    if (member.role === "host") return { snapshot: room.hostSnapshot(), myVote: null, roster: room.roster() };
+    return { snapshot: room.publicSnapshot(), myVote: member.participantId ? room.myVote(member.participantId) : null };
   }
 }

@@ -9,6 +9,7 @@ const silent: RoomOutbox = {
   tally() {},
   myVote() {},
   presence() {},
+  rosterChanges() {},
   renamed() {},
   kick() {},
   kickProjectors() {},

@@ -26,6 +26,7 @@ import {
   toPublicSnapshot,
   type SessionEvent,
   type SessionState,
+  type RosterRow,
 } from "../../lib/session";
 import type { Room } from "../../server/rooms/room";
 import { connectClient, startServer, waitUntil, type TestClient, type TestServer } from "./harness";
@@ -215,7 +216,7 @@ function shownCounts(tab: Tab): Record<string, number> | null {
 function withoutPresence(snapshot: AnySnapshot): Record<string, unknown> {
   if (snapshot.audience === "host") {
     const { participantCount: _count, projectorCount: _views, ...rest } = snapshot;
-    return { ...rest, participants: snapshot.participants.map(({ connected: _c, ...p }) => p) };
+    return rest;
   }
   const { participantCount: _count, ...rest } = snapshot;
   return rest;
@@ -228,8 +229,7 @@ function withoutVoteDrift(snapshot: AnySnapshot, state: SessionState, keepPresen
   const poll = snapshot.poll as (Record<string, unknown> & { status: string }) | null;
   if (poll) {
     const copy: Record<string, unknown> = { ...poll };
-    delete copy.votes;
-    if (poll.status === "open" && ("votes" in poll || state.resultsVisible)) delete copy.results;
+    if (poll.status === "open" && (snapshot.audience === "host" || state.resultsVisible)) delete copy.results;
     // The class's vote count is coalesced like the tally (at most 4 a second), so it drifts like it while open.
     if (poll.status === "open") delete copy.voted;
     base.poll = copy;
@@ -580,16 +580,12 @@ async function runSeed(seed: number): Promise<void> {
 
     const host = room.hostSnapshot();
     check(host.rev === s.seq, () => `host snapshot rev ${host.rev} vs seq ${s.seq}`);
-    const listed = host.participants
-      .map((p) => p.id)
-      .sort()
-      .join();
-    const live = Object.values(s.participants)
-      .filter((p) => !p.removed)
-      .map((p) => p.id)
-      .sort()
-      .join();
-    check(listed === live, () => `host participants ${short(host.participants)} vs live participants`);
+    const roster = room.roster().rows;
+    check(roster.length === Object.keys(s.participants).length, () => `roster ${short(roster)} vs participants`);
+    for (const row of roster) {
+      const p = s.participants[row.id];
+      check(p?.nickname === row.nickname && p.removed === row.removed, () => `roster row ${short(row)} vs participant ${short(p)}`);
+    }
     const active = activePoll(s);
     check((host.poll?.id ?? null) === (active?.id ?? null), () => `host poll ${short(host.poll?.id)} vs active ${short(active?.id)}`);
     if (active && host.poll) {
@@ -716,6 +712,16 @@ async function runSeed(seed: number): Promise<void> {
         expect(effectiveMyVote(tab), `${where()} [barrier]: ${tab.name} myVote`).toBe(active?.votes[tab.identity.participantId] ?? null);
       }
     }
+    // Each teacher tab's roster (whole, then changes) lists who the state holds, as the state holds them.
+    const rows = (r: Iterable<RosterRow>) => [...r].map(({ connected: _c, ...row }) => row).sort((a, b) => a.number - b.number);
+    const expected = rows(room.roster().rows);
+    await vi.waitFor(
+      () => {
+        for (const tab of openTabs())
+          if (tab.role === "host") expect(rows(tab.client.roster?.rows.values() ?? []), `${where()}: ${tab.name} roster`).toEqual(expected);
+      },
+      { timeout: CONVERGE_TIMEOUT_MS, interval: 25 },
+    );
     const events = await durableEvents();
     messagesMatchLog(events);
     expect(replay(events), `${where()}: replaying the durable log`).toEqual(state());
