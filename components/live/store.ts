@@ -1,5 +1,5 @@
 import { createStore } from "zustand/vanilla";
-import type { AnySnapshot, MyVote, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol/wire";
+import { newerVote, type AnySnapshot, type MyVote, type ProtocolError, type TallyUpdate, type Welcome } from "@/lib/protocol/wire";
 import { applyRosterChanges, type RosterChanges, type RosterFull, type RosterRow } from "@/lib/session/roster";
 
 /** The teacher's copy of the roster: rows by participant id, at a revision of the room's count. */
@@ -71,7 +71,9 @@ export function createLiveStore() {
           tally && snapshot.poll && tally.pollId === snapshot.poll.id && tally.round === snapshot.poll.round && tally.rev > snapshot.rev;
         set({ snapshot, tally: keepTally ? tally : null });
       },
-      myVote: (myVote) => set({ myVote }),
+      myVote: (myVote) => {
+        if (newerVote(get().myVote, myVote)) set({ myVote });
+      },
       tally: (tally) => {
         const snap = get().snapshot;
         if (!snap?.poll || snap.poll.id !== tally.pollId || snap.poll.round !== tally.round) return;

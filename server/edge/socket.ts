@@ -51,7 +51,10 @@ export function socketOutbox(io: IoServer, sessionId: string): RoomOutbox {
       audience === "host"
         ? io.to(hostRoom(sessionId)).emit("poll:tally", tally)
         : io.to([hostRoom(sessionId), publicRoom(sessionId)]).emit("poll:tally", tally),
-    myVote: (participantId, vote) => io.to(participantRoom(sessionId, participantId)).emit("poll:myVote", vote),
+    myVote: (participantId, vote, except) => {
+      const room = io.to(participantRoom(sessionId, participantId));
+      (except ? room.except(except) : room).emit("poll:myVote", vote);
+    },
     presence: (participantCount, projectorCount) => {
       io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount });
       io.to(hostRoom(sessionId)).emit("session:presence", { participantCount, projectorCount });
@@ -191,7 +194,7 @@ export function attachSocketLayer({
   io.on("connection", (socket) => {
     connections?.joined(socket.conn);
     const { sessionId, role, participantId } = socket.data;
-    const member: Member = { sessionId, role, participantId };
+    const member: Member = { sessionId, role, participantId, socketId: socket.id };
     const joined = (socket as IoSocket & { joined?: Extract<JoinResult, { ok: true }> }).joined!;
     delete (socket as IoSocket & { joined?: unknown }).joined;
     socket.emit("session:welcome", {

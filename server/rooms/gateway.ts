@@ -69,6 +69,8 @@ export interface Member {
   sessionId: string;
   role: Role;
   participantId: string | null;
+  /** The member's socket: a command's own receipt is its ack, so echoes to the participant's tabs leave it out. */
+  socketId?: string;
 }
 
 export type CommandName = Exclude<keyof ClientToServerEvents, "session:sync">;
@@ -170,7 +172,7 @@ export class LocalGateway implements RoomGateway {
     const room = await this.rooms.load(member.sessionId);
     // Ending twice is not an error: the second click finds the session already ended.
     if (!room) return command.event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") };
-    const result = room.handle(command, { participantId: member.participantId });
+    const result = room.handle(command, { participantId: member.participantId }, member.socketId);
     if (command.event === "session:end") this.rooms.drop(room);
     try {
       // Acknowledge only what is on disk.

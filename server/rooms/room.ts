@@ -33,8 +33,8 @@ export interface RoomOutbox {
   /** The teacher's sockets. */
   hostSnapshot: (snapshot: HostSnapshot) => void;
   tally: (audience: "host" | "everyone", tally: TallyUpdate) => void;
-  /** One participant's sockets (every tab of that browser). */
-  myVote: (participantId: string, vote: MyVote | null) => void;
+  /** One participant's sockets (every tab of that browser), but `except` (the socket that voted: its ack says it). */
+  myVote: (participantId: string, vote: MyVote | null, except?: string) => void;
   /** Projectors and teachers: the connected-student count (teachers also get the projector views), coalesced. */
   presence: (participantCount: number, projectorCount: number) => void;
   /** The teacher's sockets: the roster rows that changed, coalesced with presence. */
@@ -150,7 +150,7 @@ export class Room {
   myVote(participantId: string): MyVote | null {
     const poll = activePoll(this.state);
     if (!poll) return null;
-    return { pollId: poll.id, round: poll.round, optionId: poll.votes[participantId] ?? null };
+    return { pollId: poll.id, round: poll.round, optionId: poll.votes[participantId] ?? null, rev: this.state.seq };
   }
 
   // -------------------------------------------------------------------------
@@ -181,7 +181,7 @@ export class Room {
    * published. Only presence commands (closing projector views) are the
    * room's own.
    */
-  handle(command: Command, actor: Actor = { participantId: null }): Ack<unknown> {
+  handle(command: Command, actor: Actor = { participantId: null }, sender?: string): Ack<unknown> {
     if (command.event === "projectors:close") {
       if (this.isEnded) return { ok: false, error: protocolError("SESSION_ENDED") };
       this.deps.outbox.kickProjectors(protocolError("PROJECTOR_CLOSED"));
@@ -190,7 +190,7 @@ export class Room {
     const decision = decide(this.state, command, actor, { now: this.deps.now(), newId: this.deps.newId, shuffle: this.deps.shuffle });
     if (!decision.ok) return decision;
     for (const body of decision.events) this.commit(body);
-    this.afterEvents(decision.events);
+    this.afterEvents(decision.events, sender);
     return { ok: true, data: decision.data };
   }
 
@@ -216,14 +216,15 @@ export class Room {
   }
 
   /** What follows a command's events: publishing, coalesced tallies, timers, kicks. */
-  private afterEvents(events: readonly SessionEventBody[]): void {
+  private afterEvents(events: readonly SessionEventBody[], sender?: string): void {
     let publish = false;
     for (const e of events) {
       switch (e.type) {
         case "poll:voted":
           this.tally.request();
-          // Other tabs of the same browser show the change too.
-          this.deps.outbox.myVote(e.participantId, this.myVote(e.participantId));
+          // Other tabs of the same browser show the change too; the voting socket has its receipt (the ack),
+          // so it is left out: at 10,000 votes a second the echo would double the writes to voters' sockets.
+          this.deps.outbox.myVote(e.participantId, this.myVote(e.participantId), sender);
           break;
         case "participant:renamed":
           // Only the teacher lists names; the student's own tabs are told.

@@ -14,6 +14,7 @@ import {
   type ErrorCode,
   type MyVote,
   type TallyUpdate,
+  newerVote,
 } from "../../lib/protocol";
 import {
   PROJECTOR_PANELS,
@@ -491,6 +492,9 @@ async function runSeed(seed: number): Promise<void> {
       const timer = setTimeout(() => resolve("no reply"), timeoutMs);
       (tab.client.socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
         clearTimeout(timer);
+        // As the bundled client does: the vote's receipt is this tab's vote (other tabs get poll:myVote).
+        if (event === "poll:vote" && r.ok && newerVote(tab.client.myVotes.at(-1) ?? null, r.data as MyVote))
+          tab.client.myVotes.push(r.data as MyVote);
         resolve(r);
       });
     });
@@ -875,7 +879,9 @@ async function runSeed(seed: number): Promise<void> {
     const ack = await command(tab, "poll:vote", { pollId, optionId }, outcome, writes);
     if (!ack.ok) return;
     stats.votes++;
-    const mine: MyVote = { pollId, round: state().polls[pollId].round, optionId };
+    const mine: MyVote = { pollId, round: state().polls[pollId].round, optionId, rev: (ack.data as MyVote).rev };
+    // The receipt's position: the vote's own event when it wrote one, else where the log already was.
+    expect(mine.rev, `${where()}: vote receipt rev`).toBe(writes.length ? state().seq : mine.rev);
     expect(ack.data, `${where()}: vote receipt`).toEqual(mine);
     if (writes.length === 0) return;
     // A changed vote reaches every tab of that student (docs: "each tab gets that participant's poll:myVote").
@@ -965,7 +971,7 @@ async function runSeed(seed: number): Promise<void> {
           if (!ack.ok && ack.error.code === "RATE_LIMITED") return void stats.rateLimited++;
           expect(ack, `${where()}: wave vote ${k} by ${wave[k].name}`).toEqual({
             ok: true,
-            data: { pollId: poll.id, round: poll.round, optionId: choices[k] },
+            data: { pollId: poll.id, round: poll.round, optionId: choices[k], rev: expect.any(Number) },
           });
           stats.votes++;
         });

@@ -7,6 +7,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterEach, beforeEach } from "vitest";
 import WebSocket from "ws";
 import {
+  newerVote,
   PROTOCOL_VERSION,
   type Ack,
   type AnySnapshot,
@@ -176,6 +177,10 @@ export async function connectClient(
     forceNew: true,
   });
   const roster = followRoster(socket);
+  /** Kept as the bundled client keeps it: an older echo or receipt of the same round does not replace a newer one. */
+  const recordVote = (v: MyVote | null) => {
+    if (newerVote(client.myVotes.at(-1) ?? null, v)) client.myVotes.push(v);
+  };
   const client: TestClient = {
     socket,
     welcome: null,
@@ -216,6 +221,8 @@ export async function connectClient(
         const timer = setTimeout(() => reject(new Error(`no ack for ${event}`)), 5000);
         (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
           clearTimeout(timer);
+          // As the bundled client does: the vote's receipt is this tab's vote (other tabs get poll:myVote).
+          if (event === "poll:vote" && r.ok) recordVote(r.data as MyVote);
           resolve(r);
         });
       });
@@ -230,7 +237,7 @@ export async function connectClient(
   socket.on("session:welcome", (w) => (client.welcome = w));
   socket.on("session:snapshot", (s) => client.snapshots.push(s));
   socket.on("poll:tally", (t) => client.tallies.push(t));
-  socket.on("poll:myVote", (v) => client.myVotes.push(v));
+  socket.on("poll:myVote", (v) => recordVote(v));
   socket.on("session:kicked", (e) => client.kicked.push(e));
   // Presence is not an event: like the browser, it updates the counts of the snapshot held.
   socket.on("session:presence", ({ participantCount, projectorCount }) => {
