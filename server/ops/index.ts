@@ -70,6 +70,7 @@ export function attachOps({ config, store, io, rooms, redisClient }: OpsOptions)
         pinging = true;
         void pingRedis(redisClient).finally(() => (pinging = false));
       };
+      ping();
       timers.push(setInterval(ping, REDIS_PING_INTERVAL_MS));
     }
   }
