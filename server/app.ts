@@ -203,8 +203,8 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       });
     },
     close: async () => {
-      // Readiness says "not ready" from here on; retention finishes its pass before the store closes.
-      await ops.close();
+      // Readiness says "not ready" from here on; a retention pass stops after its current session, before the store closes.
+      const opsClosed = ops.close();
       clearInterval(sweep);
       stopSlowReaderSweep();
       // Everything acknowledged is already durable; flush what is still queued, then tell clients to come back.
@@ -216,6 +216,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       httpServer.closeIdleConnections();
       await closed;
       await api.close();
+      await opsClosed;
       await store.close();
     },
   };

@@ -112,6 +112,7 @@ export function attachOps({ config, store, io, rooms, redisClient }: OpsOptions)
     handle,
     readiness,
     retention,
+    /** Not ready from now on; resolves once a retention pass in progress has stopped (close the store after it). */
     async close(): Promise<void> {
       readiness.drain();
       for (const t of timers) clearInterval(t);

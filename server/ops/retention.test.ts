@@ -68,4 +68,27 @@ describe("retention schedule", () => {
     expect(finished).toBe(calls - 1);
     expect(await retention.run()).toBeNull();
   });
+
+  it("shutdown stops a long pass between two sessions instead of waiting for all of them", async () => {
+    let deleted = 0;
+    const retention = startRetention({
+      store: {
+        deleteEndedBefore: async (_cutoff, signal): Promise<RetentionSweep> => {
+          for (let i = 0; i < 1_000 && !signal?.aborted; i++) {
+            await sleep(2);
+            deleted++;
+          }
+          return { sessions: deleted, events: deleted };
+        },
+      },
+      days: 1,
+      firstDelayMs: 1,
+    });
+    await until(() => deleted >= 3);
+    await retention.stop();
+    const atStop = deleted;
+    expect(atStop).toBeLessThan(1_000);
+    await sleep(20);
+    expect(deleted).toBe(atStop);
+  });
 });

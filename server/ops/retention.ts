@@ -33,11 +33,13 @@ export function startRetention({
 }: RetentionOptions) {
   let running: Promise<RetentionSweep | null> | null = null;
   let stopped = false;
+  // Shutdown stops a long pass between two sessions (each is deleted whole, or not at all).
+  const stopping = new AbortController();
 
   async function pass(): Promise<RetentionSweep | null> {
     const cutoff = now() - days * DAY_MS;
     try {
-      const swept = await store.deleteEndedBefore(cutoff);
+      const swept = await store.deleteEndedBefore(cutoff, stopping.signal);
       const fields = { ...swept, retentionDays: days, endedBefore: new Date(cutoff).toISOString() };
       if (swept.sessions > 0) log.info("retention: deleted ended sessions", fields);
       else log.debug("retention: nothing to delete", fields);
@@ -66,9 +68,10 @@ export function startRetention({
   return {
     /** Runs a pass now (or joins the one running). */
     run,
-    /** Stops the schedule and waits for a pass in progress (the store is closed after it). */
+    /** Stops the schedule, and a pass in progress after its current session; resolves when that pass has returned. */
     async stop(): Promise<void> {
       stopped = true;
+      stopping.abort();
       clearTimeout(first);
       clearInterval(timer);
       await running;

@@ -195,10 +195,11 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
    * cutoff was created before it too: only those are read. Each is deleted
    * by one script, which checks again that it ended before the cutoff.
    */
-  async deleteEndedBefore(cutoff: number): Promise<RetentionSweep> {
+  async deleteEndedBefore(cutoff: number, signal?: AbortSignal): Promise<RetentionSweep> {
     const total: RetentionSweep = { sessions: 0, events: 0 };
     const candidates = asStrings(await this.cmd(["ZRANGEBYSCORE", K.sessions, "-inf", `(${cutoff}`]));
     for (const id of candidates) {
+      if (signal?.aborted) break;
       const reply = await this.cmd(["HMGET", K.session(id), "endedAt", "code", "hostKeyHash"]);
       if (!Array.isArray(reply)) throw new StoreError("redis answered something other than a list to HMGET");
       const [endedAt, code, hostKeyHash] = reply.map((v) => (typeof v === "string" ? v : ""));

@@ -195,7 +195,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
    * with a long log must not hold the write lock, or the event loop, for
    * every class at once.
    */
-  async deleteEndedBefore(cutoff: number): Promise<RetentionSweep> {
+  async deleteEndedBefore(cutoff: number, signal?: AbortSignal): Promise<RetentionSweep> {
     const total: RetentionSweep = { sessions: 0, events: 0 };
     const deleteOne = this.db.transaction((id: string): number | null => {
       if (this.stmts.stillEnded.get(id, cutoff) === undefined) return null;
@@ -209,6 +209,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
     for (;;) {
       const before = total.sessions;
       for (const { id } of this.stmts.endedBefore.all(cutoff)) {
+        if (signal?.aborted) return total;
         const events = deleteOne(id);
         if (events !== null) {
           total.sessions += 1;

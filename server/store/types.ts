@@ -72,8 +72,11 @@ export interface SessionStore {
   findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null>;
   /** Commits one small write that holds no data (readiness): rejects when the store cannot take writes. */
   checkWritable(): Promise<void>;
-  /** Retention: deletes the sessions that ended before `cutoff` (ms), with their events, tokens and share keys. */
-  deleteEndedBefore(cutoff: number): Promise<RetentionSweep>;
+  /**
+   * Retention: deletes the sessions that ended before `cutoff` (ms), with their events, tokens and share keys,
+   * one at a time; stops between two sessions once `signal` is aborted (shutdown).
+   */
+  deleteEndedBefore(cutoff: number, signal?: AbortSignal): Promise<RetentionSweep>;
   /** The SQLite file, when the log is one that another thread can read (exports run off the event loop). */
   sqliteFile?(): string;
   close(): Promise<void>;

@@ -112,6 +112,9 @@ describe.each(stores)("retention on $name", ({ open }) => {
     // A newer live session reusing an old one's room code keeps it.
     const reused = await plant(store, { code: "OLDAAA", createdDaysAgo: 1, endedDaysAgo: null });
 
+    // Shutdown: an aborted pass deletes nothing more.
+    expect(await store.deleteEndedBefore(daysAgo(30), AbortSignal.abort())).toEqual({ sessions: 0, events: 0 });
+    await expectKept(store, old);
     expect(await store.deleteEndedBefore(daysAgo(30))).toEqual({ sessions: 2, events: old.events + older.events });
 
     for (const gone of [old, older]) {
