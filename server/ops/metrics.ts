@@ -1,6 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { ROLES, isCommandName, isErrorCode, type Ack, type Role } from "../../lib/protocol";
-import type { RoomOutbox } from "../rooms/room";
 import type { BatchOutcome, QueuedWrite } from "../store/types";
 
 /**
@@ -207,28 +206,28 @@ const broadcastSeconds = new Histogram({
   registers: [registry],
 });
 
-/** The same outbox, each message timed (its fan-out to the sockets is synchronous in socket.io's local adapter). */
-export function timedOutbox(outbox: RoomOutbox): RoomOutbox {
-  const timed =
-    <A extends unknown[]>(message: keyof RoomOutbox, fn: (...args: A) => void) =>
-    (...args: A) => {
-      const end = broadcastSeconds.startTimer({ message });
-      try {
-        fn(...args);
-      } finally {
-        end();
-      }
-    };
-  return {
-    publicSnapshot: timed("publicSnapshot", outbox.publicSnapshot),
-    hostSnapshot: timed("hostSnapshot", outbox.hostSnapshot),
-    tally: timed("tally", outbox.tally),
-    myVote: timed("myVote", outbox.myVote),
-    presence: timed("presence", outbox.presence),
-    renamed: timed("renamed", outbox.renamed),
-    kick: timed("kick", outbox.kick),
-    kickProjectors: timed("kickProjectors", outbox.kickProjectors),
-  };
+/**
+ * The same outbox, each message timed (its fan-out to the sockets is synchronous in socket.io's local adapter).
+ * Every function of the outbox is wrapped, so a message added to RoomOutbox is timed without a change here.
+ */
+export function timedOutbox<O extends object>(outbox: O): O {
+  const timed: Record<string, unknown> = {};
+  for (const [message, send] of Object.entries(outbox) as [string, unknown][]) {
+    timed[message] =
+      typeof send !== "function"
+        ? send
+        : (...args: unknown[]) => {
+            const end = broadcastSeconds.startTimer({ message });
+            try {
+              Reflect.apply(send, outbox, args);
+            } finally {
+              end();
+            }
+          };
+  }
+  // The same keys, each function with its own signature (only wrapped): the outbox's type still holds.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+  return timed as O;
 }
 
 // ---------------------------------------------------------------------------
