@@ -145,3 +145,12 @@ export const COMMAND_ACK_TIMEOUT_MS = 8_000;
 export const RECONNECT_DELAY_MS = 500;
 export const RECONNECT_DELAY_MAX_MS = 4_000;
 export const REFUSAL_RETRY_MS = 1_000;
+
+/** Readiness (`/api/ready`) waits this long for the store to take a write before answering 503. */
+export const READINESS_TIMEOUT_MS = 2_000;
+/** A readiness answer is reused for this long: probes, and a flood of requests, cost at most one store write per interval. */
+export const READINESS_CACHE_MS = 1_000;
+/** How often ended sessions past RETENTION_DAYS are looked for (the first time just after start). */
+export const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** How often a scale-out node times a PING to Redis, for /metrics. */
+export const REDIS_PING_INTERVAL_MS = 5_000;

@@ -25,6 +25,8 @@ import { ClusterGateway } from "./scaleout/clusterGateway";
 import type { RedisClient, RedisSessionStore } from "./store/redis";
 import type { SessionStore } from "./store/types";
 import { toError } from "../lib/errors";
+import { attachOps } from "./ops";
+import { timedOutbox } from "./ops/metrics";
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -34,6 +36,10 @@ export interface ClassroomServerOptions {
     trustProxy?: boolean;
     maxConnectionsPerAddress?: number;
     maxPendingPerAddress?: number;
+    /** METRICS_TOKEN, RETENTION_DAYS (server/ops). */
+    metricsToken?: string | null;
+    retentionDays?: number | null;
+    retentionIntervalMs?: number;
   };
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
@@ -48,6 +54,8 @@ export interface ClassroomServer {
   rooms: RoomRegistry;
   /** Per-address connection caps (tests read its counts). */
   connections: ConnectionGuard;
+  /** Metrics, readiness and retention (server/ops). */
+  ops: ReturnType<typeof attachOps>;
   listen(): Promise<number>;
   close(): Promise<void>;
 }
@@ -59,7 +67,7 @@ export interface ClassroomServer {
 export function createClassroomServer({ config, store, pages, redis }: ClassroomServerOptions): ClassroomServer {
   let io: IoServer;
   const trustProxy = config.trustProxy ?? false;
-  const rooms = new RoomRegistry({ store, outboxFor: (id) => socketOutbox(io, id), idleTimeoutMs: config.idleTimeoutMs });
+  const rooms = new RoomRegistry({ store, outboxFor: (id) => timedOutbox(socketOutbox(io, id)), idleTimeoutMs: config.idleTimeoutMs });
   // One allowance of failed joins per address, shared by the socket handshake and /api/join-info: a guesser gets
   // 60 tries at once, then one a second, whichever door they knock on.
   const failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins);
@@ -78,6 +86,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
+      if (await ops.handle(req, res)) return;
       if (await api(req, res)) return;
       if (pages) return await pages(req, res);
       sendJson(res, 404, { error: { code: "NOT_FOUND", message: "Not found." } });
@@ -164,6 +173,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     });
   }
   attachSocketLayer({ io, gateway: cluster ?? local, trustProxy, failedJoins, connections });
+  const ops = attachOps({ config, store, io, rooms, redisClient: redis?.client });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);
   sweep.unref();
@@ -174,6 +184,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     io,
     rooms,
     connections,
+    ops,
     listen: async () => {
       if (cluster) {
         // Sessions are taken over on demand by whichever node needs them first.
@@ -192,6 +203,8 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       });
     },
     close: async () => {
+      // Readiness says "not ready" from here on; a retention pass stops after its current session, before the store closes.
+      const opsClosed = ops.close();
       clearInterval(sweep);
       stopSlowReaderSweep();
       // Everything acknowledged is already durable; flush what is still queued, then tell clients to come back.
@@ -203,6 +216,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       httpServer.closeIdleConnections();
       await closed;
       await api.close();
+      await opsClosed;
       await store.close();
     },
   };

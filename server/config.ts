@@ -29,7 +29,16 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must start with redis:// or rediss://")
     .optional(),
+  /** Bearer token for /metrics (Prometheus text format); unset, /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Ended sessions (their log, participants, tokens and share keys) are deleted this many days after they end; unset keeps them. */
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  /** Read by server/logger.ts when it loads; listed here so a typo stops the server instead of being ignored. */
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
+
+/** Every environment variable the server reads (deploy/ is checked against this list). */
+export const CONFIG_ENV_NAMES: readonly string[] = Object.keys(envSchema.shape);
 
 export interface Config {
   port: number;
@@ -46,9 +55,11 @@ export interface Config {
   trustProxy: boolean;
   maxConnectionsPerAddress: number;
   maxPendingPerAddress: number;
+  metricsToken: string | null;
+  retentionDays: number | null;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -71,5 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === "1",
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     maxPendingPerAddress: e.MAX_PENDING_PER_ADDRESS,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    retentionDays: e.RETENTION_DAYS ?? null,
   };
 }

@@ -32,10 +32,19 @@ export interface SessionDetail extends SessionSummary {
   access: Access;
 }
 
+/** What the server keeps of a session, and for how long (RETENTION_DAYS, IDLE_SESSION_TIMEOUT_MINUTES). */
+export interface RetentionPolicy {
+  /** Ended sessions are deleted this many days after they end; null keeps them until an operator deletes them. */
+  endedSessionDays: number | null;
+  /** A live session with nobody connected and no activity for this long is ended; null or 0: never. */
+  idleEndMinutes: number | null;
+}
+
 /** `GET /api/sessions`: the sessions this browser's keys open, or every session for the admin. */
 export interface SessionList {
   scope: "admin" | "host";
   sessions: SessionDetail[];
+  retention: RetentionPolicy;
 }
 
 /** `POST /api/sessions` (201). */

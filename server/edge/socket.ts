@@ -26,6 +26,7 @@ import type { RoomOutbox } from "../rooms/room";
 import type { JoinResult, Member, RoomGateway } from "../rooms/gateway";
 import { toError, errorMessage } from "../../lib/errors";
 import { isRecord } from "../../lib/guards";
+import { observeCommand, observeJoinRefused } from "../ops/metrics";
 
 /**
  * Join refusals that count against the address's failed-join allowance (they are what a guesser sees).
@@ -138,6 +139,7 @@ export function attachSocketLayer({
     // One attempt per WebSocket: after a refusal the connection closes (the browser opens a new one to retry),
     // so every attempt passes the per-address connection caps again.
     const refuse = (error: Error) => {
+      observeJoinRefused(error);
       next(error);
       // socket.io sends the refusal on the next tick; close once it is queued (engine.io drains it first).
       setImmediate(() => socket.conn.close());
@@ -239,6 +241,7 @@ export function attachSocketLayer({
     // The ack is always the last argument, whether or not a payload came first.
     const ack = args.at(-1);
     const reply = (response: Ack<unknown>): void => {
+      observeCommand(event, response);
       if (typeof ack === "function") Reflect.apply(ack, undefined, [response]);
     };
     const payload = typeof ack === "function" ? (args.length > 1 ? args[0] : undefined) : args[0];

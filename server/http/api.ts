@@ -21,6 +21,7 @@ import { HttpError } from "./httpError";
 import { createSessionsReader } from "./sessionsApi";
 import type { SessionStore } from "../store/types";
 import { toError } from "../../lib/errors";
+import { countRateLimited } from "../ops/metrics";
 
 export const createSessionBodySchema = z
   .object({
@@ -32,7 +33,13 @@ export const createSessionBodySchema = z
   .strip();
 
 export interface ApiDeps {
-  config: Pick<Config, "publicUrl" | "port" | "adminToken"> & { sessionCreateLimitPerMinute?: number; trustProxy?: boolean };
+  config: Pick<Config, "publicUrl" | "port" | "adminToken"> & {
+    sessionCreateLimitPerMinute?: number;
+    trustProxy?: boolean;
+    /** What the saved-sessions list says is kept, and for how long. */
+    retentionDays?: number | null;
+    idleTimeoutMs?: number;
+  };
   rooms: RoomRegistry;
   store: SessionStore;
   /** Failed joins per address, shared with the socket handshake: asking about unknown codes is guessing too. */
@@ -73,7 +80,10 @@ export function createApiHandler(deps: ApiDeps) {
   const creations = new KeyedLimiter({ capacity: perMinute, refillPerSecond: perMinute / 60 });
   const reads = new KeyedLimiter(RATE_LIMITS.reads);
   const { failedJoins } = deps;
-  const sessions = createSessionsReader(deps.store, deps.config.adminToken);
+  const sessions = createSessionsReader(deps.store, deps.config.adminToken, {
+    endedSessionDays: deps.config.retentionDays ?? null,
+    idleEndMinutes: deps.config.idleTimeoutMs !== undefined ? Math.round(deps.config.idleTimeoutMs / 60_000) : null,
+  });
   const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy ?? false });
 
   return Object.assign(handleApi, { close: () => sessions.close() });
@@ -85,6 +95,7 @@ export function createApiHandler(deps: ApiDeps) {
       await route(req, res, url);
     } catch (err) {
       if (err instanceof HttpError) {
+        if (err.status === 429) countRateLimited("http");
         sendJson(res, err.status, { error: { code: err.code, message: err.message } });
       } else {
         log.error("api request failed", { path: url.pathname, error: toError(err).stack });

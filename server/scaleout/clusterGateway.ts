@@ -7,6 +7,7 @@ import type { RoomRegistry } from "../rooms/registry";
 import { newId } from "../secrets";
 import { asString, type RedisClient, type RedisSessionStore } from "../store/redis";
 import { errorMessage } from "../../lib/errors";
+import { countOwnershipClaim, timeForward } from "../ops/metrics";
 
 /**
  * Several server processes behind one load balancer, on Redis.
@@ -222,7 +223,7 @@ export class ClusterGateway implements RoomGateway {
           throw err;
         }
       }
-      const response = await this.call(owner, { id: requestId, from: this.nodeId, sessionId, call });
+      const response = await timeForward(this.call(owner, { id: requestId, from: this.nodeId, sessionId, call }));
       if (response.ok) return response.result;
       this.ownerCache.delete(sessionId);
       if (!response.notOwner && response.message !== "timeout") throw new Error(response.message);
@@ -267,6 +268,7 @@ export class ClusterGateway implements RoomGateway {
       if (current && (await this.cmd(["EXISTS", K.node(current)])) === 1) return current;
       const claimed = await this.cmd(["EVAL", CLAIM, 1, K.owner(sessionId), current ?? "", this.nodeId]);
       if (claimed === 1) {
+        countOwnershipClaim(current !== null);
         if (current) log.info("took over a session from a node that is gone", { sessionId, from: current });
         // Any copy in memory may be stale: rebuild from the log on first use.
         const stale = this.o.rooms.get(sessionId);

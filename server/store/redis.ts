@@ -10,8 +10,10 @@ import {
   type SessionRecord,
   type SessionStore,
   type SessionSummary,
+  type RetentionSweep,
 } from "./types";
 import { errorMessage } from "../../lib/errors";
+import { countEvent } from "../ops/metrics";
 
 /** The slice of a node-redis client this code uses (raw commands keep replies predictable across versions). */
 export interface RedisClient {
@@ -65,6 +67,10 @@ const K = {
   sessions: "cls:sessions",
   schema: "cls:schema",
   live: "cls:live",
+  /** The cluster's record of a session's owner node (server/scaleout/clusterGateway.ts). */
+  owner: (id: string) => `cls:owner:${id}`,
+  /** Readiness writes here (server/ops/readiness.ts); it expires on its own. */
+  probe: "cls:probe",
 };
 
 /** The layout of the keys below; bumped on any incompatible change. */
@@ -92,6 +98,24 @@ if tonumber(ARGV[1]) > c then redis.call('HSET', KEYS[1], 'peak', ARGV[1]) end
 return 1`;
 
 /**
+ * Retention: one ended session and everything of it, atomically, if it still
+ * ended before the cutoff. The code key goes only if it still names this
+ * session (codes are reused once a session ends). Returns the events deleted,
+ * or -1 when the session does not qualify.
+ * KEYS: session hash, events, tokens, owner, sessions zset, host-key set, live set, code.
+ * ARGV: session id, cutoff (ms).
+ */
+const DELETE_ENDED = `local ended = tonumber(redis.call('HGET', KEYS[1], 'endedAt') or '')
+if ended == nil or ended >= tonumber(ARGV[2]) then return -1 end
+local n = redis.call('XLEN', KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('ZREM', KEYS[5], ARGV[1])
+redis.call('SREM', KEYS[6], ARGV[1])
+redis.call('SREM', KEYS[7], ARGV[1])
+if redis.call('GET', KEYS[8]) == ARGV[1] then redis.call('DEL', KEYS[8]) end
+return n`;
+
+/**
  * The store for several server processes: a Redis stream per session holds
  * its event log (entry id = `<seq>-1`, so Redis itself refuses a second
  * writer of the same sequence number), a hash per session its record and
@@ -117,7 +141,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   }
 
   constructor(private readonly client: RedisClient) {
-    super("events to redis", logError);
+    super("events to redis", logError, "redis");
   }
 
   private cmd(args: (string | number)[]): Promise<unknown> {
@@ -158,6 +182,35 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
       this.cmd(["SADD", K.live, record.id]),
       this.cmd(["XADD", K.events(record.id), `${created.seq}-1`, "e", JSON.stringify(created)]),
     ]);
+    countEvent(created.type);
+  }
+
+  /** A write Redis must accept: refused by a read-only replica, a full `maxmemory`, or a failed persistence (MISCONF). */
+  async checkWritable(): Promise<void> {
+    await this.cmd(["SET", K.probe, Date.now(), "PX", 60_000]);
+  }
+
+  /**
+   * Sessions are indexed by creation time, and one that ended before the
+   * cutoff was created before it too: only those are read. Each is deleted
+   * by one script, which checks again that it ended before the cutoff.
+   */
+  async deleteEndedBefore(cutoff: number, signal?: AbortSignal): Promise<RetentionSweep> {
+    const total: RetentionSweep = { sessions: 0, events: 0 };
+    const candidates = asStrings(await this.cmd(["ZRANGEBYSCORE", K.sessions, "-inf", `(${cutoff}`]));
+    for (const id of candidates) {
+      if (signal?.aborted) break;
+      const reply = await this.cmd(["HMGET", K.session(id), "endedAt", "code", "hostKeyHash"]);
+      if (!Array.isArray(reply)) throw new StoreError("redis answered something other than a list to HMGET");
+      const [endedAt, code, hostKeyHash] = reply.map((v) => (typeof v === "string" ? v : ""));
+      if (!endedAt || Number(endedAt) >= cutoff) continue;
+      const keys = [K.session(id), K.events(id), K.tokens(id), K.owner(id), K.sessions, K.hostKey(hostKeyHash), K.live, K.code(code)];
+      const events = Number(await this.cmd(["EVAL", DELETE_ENDED, keys.length, ...keys, id, cutoff]));
+      if (events < 0) continue;
+      total.sessions += 1;
+      total.events += events;
+    }
+    return total;
   }
 
   /** One pipelined round trip per batch; any refused entry fails the batch. */

@@ -1,6 +1,7 @@
 import type { SessionSummary } from "../../lib/protocol/rest";
 import type { SessionEvent } from "../../lib/session/types";
 import { toError } from "../../lib/errors";
+import { observeBatch, type StoreKind } from "../ops/metrics";
 
 /**
  * Where sessions and their event logs are kept. The room logic sees only this
@@ -69,9 +70,22 @@ export interface SessionStore {
   setReplaySharing(id: string, shareKeyHash: string | null, generation: number): Promise<void>;
   saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void>;
   findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null>;
+  /** Commits one small write that holds no data (readiness): rejects when the store cannot take writes. */
+  checkWritable(): Promise<void>;
+  /**
+   * Retention: deletes the sessions that ended before `cutoff` (ms), with their events, tokens and share keys,
+   * one at a time; stops between two sessions once `signal` is aborted (shutdown).
+   */
+  deleteEndedBefore(cutoff: number, signal?: AbortSignal): Promise<RetentionSweep>;
   /** The SQLite file, when the log is one that another thread can read (exports run off the event loop). */
   sqliteFile?(): string;
   close(): Promise<void>;
+}
+
+/** What one retention pass deleted. */
+export interface RetentionSweep {
+  sessions: number;
+  events: number;
 }
 
 /** One queued write: an event, a student's token, or a new peak of connected students. */
@@ -88,9 +102,9 @@ export abstract class BatchedStore {
   private readonly queue: WriteQueue<QueuedWrite>;
   private readonly writeErrorListeners: ((err: Error, failed: ReadonlySet<string> | null) => void)[] = [];
 
-  constructor(description: string, onLog: (msg: string, err: Error) => void) {
+  constructor(description: string, onLog: (msg: string, err: Error) => void, kind: StoreKind) {
     this.queue = new WriteQueue(
-      (batch) => this.writeBatch(batch),
+      (batch) => observeBatch(kind, batch, () => this.writeBatch(batch)),
       (err, failed) => {
         onLog(`writing ${description} failed${failed ? ` for ${failed.size} session(s)` : ""}`, err);
         for (const listener of this.writeErrorListeners) listener(err, failed);

@@ -171,7 +171,7 @@ describe("the answer stays secret until the teacher reveals it", () => {
     }
     // Listing "my sessions" with the id or the student token as a host key lists nothing.
     const listed = await api("/api/sessions", { "X-Host-Keys": `${id},${eve.welcome!.token}` });
-    expect(JSON.parse(listed.body)).toEqual({ scope: "host", sessions: [] });
+    expect(JSON.parse(listed.body)).toEqual({ scope: "host", sessions: [], retention: expect.any(Object) });
   });
 
   it("a shared replay link shows an unrevealed poll without answer, notes or counts, and all of it after the reveal", async () => {
