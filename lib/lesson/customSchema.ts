@@ -20,7 +20,9 @@ const optional = (max: number) =>
     .optional()
     .transform((t) => (t ? t : undefined));
 
-const lifelineSchema = z.object({ id: required(L.lifelineId, "A participant id"), name: required(L.lifelineName, "A participant name") }).strip();
+const lifelineSchema = z
+  .object({ id: required(L.lifelineId, "A participant id"), name: required(L.lifelineName, "A participant name") })
+  .strip();
 
 const stepSchema = z
   .object({

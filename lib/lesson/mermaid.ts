@@ -303,7 +303,8 @@ export function diagramAsCustomLesson(diagram: LessonDiagram): CustomLesson {
     steps: diagram.steps.map((s) => ({
       from: s.from,
       to: s.to,
-      ...(s.arrow ?? (s.kind === "watch" ? { line: "dotted" as const, head: "async" as const } : { line: "solid" as const, head: "filled" as const })),
+      ...(s.arrow ??
+        (s.kind === "watch" ? { line: "dotted" as const, head: "async" as const } : { line: "solid" as const, head: "filled" as const })),
       title: s.title,
       ...(s.note ? { note: s.note } : {}),
       ...(s.narration && s.narration !== s.title ? { narration: s.narration } : {}),

@@ -127,21 +127,19 @@ export function customDiagram(lesson: CustomLesson): LessonDiagram {
     title: lesson.title,
     summary: lesson.summary ?? "",
     lifelines: lesson.lifelines.map((l) => ({ id: l.id, name: l.name })),
-    steps: lesson.steps.map(
-      (s, i): LessonStep => ({
-        label: i + 1,
-        title: s.title,
-        from: s.from,
-        to: s.to,
-        kind: kindOf(s),
-        arrow: { line: s.line, head: s.head },
-        narration: s.narration ?? s.title,
-        speakerNotes: s.speakerNotes ?? "",
-        ...(s.note ? { note: s.note } : {}),
-        ...(s.why ? { why: s.why } : {}),
-        ...(s.wrongNote ? { wrongNote: s.wrongNote } : {}),
-      }),
-    ),
+    steps: lesson.steps.map((s, i): LessonStep => ({
+      label: i + 1,
+      title: s.title,
+      from: s.from,
+      to: s.to,
+      kind: kindOf(s),
+      arrow: { line: s.line, head: s.head },
+      narration: s.narration ?? s.title,
+      speakerNotes: s.speakerNotes ?? "",
+      ...(s.note ? { note: s.note } : {}),
+      ...(s.why ? { why: s.why } : {}),
+      ...(s.wrongNote ? { wrongNote: s.wrongNote } : {}),
+    })),
   };
   diagrams.set(lesson, diagram);
   return diagram;
