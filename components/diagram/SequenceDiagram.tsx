@@ -13,7 +13,20 @@ const NOTE_LINE_H = 18;
 const SELF_LOOP_W = 56;
 const X: Record<LifelineId, number> = { you: 110, control: 300, scheduler: 490, csi: 680, node: 870 };
 /** A teacher's lesson's lifelines: spread evenly, coloured in turn (the card's five keep their own places and colours). */
-const EXTRA_COLOURS = ["#93c5fd", "#c4b5fd", "#fcd34d", "#6ee7b7", "#fda4af", "#67e8f9", "#f0abfc", "#bef264", "#fdba74", "#a5b4fc", "#5eead4", "#f9a8d4"];
+const EXTRA_COLOURS = [
+  "#93c5fd",
+  "#c4b5fd",
+  "#fcd34d",
+  "#6ee7b7",
+  "#fda4af",
+  "#67e8f9",
+  "#f0abfc",
+  "#bef264",
+  "#fdba74",
+  "#a5b4fc",
+  "#5eead4",
+  "#f9a8d4",
+];
 function columns(lifelines: readonly LessonLifeline[]): { x: Map<string, number>; colour: Map<string, string>; boxW: number } {
   const builtIn = lifelines === LIFELINES;
   const gap = (WIDTH - 110) / Math.max(1, lifelines.length);

@@ -134,9 +134,9 @@ export function LessonEditor() {
           Mermaid sequence diagram
         </h2>
         <p className="text-sm text-slate-300">
-          Each message is a step. After a message, <code>%% narration:</code>, <code>%% say:</code> (speaker notes),{" "}
-          <code>%% why:</code> and <code>%% wrong:</code> (the misconception note when it is a wrong answer) add details. Loops, alt/opt/par
-          blocks, rect, activations and boxes are not supported.
+          Each message is a step. After a message, <code>%% narration:</code>, <code>%% say:</code> (speaker notes), <code>%% why:</code>{" "}
+          and <code>%% wrong:</code> (the misconception note when it is a wrong answer) add details. Loops, alt/opt/par blocks, rect,
+          activations and boxes are not supported.
         </p>
         <label htmlFor="lesson-source" className="sr-only">
           Mermaid text
