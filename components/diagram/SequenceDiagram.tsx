@@ -29,10 +29,11 @@ const EXTRA_COLOURS = [
 ];
 function columns(lifelines: readonly LessonLifeline[]): { x: Map<string, number>; colour: Map<string, string>; boxW: number } {
   const builtIn = lifelines === LIFELINES;
+  const isCard = (id: string): id is LifelineId => Object.hasOwn(X, id);
   const gap = (WIDTH - 110) / Math.max(1, lifelines.length);
-  const x = new Map(lifelines.map((l, i) => [l.id, builtIn ? X[l.id as LifelineId] : Math.round(80 + gap / 2 + i * gap - 10)]));
+  const x = new Map(lifelines.map((l, i) => [l.id, builtIn && isCard(l.id) ? X[l.id] : Math.round(80 + gap / 2 + i * gap - 10)]));
   const colour = new Map(
-    lifelines.map((l, i) => [l.id, builtIn ? LIFELINE_COLOURS[l.id as LifelineId] : EXTRA_COLOURS[i % EXTRA_COLOURS.length]]),
+    lifelines.map((l, i) => [l.id, builtIn && isCard(l.id) ? LIFELINE_COLOURS[l.id] : EXTRA_COLOURS[i % EXTRA_COLOURS.length]]),
   );
   return { x, colour, boxW: builtIn ? 168 : Math.min(168, gap - 8) };
 }

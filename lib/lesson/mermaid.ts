@@ -1,3 +1,4 @@
+import { isRecord } from "../guards";
 import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type LessonDiagram, type LineStyle } from "./model";
 
 /**
@@ -104,8 +105,9 @@ interface SequenceDbLike {
 }
 
 function isSequenceDb(db: unknown): db is SequenceDbLike {
-  const d = db as Partial<SequenceDbLike> | null;
-  return !!d && typeof d.getActorKeys === "function" && typeof d.getMessages === "function" && typeof d.getActors === "function";
+  return (
+    isRecord(db) && typeof db.getActorKeys === "function" && typeof db.getMessages === "function" && typeof db.getActors === "function"
+  );
 }
 
 /** A statement line of the text: not blank, not a comment. */
@@ -156,12 +158,14 @@ function errorAt(message: string, line: number, column = 1): LessonParseResult {
 
 /** Mermaid's parse error (jison's `hash.loc`), moved back to the teacher's line numbers. */
 function fromMermaidError(err: unknown, leadingBlank: number): LessonParseResult {
-  const e = err as { message?: string; hash?: { loc?: { first_line?: number; first_column?: number }; line?: number } } | null;
-  const loc = e?.hash?.loc;
-  const line = (loc?.first_line ?? (e?.hash?.line !== undefined ? e.hash.line + 1 : 1)) + leadingBlank;
-  const column = (loc?.first_column ?? 0) + 1;
+  // jison's errors carry `hash.loc` (1-based line, 0-based column); anything else points at the top.
+  const hash = isRecord(err) && isRecord(err.hash) ? err.hash : {};
+  const loc = isRecord(hash.loc) ? hash.loc : {};
+  const firstLine = typeof loc.first_line === "number" ? loc.first_line : typeof hash.line === "number" ? hash.line + 1 : 1;
+  const line = firstLine + leadingBlank;
+  const column = (typeof loc.first_column === "number" ? loc.first_column : 0) + 1;
   // Mermaid's message repeats the line with a caret under it: keep its first and last lines.
-  const text = String(e?.message ?? "Mermaid could not read this diagram.");
+  const text = err instanceof Error ? err.message : "Mermaid could not read this diagram.";
   const parts = text.split("\n").filter((l) => l.trim() !== "" && !/^-*\^$/.test(l.trim()) && !/^\.\.\./.test(l.trim()));
   const said = parts.length > 1 ? `${parts[0]} ${parts[parts.length - 1]}` : (parts[0] ?? text);
   return errorAt(said.replace(/^Parse error on line \d+:?/, "Mermaid could not parse this line:").trim(), line, column);
@@ -261,7 +265,7 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
     }
     if (key === "summary") return errorAt('"%% summary:" goes before the first message.', l.n, l.text.indexOf("%%") + 1);
     const step = steps[current];
-    const field = ({ narration: "narration", say: "speakerNotes", why: "why", wrong: "wrongNote" } as const)[key as "narration"];
+    const field = key === "say" ? "speakerNotes" : key === "wrong" ? "wrongNote" : key === "why" ? "why" : "narration";
     step[field] = step[field] ? `${step[field]} ${value}` : value;
   }
 

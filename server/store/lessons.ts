@@ -3,6 +3,8 @@ import type { CustomLesson } from "../../lib/lesson/model";
 import type { LessonSummary } from "../../lib/protocol/rest";
 import { asString, asStrings, type RedisClient } from "./redis";
 import { StoreError } from "./types";
+import { customLessonSchema } from "../../lib/lesson/customSchema";
+import { isRecord } from "../../lib/guards";
 
 /**
  * Teachers' lessons, behind one small interface: SQLite on one machine (its
@@ -47,6 +49,13 @@ export interface LessonStore {
   /** How many lessons exist (deleted included), for the per-server cap. */
   count(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** A stored lesson, checked again with the same schema that admitted it: a damaged row fails here, loudly. */
+function storedLesson(json: string, id: string): CustomLesson {
+  const parsed = customLessonSchema.safeParse(JSON.parse(json));
+  if (!parsed.success) throw new StoreError(`lesson ${id}: a stored version is not a valid lesson`);
+  return parsed.data;
 }
 
 function summary(meta: LessonMeta, latest: LessonVersion): LessonSummary {
@@ -153,7 +162,7 @@ export class SqliteLessonStore implements LessonStore {
     const v = version ?? meta.latest_version;
     const row = this.stmts.version.get(id, v);
     if (!row) return null;
-    return { id, version: v, lesson: JSON.parse(row.body) as CustomLesson, source: row.source, createdAt: row.created_at };
+    return { id, version: v, lesson: storedLesson(row.body, id), source: row.source, createdAt: row.created_at };
   }
 
   async list(ownerKeyHashes: readonly string[] | null): Promise<LessonSummary[]> {
@@ -230,7 +239,11 @@ export class RedisLessonStore implements LessonStore {
     const v = version ?? (await this.meta(id))?.latestVersion;
     if (!v) return null;
     const json = asString(await this.cmd("GET", `lesson:${id}:v:${v}`));
-    return json ? (JSON.parse(json) as LessonVersion) : null;
+    if (!json) return null;
+    const stored: unknown = JSON.parse(json);
+    if (!isRecord(stored) || typeof stored.source !== "string" || typeof stored.createdAt !== "number")
+      throw new StoreError(`lesson ${id} version ${v} is damaged`);
+    return { id, version: v, lesson: storedLesson(JSON.stringify(stored.lesson), id), source: stored.source, createdAt: stored.createdAt };
   }
 
   async list(ownerKeyHashes: readonly string[] | null): Promise<LessonSummary[]> {
