@@ -24,6 +24,7 @@ import { LocalGateway } from "./rooms/gateway";
 import { ClusterGateway } from "./scaleout/clusterGateway";
 import type { RedisClient, RedisSessionStore } from "./store/redis";
 import type { SessionStore } from "./store/types";
+import { openLessonStore } from "./store/openLessons";
 import { toError } from "../lib/errors";
 import { attachOps } from "./ops";
 import { timedOutbox } from "./ops/metrics";
@@ -71,7 +72,8 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
   // One allowance of failed joins per address, shared by the socket handshake and /api/join-info: a guesser gets
   // 60 tries at once, then one a second, whichever door they knock on.
   const failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins);
-  const api = createApiHandler({ config, rooms, store, failedJoins });
+  const lessons = openLessonStore(store, redis?.client);
+  const api = createApiHandler({ config, rooms, store, failedJoins, lessons });
   const origins = createOriginPolicy({ publicUrl: config.publicUrl, trustProxy });
   const connections = new ConnectionGuard(
     {
@@ -217,6 +219,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       await closed;
       await api.close();
       await opsClosed;
+      await lessons?.close();
       await store.close();
     },
   };

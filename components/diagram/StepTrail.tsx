@@ -1,15 +1,23 @@
 import { LIFELINES } from "@/lib/lesson/card";
-import type { Scenario } from "@/lib/lesson/types";
+import type { LessonDiagram, LessonLifeline } from "@/lib/lesson/model";
 import { ARROW_STYLES, CURRENT_STROKE, LIFELINE_COLOURS } from "@/components/theme";
 
-const NAMES = Object.fromEntries(LIFELINES.map((l) => [l.id, l.name]));
+const NAMES: Record<string, string> = Object.fromEntries(LIFELINES.map((l) => [l.id, l.name]));
+const COLOURS: Record<string, string> = LIFELINE_COLOURS;
 
 /**
  * The sequence so far as a list, for a phone: the full diagram shrunk to 360
  * pixels would need pinch-zoom, this reads at arm's length. Same rule as the
  * diagram: only steps that have happened are shown.
  */
-export function StepTrail({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
+export function StepTrail({
+  scenario,
+  stepIndex,
+}: {
+  scenario: Pick<LessonDiagram, "steps"> & { lifelines?: readonly LessonLifeline[] };
+  stepIndex: number;
+}) {
+  const names = scenario.lifelines ? Object.fromEntries(scenario.lifelines.map((l) => [l.id, l.name])) : NAMES;
   return (
     <ol className="space-y-1.5" aria-label="Steps so far" data-testid="step-trail">
       {scenario.steps.slice(0, stepIndex + 1).map((step, i) => {
@@ -35,9 +43,9 @@ export function StepTrail({ scenario, stepIndex }: { scenario: Scenario; stepInd
                 {step.failed ? " ✕ fails" : ""}
               </span>
               <span className="block text-sm text-slate-300">
-                <span style={{ color: LIFELINE_COLOURS[step.from] }}>{NAMES[step.from]}</span>
+                <span style={{ color: COLOURS[step.from] }}>{names[step.from]}</span>
                 {step.from === step.to ? " (itself)" : " → "}
-                {step.from !== step.to && <span style={{ color: LIFELINE_COLOURS[step.to] }}>{NAMES[step.to]}</span>}
+                {step.from !== step.to && <span style={{ color: COLOURS[step.to] }}>{names[step.to]}</span>}
               </span>
             </span>
             <svg width="40" height="12" aria-hidden="true" className="shrink-0">

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { getScenario } from "@/lib/lesson/scenarios";
+import { useLessonDiagram } from "@/components/live/useLesson";
 import { LiveSessionProvider, useHostSnapshot, useLive, useSend } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
 import { useJoinInfo } from "@/components/session/useJoinInfo";
@@ -74,9 +74,9 @@ function Console({ code }: { code: string }) {
   const connection = useLive((s) => s.connection);
   const lastError = useLive((s) => s.lastError);
   const send = useSend();
-  const scenario = getScenario(snapshot.mode, snapshot.variant);
-  const step = scenario.steps[snapshot.stepIndex];
-  const next = scenario.steps[snapshot.stepIndex + 1];
+  const { diagram, scenario, custom } = useLessonDiagram(snapshot);
+  const step = diagram.steps[snapshot.stepIndex];
+  const next = diagram.steps[snapshot.stepIndex + 1];
   const ended = snapshot.status === "ended";
   const endedRef = useRef<HTMLAnchorElement>(null);
   const [showAnswer, setShowAnswer] = useShowAnswer();
@@ -186,11 +186,11 @@ function Console({ code }: { code: string }) {
       <div className="mt-4 grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_420px]">
         <div className="min-w-0 space-y-4 xl:col-start-1 xl:row-start-1">
           <div className="flex flex-wrap items-start justify-between gap-4">
-            <StepHeader scenario={scenario} snapshot={snapshot} />
-            <ModeBadge mode={snapshot.mode} scenario={scenario} />
+            <StepHeader scenario={diagram} snapshot={snapshot} />
+            {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
           </div>
-          <ModeSwitchNotice snapshot={snapshot} />
-          <StepControls scenario={scenario} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
+          {!custom && <ModeSwitchNotice snapshot={snapshot} />}
+          <StepControls scenario={diagram} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
         </div>
         <aside className="space-y-4 xl:col-start-2 xl:row-span-2 xl:row-start-1" aria-label="Teacher tools">
           <PollControls snapshot={snapshot} disabled={ended} showAnswer={showAnswer} onShowAnswer={setShowAnswer} />
@@ -210,8 +210,9 @@ function Console({ code }: { code: string }) {
                   : "This is the last step."}
             </p>
           </section>
-          <ModeSwitch snapshot={snapshot} disabled={ended} />
-          <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} />
+          {/* Binding modes, objects and topology belong to the Kubernetes lesson only. */}
+          {!custom && <ModeSwitch snapshot={snapshot} disabled={ended} />}
+          {!custom && <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} />}
           <JoinPanel code={code} />
           <Participants snapshot={snapshot} disabled={ended} />
         </aside>
@@ -219,12 +220,12 @@ function Console({ code }: { code: string }) {
           {/* On a wide screen the inspector sits beside the diagram; on a laptop, below it. */}
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,600px)]">
             <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-              <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+              <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
             </div>
-            <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />
+            {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
           </div>
-          <FidelityNotes />
-          <LabLink mode={snapshot.mode} variant={snapshot.variant} />
+          {!custom && <FidelityNotes />}
+          {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} />}
         </div>
       </div>
     </div>

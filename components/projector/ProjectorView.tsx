@@ -3,7 +3,8 @@
 import { useEffect, useState } from "react";
 import { readHostKey } from "@/components/live/hostKeyStore";
 import { useJoinInfo } from "@/components/session/useJoinInfo";
-import { getScenario } from "@/lib/lesson/scenarios";
+import { useLessonDiagram } from "@/components/live/useLesson";
+import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import type { PublicPoll, PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, usePublicSnapshot } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
@@ -47,9 +48,10 @@ export function ProjectorView({ code }: { code: string }) {
  */
 function Projector({ code }: { code: string }) {
   const snapshot = usePublicSnapshot();
-  const scenario = getScenario(snapshot.mode, snapshot.variant);
+  const { diagram, scenario, custom } = useLessonDiagram(snapshot);
+  // The Kubernetes side panels (objects, topology, comparison) belong to the built-in lesson only.
+  const panel = custom ? "none" : snapshot.projectorPanel;
   const poll = snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) && snapshot.status !== "ended" ? snapshot.poll : null;
-  const panel = snapshot.projectorPanel;
   // A poll takes the side panel's place while it is on; objects need the widest column (YAML, whole event messages).
   const side = poll
     ? "30rem"
@@ -68,17 +70,23 @@ function Projector({ code }: { code: string }) {
     >
       <header className="flex items-start gap-[1rem]">
         <div className="min-w-0 flex-1 space-y-[0.3rem]">
-          <StepHeader scenario={scenario} snapshot={snapshot} large />
-          <div className="flex flex-wrap items-center gap-[0.5rem] text-[0.875rem]">
-            <ModeBadge mode={snapshot.mode} scenario={scenario} large />
-            <ModeSwitchNotice snapshot={snapshot} />
-          </div>
+          <StepHeader scenario={diagram} snapshot={snapshot} large />
+          {!custom && (
+            <div className="flex flex-wrap items-center gap-[0.5rem] text-[0.875rem]">
+              <ModeBadge mode={snapshot.mode} scenario={scenario} large />
+              <ModeSwitchNotice snapshot={snapshot} />
+            </div>
+          )}
         </div>
         <RoomCard code={code} snapshot={snapshot} />
       </header>
       <div className="grid min-h-0 gap-[0.5rem]" style={{ gridTemplateColumns: side ? `minmax(0,1fr) ${side}` : "minmax(0,1fr)" }}>
         <div className="min-h-0 min-w-0">
-          <ProjectorDiagram scenario={scenario} stepIndex={snapshot.stepIndex} />
+          {custom ? (
+            <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} large className="h-full max-h-full w-full" />
+          ) : (
+            <ProjectorDiagram scenario={scenario} stepIndex={snapshot.stepIndex} />
+          )}
         </div>
         {poll ? (
           <ProjectorPoll poll={poll} snapshot={snapshot} />

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { getScenario } from "@/lib/lesson/scenarios";
+import { useLessonDiagram } from "@/components/live/useLesson";
+import type { LessonDiagram } from "@/lib/lesson/model";
 import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, studentTokenKey, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
@@ -162,7 +163,7 @@ function PollBanner({ poll }: { poll: PublicSnapshot["poll"] }) {
 }
 
 /** The phone's full drawing opens on the current step, not scrolled to the left edge. */
-function FullDiagram({ scenario, stepIndex }: { scenario: ReturnType<typeof getScenario>; stepIndex: number }) {
+function FullDiagram({ scenario, stepIndex }: { scenario: LessonDiagram; stepIndex: number }) {
   const region = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
   useEffect(() => {
@@ -188,7 +189,7 @@ function FullDiagram({ scenario, stepIndex }: { scenario: ReturnType<typeof getS
 function StudentScreen({ code }: { code: string }) {
   const snapshot = usePublicSnapshot();
   const nickname = useLive((s) => s.welcome?.nickname);
-  const scenario = getScenario(snapshot.mode, snapshot.variant);
+  const { diagram, scenario, custom } = useLessonDiagram(snapshot);
   return (
     <div className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
       <header className="flex items-center justify-between gap-3">
@@ -203,28 +204,29 @@ function StudentScreen({ code }: { code: string }) {
           The teacher has ended this session. Thanks for taking part!
         </p>
       )}
-      <ModeBadge mode={snapshot.mode} scenario={scenario} />
-      <ModeSwitchNotice snapshot={snapshot} />
+      {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
+      {!custom && <ModeSwitchNotice snapshot={snapshot} />}
       <PollAnnouncer poll={snapshot.poll} />
       {snapshot.status !== "ended" && <PollBanner poll={snapshot.poll} />}
       {/* One card, in one place, from opening to reveal: it is not rebuilt when the answer comes. */}
       {snapshot.poll && snapshot.status !== "ended" && pollIsCurrent(snapshot.poll, snapshot) && (
         <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} />
       )}
-      <StepHeader scenario={scenario} snapshot={snapshot} />
+      <StepHeader scenario={diagram} snapshot={snapshot} />
       <section aria-label="Sequence diagram" className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}
         <div className="sm:hidden">
-          <StepTrail scenario={scenario} stepIndex={snapshot.stepIndex} />
-          <FullDiagram scenario={scenario} stepIndex={snapshot.stepIndex} />
+          <StepTrail scenario={diagram} stepIndex={snapshot.stepIndex} />
+          <FullDiagram scenario={diagram} stepIndex={snapshot.stepIndex} />
         </div>
         <div className="hidden sm:block">
-          <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+          <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
         </div>
       </section>
-      <StudentLessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} />
-      <FidelityNotes />
-      <LabLink mode={snapshot.mode} variant={snapshot.variant} />
+      {/* Objects, topology and the lab belong to the Kubernetes lesson only. */}
+      {!custom && <StudentLessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} />}
+      {!custom && <FidelityNotes />}
+      {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} />}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import type { SessionLesson } from "../lesson/model";
 import type { HostSnapshot, PublicSnapshot } from "../session/views";
 import type { RosterChanges, RosterFull } from "../session/roster";
 import type {
@@ -231,6 +232,8 @@ export interface Welcome {
   nickname?: string;
   /** Server time, so countdowns can be drawn against the server's clock. */
   serverNow: number;
+  /** The teacher's lesson this session runs (speaker notes only to the host); absent for the built-in lesson. */
+  lesson?: SessionLesson;
 }
 
 /** A student's own view of the active poll. */

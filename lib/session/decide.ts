@@ -2,6 +2,8 @@ import { MAX_VOTES_PER_ROUND } from "../constants";
 import { mapPosition } from "../lesson/position";
 import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { generateNextStepPoll } from "../polls/nextStep";
+import { generateLessonPoll } from "../polls/lessonPoll";
+import { diagramOf } from "./lesson";
 import type { Command } from "../protocol/schemas";
 import { protocolError, type ErrorCode, type MyVote, type ProtocolError } from "../protocol/wire";
 import { countVotes } from "./reducer";
@@ -54,13 +56,14 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
       return goToStep(state, command.payload.stepIndex);
 
     case "step:move": {
-      const total = getScenario(state.mode, state.variant).steps.length;
+      const total = diagramOf(state).steps.length;
       return goToStep(state, Math.min(total - 1, Math.max(0, state.stepIndex + command.payload.delta)));
     }
 
     case "mode:set": {
       const { mode, variant } = command.payload;
       if (!isVariantOf(mode, variant)) return refuse("BAD_MODE");
+      if (state.lesson) return refuse("BAD_MODE", "This lesson has no binding modes.");
       if (mode === state.mode && variant === state.variant) return accept([], { matched: true });
       const { index, matched } = mapPosition(getScenario(state.mode, state.variant), state.stepIndex, getScenario(mode, variant));
       return accept([{ type: "mode:changed", mode, variant, stepIndex: index, matched }], { matched });
@@ -185,7 +188,9 @@ function openPoll(
   let options: PollOption[];
   let correctOptionId: string | null;
   if (command.kind === "next-step") {
-    const generated = generateNextStepPoll(getScenario(state.mode, state.variant), state.stepIndex);
+    const generated = state.lesson
+      ? generateLessonPoll(diagramOf(state), state.stepIndex)
+      : generateNextStepPoll(getScenario(state.mode, state.variant), state.stepIndex);
     if (!generated) return refuse("NO_NEXT_STEP");
     // Shuffle first, then number: ids follow screen order, so neither the
     // position nor the id (visible in dev tools) says which one is right.

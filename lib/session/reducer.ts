@@ -35,6 +35,7 @@ export function initialState(): SessionState {
     resultsVisible: false,
     projectorPanel: "none",
     projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
+    lesson: null,
   };
 }
 
@@ -85,7 +86,13 @@ function apply(s: SessionState, event: SessionEvent): void {
   if (s.status === "ended" && event.type !== "session:created") return;
   switch (event.type) {
     case "session:created":
-      Object.assign(s, initialState(), { id: event.id, code: event.code, title: event.title, createdAt: event.at });
+      Object.assign(s, initialState(), {
+        id: event.id,
+        code: event.code,
+        title: event.title,
+        createdAt: event.at,
+        lesson: event.lesson ?? null,
+      });
       return;
 
     case "step:changed": {
@@ -96,6 +103,8 @@ function apply(s: SessionState, event: SessionEvent): void {
     }
 
     case "mode:changed": {
+      // A teacher's lesson has no binding modes.
+      if (s.lesson) return;
       if (!isVariantOf(event.mode, event.variant) || !stepInRange(event, event.stepIndex)) return;
       const fromLabel = getScenario(s.mode, s.variant).steps[s.stepIndex]?.label ?? 1;
       s.modeSwitch = { fromMode: s.mode, fromVariant: s.variant, fromLabel, matched: event.matched };

@@ -1,5 +1,6 @@
 import { MAX_EVENTS_PER_SESSION } from "../constants";
-import { NOT_SHOWN, getScenario } from "../lesson/scenarios";
+import { NOT_SHOWN } from "../lesson/scenarios";
+import { diagramOf } from "./lesson";
 import type { ErrorCode } from "../protocol/wire";
 import { PROJECTOR_OBJECTS, type Poll, type ProjectorFocus, type SessionState } from "./types";
 
@@ -23,8 +24,11 @@ export function own<T>(record: Record<string, T>, key: string): T | undefined {
 }
 
 /** Whether `stepIndex` is a step of that mode's scenario. */
-export function stepInRange(state: Pick<SessionState, "mode" | "variant">, stepIndex: number): boolean {
-  return Number.isInteger(stepIndex) && stepIndex >= 0 && stepIndex < getScenario(state.mode, state.variant).steps.length;
+export function stepInRange(
+  state: Pick<SessionState, "mode" | "variant"> & Partial<Pick<SessionState, "lesson">>,
+  stepIndex: number,
+): boolean {
+  return Number.isInteger(stepIndex) && stepIndex >= 0 && stepIndex < diagramOf(state).steps.length;
 }
 
 /** Why a vote cannot count (null when it can): the poll must be the active one, open, and the voter present. */
@@ -53,14 +57,19 @@ export function logFull(state: Pick<SessionState, "seq">): boolean {
  * Whether the projector can show this focus: a known object tab, and a deep
  * dive (if any) that the current step or the card's "not shown" list has.
  */
-export function focusIsValid(state: Pick<SessionState, "mode" | "variant" | "stepIndex">, focus: ProjectorFocus): boolean {
+export function focusIsValid(
+  state: Pick<SessionState, "mode" | "variant" | "stepIndex"> & Partial<Pick<SessionState, "lesson">>,
+  focus: ProjectorFocus,
+): boolean {
   if (!(PROJECTOR_OBJECTS as readonly string[]).includes(focus.object)) return false;
   if (focus.deepDive === null) return true;
   return deepDivesAt(state).some((d) => d.title === focus.deepDive);
 }
 
 /** The deep dives the projector can open at the class's step: the step's own, then the card's "not shown" list. */
-export function deepDivesAt(state: Pick<SessionState, "mode" | "variant" | "stepIndex">) {
-  const step = getScenario(state.mode, state.variant).steps[state.stepIndex];
+export function deepDivesAt(state: Pick<SessionState, "mode" | "variant" | "stepIndex"> & Partial<Pick<SessionState, "lesson">>) {
+  // The Kubernetes deep dives belong to the built-in lesson only.
+  if (state.lesson) return [];
+  const step = diagramOf(state).steps[state.stepIndex];
   return [...(step?.underTheHood ?? []), ...NOT_SHOWN];
 }

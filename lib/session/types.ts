@@ -1,5 +1,6 @@
 import { OBJECT_KINDS, type BindingMode, type VariantId } from "../lesson/types";
 import { isRecord } from "../guards";
+import type { SessionLesson } from "../lesson/model";
 
 /**
  * Session state and the durable events that change it. Everything here is
@@ -106,11 +107,13 @@ export interface SessionState {
   resultsVisible: boolean;
   projectorPanel: ProjectorPanel;
   projectorFocus: ProjectorFocus;
+  /** The teacher's lesson this session runs (id, version and content, from `session:created`); null: the built-in lesson. */
+  lesson: SessionLesson | null;
 }
 
 /** The body of each durable event; the server stamps `seq` and `at`. */
 export type SessionEventBody =
-  | { type: "session:created"; id: string; code: string; title: string }
+  | { type: "session:created"; id: string; code: string; title: string; lesson?: SessionLesson }
   | { type: "step:changed"; stepIndex: number }
   | {
       type: "mode:changed";

@@ -206,6 +206,7 @@ export function attachSocketLayer({
       token: joined.token,
       nickname: joined.nickname,
       serverNow: Date.now(),
+      ...(joined.lesson ? { lesson: joined.lesson } : {}),
     });
     if (role === "host") {
       void socket.join(hostRoom(sessionId));

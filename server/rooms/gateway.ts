@@ -1,3 +1,4 @@
+import { publicLesson, type SessionLesson } from "../../lib/lesson/model";
 import { MAX_PARTICIPANTS_PER_SESSION, MAX_PROJECTORS_PER_SESSION, RATE_LIMITS } from "../../lib/constants";
 import {
   isRoomCode,
@@ -55,6 +56,8 @@ export type JoinResult =
       myVote: MyVote | null;
       /** The teacher's: every student, then changes (`roster:changes`). */
       roster?: RosterFull;
+      /** The teacher's lesson the session runs (speaker notes for the host only); absent for the built-in lesson. */
+      lesson?: SessionLesson;
     }
   | { ok: false; error: ProtocolError };
 
@@ -106,7 +109,8 @@ export class LocalGateway implements RoomGateway {
     if (!isRoomCode(code)) return refuse("NO_SUCH_SESSION");
     const room = await this.rooms.byRoomCode(code);
     if (!room) return (await this.store.findByCode(code)) ? refuse("SESSION_ENDED") : refuse("NO_SUCH_SESSION");
-    const base = { ok: true as const, sessionId: room.id, code: room.code, role: request.role };
+    const lesson = room.lesson && (request.role === "host" ? room.lesson : publicLesson(room.lesson));
+    const base = { ok: true as const, sessionId: room.id, code: room.code, role: request.role, ...(lesson ? { lesson } : {}) };
 
     if (request.role === "host") {
       const hash = await this.rooms.hostKeyHash(room.id);

@@ -1,3 +1,4 @@
+import type { SessionLesson } from "../../lib/lesson/model";
 import { replay, type SessionEvent, type SessionState } from "../../lib/session";
 import { log } from "../logger";
 import { Room, type RoomOutbox } from "./room";
@@ -73,7 +74,8 @@ export class RoomRegistry {
     return n;
   }
 
-  async create(title: string): Promise<CreatedSession> {
+  /** `lesson`: a teacher's lesson version, recorded in `session:created` so the session, its replay and exports keep it. */
+  async create(title: string, lesson?: SessionLesson): Promise<CreatedSession> {
     const { store } = this.options;
     let code = newRoomCode();
     for (let tries = 0; this.byCode.has(code) || (await store.codeExists(code)); tries++) {
@@ -83,7 +85,7 @@ export class RoomRegistry {
     const id = newId();
     const hostKey = newSecret();
     const createdAt = this.now();
-    const created: SessionEvent = { type: "session:created", id, code, title, seq: 1, at: createdAt };
+    const created: SessionEvent = { type: "session:created", id, code, title, ...(lesson ? { lesson } : {}), seq: 1, at: createdAt };
     await store.createSession({ id, code, title, hostKeyHash: hashSecret(hostKey), createdAt, endedAt: null }, created);
     this.attach(replay([created]));
     log.info("session created", { sessionId: id, code });

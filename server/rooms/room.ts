@@ -113,6 +113,10 @@ export class Room {
   get snapshotState(): SessionState {
     return cloneState(this.state);
   }
+  /** The teacher's lesson this session runs, or null for the built-in one. */
+  get lesson(): SessionState["lesson"] {
+    return this.state.lesson;
+  }
   get lastEventAt(): number {
     return this.state.lastEventAt;
   }
