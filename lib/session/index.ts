@@ -3,3 +3,4 @@ export * from "./reducer";
 export * from "./views";
 export * from "./export";
 export * from "./timeline";
+export * from "./questions";

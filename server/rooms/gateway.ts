@@ -17,6 +17,7 @@ import { KeyedLimiter } from "../edge/rateLimit";
 import type { RoomRegistry } from "./registry";
 import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
 import type { SessionStore } from "../store/types";
+import type { QuestionList } from "../../lib/session/questions";
 import { errorMessage } from "../../lib/errors";
 
 /**
@@ -52,6 +53,10 @@ export type JoinResult =
       nickname?: string;
       snapshot: AnySnapshot;
       myVote: MyVote | null;
+      /** The questions this socket may see (they travel apart from the snapshot). */
+      questions?: QuestionList;
+      /** Teachers: students looking back now. */
+      lookingBack?: number;
     }
   | { ok: false; error: ProtocolError };
 
@@ -63,6 +68,13 @@ export interface Member {
 
 export type CommandName = Exclude<keyof ClientToServerEvents, "session:sync">;
 
+/** What a resync resends to one socket. */
+export interface MemberView {
+  snapshot: AnySnapshot;
+  myVote: MyVote | null;
+  questions?: QuestionList;
+}
+
 export interface RoomGateway {
   join(request: JoinRequest): Promise<JoinResult>;
   /** Runs a parsed, role-checked command; resolves once its events are durable. */
@@ -72,7 +84,7 @@ export interface RoomGateway {
   /** The member's socket is gone (presence only). */
   left(member: Member): Promise<void>;
   /** The member's current view, for a resync. */
-  view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null>;
+  view(member: Member): Promise<MemberView | null>;
 }
 
 const refuse = (code: ErrorCode, message?: string): JoinResult => ({ ok: false, error: protocolError(code, message) });
@@ -101,7 +113,14 @@ export class LocalGateway implements RoomGateway {
       if (!hash || !secretMatches(request.hostKey, hash)) {
         return refuse("NOT_HOST", "This browser does not hold the host key for this session.");
       }
-      return { ...base, participantId: null, snapshot: room.hostSnapshot(), myVote: null };
+      return {
+        ...base,
+        participantId: null,
+        snapshot: room.hostSnapshot(),
+        myVote: null,
+        questions: room.questions.list("host", null),
+        lookingBack: room.presence.lookingBackCount,
+      };
     }
     if (request.role === "projector") {
       // A locked room admits no new watchers either, except the teacher's own projector (it holds the host key);
@@ -115,7 +134,13 @@ export class LocalGateway implements RoomGateway {
         // Over the allowance this is one more guess, refused exactly like an unknown code (the edge counts it).
         if (!hash || !secretMatches(request.hostKey, hash)) return refuse(request.admitNew === false ? "NO_SUCH_SESSION" : "ROOM_LOCKED");
       }
-      return { ...base, participantId: null, snapshot: room.publicSnapshot(), myVote: null };
+      return {
+        ...base,
+        participantId: null,
+        snapshot: room.publicSnapshot(),
+        myVote: null,
+        questions: room.questions.list("public", null),
+      };
     }
 
     let participantId = request.token ? await this.store.findParticipantByToken(room.id, hashSecret(request.token)) : null;
@@ -153,6 +178,7 @@ export class LocalGateway implements RoomGateway {
       nickname: room.participant(participantId!)?.nickname,
       snapshot: room.publicSnapshot(),
       myVote: room.myVote(participantId!),
+      questions: room.questions.list("public", participantId!),
     };
   }
 
@@ -188,12 +214,13 @@ export class LocalGateway implements RoomGateway {
     else room.presence.watcherLeft(member.role === "projector" ? "projector" : "host");
   }
 
-  async view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {
+  async view(member: Member): Promise<MemberView | null> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return null;
     return {
       snapshot: member.role === "host" ? room.hostSnapshot() : room.publicSnapshot(),
       myVote: member.participantId ? room.myVote(member.participantId) : null,
+      questions: room.questions.list(member.role === "host" ? "host" : "public", member.participantId),
     };
   }
 }

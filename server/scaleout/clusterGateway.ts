@@ -1,16 +1,6 @@
 import { z } from "zod";
-import {
-  COMMAND_RULES,
-  ROLES,
-  isCommandName,
-  normalizeRoomCode,
-  protocolError,
-  type Ack,
-  type AnySnapshot,
-  type Command,
-  type MyVote,
-} from "../../lib/protocol";
-import type { JoinRequest, JoinResult, LocalGateway, Member, RoomGateway } from "../rooms/gateway";
+import { COMMAND_RULES, ROLES, isCommandName, normalizeRoomCode, protocolError, type Ack, type Command } from "../../lib/protocol";
+import type { JoinRequest, JoinResult, LocalGateway, Member, MemberView, RoomGateway } from "../rooms/gateway";
 import { assertNever } from "../../lib/assertNever";
 import { log } from "../logger";
 import type { RoomRegistry } from "../rooms/registry";
@@ -114,7 +104,7 @@ interface Results {
   command: Ack<unknown>;
   connected: void;
   left: void;
-  view: { snapshot: AnySnapshot; myVote: MyVote | null } | null;
+  view: MemberView | null;
 }
 interface RpcRequest {
   id: string;
@@ -196,7 +186,7 @@ export class ClusterGateway implements RoomGateway {
     await this.route(member.sessionId, { method: "left", args: [member] });
   }
 
-  view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {
+  view(member: Member): Promise<MemberView | null> {
     return this.route(member.sessionId, { method: "view", args: [member] });
   }
 
