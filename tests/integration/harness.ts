@@ -113,7 +113,10 @@ export interface TestClient {
 export async function connectClient(
   url: string,
   auth: Record<string, unknown>,
-  options: { expectError?: boolean } = {},
+  options: {
+    expectError?: boolean;
+    /** Attach listeners before anything arrives (the join's first messages come at once). */ listen?: (socket: ClientSocket) => void;
+  } = {},
 ): Promise<TestClient> {
   const socket: ClientSocket = connect(url, {
     auth: { v: PROTOCOL_VERSION, ...auth },
@@ -121,6 +124,7 @@ export async function connectClient(
     reconnection: false,
     forceNew: true,
   });
+  options.listen?.(socket);
   const client: TestClient = {
     socket,
     welcome: null,
