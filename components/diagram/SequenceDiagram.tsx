@@ -3,6 +3,8 @@ import { LIFELINES } from "@/lib/lesson/card";
 import type { ArrowKind, LifelineId, Scenario, ScenarioStep } from "@/lib/lesson/types";
 import { ARROW_STYLES, BINDING_NOTE_STYLE, CURRENT_STROKE, LIFELINE_COLOURS, NOTE_STYLE } from "@/components/theme";
 import { keysOf } from "@/lib/guards";
+import { targetKey } from "@/lib/session/questions";
+import { QuestionMarker, SELECTED_STROKE, pickable, type ElementPicker } from "@/components/questions/picker";
 
 const WIDTH = 1000;
 const HEADER_H = 96;
@@ -87,12 +89,21 @@ function arrowPath(step: ScenarioStep, y: number): { d: string; labelX: number; 
   return { d: `M${x1 + dir * 6},${y} H${x2 - dir * 8}`, labelX: (x1 + x2) / 2, labelY: y - 9, anchor: "middle" };
 }
 
+/** Where an arrow's question count sits: just past its head, below the line (beside a self-call's loop). */
+function arrowMarker(step: ScenarioStep, y: number): { x: number; y: number } {
+  if (step.from === step.to) return { x: X[step.from] + SELF_LOOP_W + 2, y: y + 24 };
+  const dir = X[step.to] > X[step.from] ? 1 : -1;
+  return { x: X[step.to] - dir * 30, y: y + 16 };
+}
+
 export interface SequenceDiagramProps {
   scenario: Scenario;
   stepIndex: number;
   /** Larger type for the projector. */
   large?: boolean;
   className?: string;
+  /** Students: arrows, lifelines, notes and step numbers become buttons that put the part in focus for a question. */
+  picker?: ElementPicker;
 }
 
 /**
@@ -100,7 +111,7 @@ export interface SequenceDiagramProps {
  * legend's four kinds, the current one highlighted. Future steps are not
  * drawn at all: they are what the class is asked to predict.
  */
-export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepIndex, large, className }: SequenceDiagramProps) {
+export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepIndex, large, className, picker }: SequenceDiagramProps) {
   // Unique per diagram: a page may show two (a phone's folded full view), and ids must not repeat.
   const prefix = useId().replace(/:/g, "");
   // The projector's type is larger: it is read from the back of the room.
@@ -114,7 +125,8 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
     <svg
       viewBox={`0 0 ${WIDTH} ${height}`}
       className={className}
-      role="img"
+      // With parts to tap it is a group of buttons; without, one picture.
+      role={picker ? "group" : "img"}
       aria-labelledby={`${prefix}title ${prefix}desc`}
       data-testid="sequence-diagram"
     >
@@ -131,33 +143,38 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
       {LIFELINES.map((l) => (
         <g key={l.id}>
           <line x1={X[l.id]} x2={X[l.id]} y1={HEADER_H} y2={height - 8} stroke="#475569" strokeWidth="2" strokeDasharray="3 6" />
-          <rect
-            x={X[l.id] - 84}
-            y={8}
-            width={168}
-            height={HEADER_H - 16}
-            rx={12}
-            fill="#111a2e"
-            stroke={LIFELINE_COLOURS[l.id]}
-            strokeWidth="2"
-          />
-          <text
-            x={X[l.id]}
-            y={32}
-            textAnchor="middle"
-            fill={LIFELINE_COLOURS[l.id]}
-            fontSize={type.badge}
-            fontWeight="700"
-            letterSpacing="2"
-          >
-            {l.badge}
-          </text>
-          <text x={X[l.id]} y={56} textAnchor="middle" fill="#f1f5f9" fontSize={type.name} fontWeight="700">
-            {l.name}
-          </text>
-          <text x={X[l.id]} y={77} textAnchor="middle" fill="#cbd5e1" fontSize={type.role}>
-            {l.role}
-          </text>
+          <g {...pickable(picker, { kind: "lifeline", stepIndex, lifeline: l.id }, `Lifeline ${l.name}`)}>
+            <rect
+              x={X[l.id] - 84}
+              y={8}
+              width={168}
+              height={HEADER_H - 16}
+              rx={12}
+              fill="#111a2e"
+              stroke={
+                picker?.selected === targetKey({ kind: "lifeline", stepIndex, lifeline: l.id }) ? SELECTED_STROKE : LIFELINE_COLOURS[l.id]
+              }
+              strokeWidth={picker?.selected === targetKey({ kind: "lifeline", stepIndex, lifeline: l.id }) ? 5 : 2}
+            />
+            <text
+              x={X[l.id]}
+              y={32}
+              textAnchor="middle"
+              fill={LIFELINE_COLOURS[l.id]}
+              fontSize={type.badge}
+              fontWeight="700"
+              letterSpacing="2"
+            >
+              {l.badge}
+            </text>
+            <text x={X[l.id]} y={56} textAnchor="middle" fill="#f1f5f9" fontSize={type.name} fontWeight="700">
+              {l.name}
+            </text>
+            <text x={X[l.id]} y={77} textAnchor="middle" fill="#cbd5e1" fontSize={type.role}>
+              {l.role}
+            </text>
+          </g>
+          <QuestionMarker picker={picker} target={{ kind: "lifeline", stepIndex, lifeline: l.id }} x={X[l.id] + 78} y={14} />
         </g>
       ))}
       {rows.map(({ step, y, noteLines }, i) => {
@@ -176,46 +193,64 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
             opacity={step.noop && !isCurrent ? 0.6 : 1}
           >
             {isCurrent && <rect x={4} y={y - 30} width={WIDTH - 8} height={ROW_H - 2} rx={10} fill="#facc15" opacity={0.1} />}
-            <circle cx={34} cy={y} r={16} fill={isCurrent ? CURRENT_STROKE : "#1e293b"} stroke={colour} strokeWidth="2" />
-            <text x={34} y={y + 6} textAnchor="middle" fontSize="16" fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>
-              {step.label}
-            </text>
-            <path
-              d={d}
-              fill="none"
-              stroke={colour}
-              strokeWidth={style.width + (isCurrent ? 1 : 0)}
-              strokeDasharray={step.noop ? "2 6" : style.dash}
-              markerEnd={`url(#${markerId(prefix, step.kind, isCurrent)})`}
-            />
-            {isCurrent && !step.noop && (
+            <g {...pickable(picker, { kind: "step", stepIndex: i }, `Step ${i + 1}, ${step.title}`)}>
+              <circle
+                cx={34}
+                cy={y}
+                r={16}
+                fill={isCurrent ? CURRENT_STROKE : "#1e293b"}
+                stroke={picker?.selected === `step:${i}` ? SELECTED_STROKE : colour}
+                strokeWidth={picker?.selected === `step:${i}` ? 5 : 2}
+              />
+              <text x={34} y={y + 6} textAnchor="middle" fontSize="16" fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>
+                {step.label}
+              </text>
+            </g>
+            <QuestionMarker picker={picker} target={{ kind: "step", stepIndex: i }} x={52} y={y - 16} />
+            <g {...pickable(picker, { kind: "arrow", stepIndex: i }, `Arrow of step ${i + 1}, ${step.title}`)}>
+              {picker?.selected === `arrow:${i}` && (
+                <path d={d} fill="none" stroke={SELECTED_STROKE} strokeWidth={style.width + 8} opacity={0.55} strokeLinecap="round" />
+              )}
+              {/* A wide invisible band: a finger does not have to hit a 3-pixel line. */}
+              {picker && <path d={d} fill="none" stroke="transparent" strokeWidth={26} pointerEvents="stroke" />}
               <path
                 d={d}
                 fill="none"
-                stroke="#fff7cc"
-                strokeWidth={style.width}
-                strokeDasharray="3 21"
-                className="arrow-current"
-                opacity={0.9}
+                stroke={colour}
+                strokeWidth={style.width + (isCurrent ? 1 : 0)}
+                strokeDasharray={step.noop ? "2 6" : style.dash}
+                markerEnd={`url(#${markerId(prefix, step.kind, isCurrent)})`}
               />
-            )}
-            <text
-              x={labelX}
-              y={labelY}
-              textAnchor={anchor}
-              fontSize={labelSize}
-              fontWeight="700"
-              fill={step.failed ? "#fda4af" : isCurrent ? "#fef08a" : "#e2e8f0"}
-              paintOrder="stroke"
-              stroke="#0b1220"
-              strokeWidth="5"
-            >
-              {step.title}
-              {step.noop ? " (nothing to write)" : ""}
-              {step.failed ? " ✕ fails" : ""}
-            </text>
+              {isCurrent && !step.noop && (
+                <path
+                  d={d}
+                  fill="none"
+                  stroke="#fff7cc"
+                  strokeWidth={style.width}
+                  strokeDasharray="3 21"
+                  className="arrow-current"
+                  opacity={0.9}
+                />
+              )}
+              <text
+                x={labelX}
+                y={labelY}
+                textAnchor={anchor}
+                fontSize={labelSize}
+                fontWeight="700"
+                fill={step.failed ? "#fda4af" : isCurrent ? "#fef08a" : "#e2e8f0"}
+                paintOrder="stroke"
+                stroke="#0b1220"
+                strokeWidth="5"
+              >
+                {step.title}
+                {step.noop ? " (nothing to write)" : ""}
+                {step.failed ? " ✕ fails" : ""}
+              </text>
+            </g>
+            <QuestionMarker picker={picker} target={{ kind: "arrow", stepIndex: i }} {...arrowMarker(step, y)} />
             {noteLines.length > 0 && (
-              <g>
+              <g {...pickable(picker, { kind: "note", stepIndex: i }, `Note of step ${i + 1}`)}>
                 <rect
                   x={noteX}
                   y={y + 16}
@@ -223,13 +258,17 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
                   height={noteLines.length * NOTE_LINE_H + 12}
                   rx={6}
                   fill={(step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).fill}
-                  stroke={(step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).stroke}
+                  stroke={
+                    picker?.selected === `note:${i}` ? SELECTED_STROKE : (step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).stroke
+                  }
+                  strokeWidth={picker?.selected === `note:${i}` ? 4 : 1}
                 />
                 {noteLines.map((line, n) => (
                   <text key={n} x={noteX + 10} y={y + 32 + n * NOTE_LINE_H} fontSize={type.note} fill="#f8fafc">
                     {line}
                   </text>
                 ))}
+                <QuestionMarker picker={picker} target={{ kind: "note", stepIndex: i }} x={noteX + 398} y={y + 18} />
               </g>
             )}
           </g>

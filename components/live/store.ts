@@ -1,5 +1,7 @@
 import { createStore } from "zustand/vanilla";
-import type { AnySnapshot, MyVote, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol/wire";
+import type { AnySnapshot, MyUpvote, MyVote, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol/wire";
+import type { QuestionChanges, QuestionList } from "@/lib/session/questions";
+import { applyChanges, applyMyUpvote, fromList, noteAsked, type QuestionsState } from "@/components/questions/questionsState";
 
 /** The browser's copy of one live session. Socket handlers write it; components read it. */
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "failed";
@@ -16,6 +18,10 @@ export interface LiveState {
   clockOffsetMs: number;
   /** The last command error, shown briefly in the UI. */
   lastError: ProtocolError | null;
+  /** The questions this view may see (their own channel: never in the snapshot). */
+  questions: QuestionsState | null;
+  /** Teachers: students looking back at an earlier step now. */
+  lookingBack: number;
 }
 
 export interface LiveActions {
@@ -29,6 +35,12 @@ export interface LiveActions {
   error(error: ProtocolError | null): void;
   presence(participantCount: number): void;
   renamed(nickname: string): void;
+  questionList(list: QuestionList): void;
+  questionChanges(changes: QuestionChanges): void;
+  myUpvote(upvote: MyUpvote): void;
+  /** The server took this student's question. */
+  questionAsked(questionId: string): void;
+  lookingBack(count: number): void;
 }
 
 export type LiveStore = ReturnType<typeof createLiveStore>;
@@ -43,6 +55,8 @@ export function createLiveStore() {
     tally: null,
     clockOffsetMs: 0,
     lastError: null,
+    questions: null,
+    lookingBack: 0,
     actions: {
       // Back online: an error from while the connection was down ("Not connected") is no longer true.
       setConnection: (connection) => set(connection === "connected" ? { connection, lastError: null } : { connection }),
@@ -75,6 +89,11 @@ export function createLiveStore() {
         const welcome = get().welcome;
         if (welcome) set({ welcome: { ...welcome, nickname } });
       },
+      questionList: (list) => set({ questions: fromList(list) }),
+      questionChanges: (changes) => set({ questions: applyChanges(get().questions, changes) }),
+      myUpvote: (upvote) => set({ questions: applyMyUpvote(get().questions, upvote) }),
+      questionAsked: (questionId) => set({ questions: noteAsked(get().questions, questionId) }),
+      lookingBack: (lookingBack) => set({ lookingBack }),
     },
   }));
 }

@@ -306,9 +306,8 @@ function askQuestion(
   const refusal = targetRefusal(state, command.target);
   if (refusal) return refuse(refusal);
   // Never named against the student's wish: asking anonymously where names are required is refused, not signed.
-  const wantsAnonymous = command.anonymous ?? false;
-  if (wantsAnonymous && names === "named") return refuse("NAMES_REQUIRED");
-  const anonymous = names === "anonymous" || wantsAnonymous;
+  if (command.anonymous && names === "named") return refuse("NAMES_REQUIRED");
+  const anonymous = names === "anonymous" || command.anonymous;
   if (state.questionOrder.length >= MAX_QUESTIONS_PER_SESSION) {
     return refuse("QUESTION_LIMIT", "This session has as many questions as it can take. Ask the teacher directly.");
   }

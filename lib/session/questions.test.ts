@@ -5,7 +5,7 @@ import { questionCsv, renderExport, shareableLog } from "./export";
 import { classQuestionList, groupQuestions, hostQuestionList, toClassQuestion } from "./questions";
 import { applyEvent, initialState, replay } from "./reducer";
 import { ReplayTimeline } from "./timeline";
-import type { SessionEvent, SessionEventBody, SessionState } from "./types";
+import type { SessionEvent, SessionEventBody } from "./types";
 import { toPublicSnapshot } from "./views";
 
 const T0 = 1_700_000_000_000;

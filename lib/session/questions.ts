@@ -101,7 +101,7 @@ export function classViewFor(state: SessionState, q: Question, participantId: st
 }
 
 /** The list a student (participantId) or a projector (null) receives on join. */
-export function classQuestionList(state: SessionState, participantId: string | null): QuestionList {
+export function classQuestionList(state: SessionState, participantId: string | null): Extract<QuestionList, { audience: "public" }> {
   const questions: ClassQuestion[] = [];
   const mine: string[] = [];
   const myUpvotes: string[] = [];
@@ -117,7 +117,7 @@ export function classQuestionList(state: SessionState, participantId: string | n
   return { audience: "public", rev: state.seq, questions, mine, myUpvotes };
 }
 
-export function hostQuestionList(state: SessionState): QuestionList {
+export function hostQuestionList(state: SessionState): Extract<QuestionList, { audience: "host" }> {
   return { audience: "host", rev: state.seq, questions: state.questionOrder.map((id) => toHostQuestion(state, state.questions[id])) };
 }
 
@@ -135,6 +135,11 @@ export function elementName(target: QuestionTarget): string {
 export function stepName(q: Pick<ClassQuestion, "mode" | "variant" | "target">): string {
   const step = isVariantOf(q.mode, q.variant) ? getScenario(q.mode, q.variant).steps[q.target.stepIndex] : undefined;
   return `Step ${q.target.stepIndex + 1}${step ? ` · ${step.title}` : ""}`;
+}
+
+/** "Step 5 · NODE CHOSEN, arrow": what a question (or a part of the diagram) is about. */
+export function describeTarget(q: Pick<ClassQuestion, "mode" | "variant" | "target">): string {
+  return q.target.kind === "step" ? stepName(q) : `${stepName(q)}, ${elementName(q.target)}`;
 }
 
 /** A stable key per element: the markers on the diagram and the teacher's groups use it. */

@@ -178,7 +178,7 @@ export class LocalGateway implements RoomGateway {
       nickname: room.participant(participantId!)?.nickname,
       snapshot: room.publicSnapshot(),
       myVote: room.myVote(participantId!),
-      questions: room.questions.list("public", participantId!),
+      questions: room.questions.list("public", participantId),
     };
   }
 

@@ -42,7 +42,8 @@ function setup() {
   return { room, store, sent };
 }
 
-const ask = (text: string) => ({ event: "question:ask", payload: { text, target: { kind: "step", stepIndex: 0 } } }) as const;
+const ask = (text: string) =>
+  ({ event: "question:ask", payload: { text, target: { kind: "step", stepIndex: 0 }, anonymous: false } }) as const;
 
 beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] }));
 afterEach(() => vi.useRealTimers());

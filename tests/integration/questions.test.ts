@@ -105,7 +105,7 @@ describe("questions over real sockets", () => {
     for (const c of everyone) await waitUntil(() => c.questions()?.questions[0]?.status === "answered");
 
     // A late joiner gets the list whole, with counts and the shown question.
-    const late = await join({ role: "student", code: (await host.client.latest()).code, nickname: "Di" });
+    const late = await join({ role: "student", code: host.client.latest().code, nickname: "Di" });
     await waitUntil(() => late.questions() !== null);
     expect(classQuestions(late)).toEqual([expect.objectContaining({ id: questionId, votes: 2, status: "answered" })]);
     expect(late.client.latest().questions.shownId).toBe(questionId);
