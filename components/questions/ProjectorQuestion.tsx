@@ -49,7 +49,14 @@ export function QuestionCallout({
   const edgeX = anchor && anchor.x > x + boxW / 2 ? x + boxW : x;
   const edgeY = anchor ? Math.min(Math.max(anchor.y, y + 0.6 * u), y + boxH - 0.6 * u) : 0;
   return (
-    <g data-testid="projector-question" data-question-id={question.id} data-element={targetKey(question.target)} data-anchored={!!anchor}>
+    <g
+      data-testid="projector-question"
+      data-question-id={question.id}
+      data-element={targetKey(question.target)}
+      data-anchored={!!anchor}
+      role="note"
+      aria-label={`${header}: ${question.text}`}
+    >
       {anchor && (
         <>
           <line x1={anchor.x} y1={anchor.y} x2={edgeX} y2={edgeY} stroke="#fbbf24" strokeWidth={4} />
