@@ -10,8 +10,8 @@ export interface ShownQuestion extends ClassQuestion {
 
 /**
  * The question the teacher shows, drawn on the projector's diagram beside
- * the element it is about, with a line to it, in type read from the back of
- * the room (the projector's rem follows the screen). When its element is
+ * the element it is about (just below it, so the element stays in view),
+ * with a line to it, in type read from the back of the room (the projector's rem follows the screen). When its element is
  * not drawn (a later step, another scenario), it sits top right and says
  * which step it is about.
  */
@@ -40,14 +40,13 @@ export function QuestionCallout({
   const headLines = wrapTo(header, boxW - 2 * pad, head.px, 700, measure);
   const lines = wrapTo(question.text, boxW - 2 * pad, body.px, 700, measure);
   const boxH = pad + headLines.length * head.line + 0.3 * u + lines.length * body.line + pad;
-  const x = anchor
-    ? anchor.x > W / 2
-      ? Math.max(4, anchor.x - 1.5 * u - boxW)
-      : Math.min(W - boxW - 4, anchor.x + 1.5 * u)
-    : W - boxW - 4;
-  const y = Math.min(Math.max(4, anchor ? anchor.y - boxH / 2 : top + 0.5 * u), Math.max(4, H - boxH - 4));
-  const edgeX = anchor && anchor.x > x + boxW / 2 ? x + boxW : x;
-  const edgeY = anchor ? Math.min(Math.max(anchor.y, y + 0.6 * u), y + boxH - 0.6 * u) : 0;
+  // Below its element (above when there is no room), so the arrow, its label or the note stays in view.
+  const gap = 1.2 * u;
+  const below = !anchor || anchor.y + gap + boxH <= H - 4;
+  const x = anchor ? Math.min(Math.max(4, anchor.x - boxW / 2), W - boxW - 4) : W - boxW - 4;
+  const y = anchor ? (below ? anchor.y + gap : Math.max(4, anchor.y - gap - boxH)) : Math.min(top + 0.5 * u, Math.max(4, H - boxH - 4));
+  const edgeX = anchor ? Math.min(Math.max(anchor.x, x + 0.8 * u), x + boxW - 0.8 * u) : 0;
+  const edgeY = below ? y : y + boxH;
   return (
     <g
       data-testid="projector-question"
