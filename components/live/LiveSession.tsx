@@ -139,7 +139,21 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
     socket.on("poll:tally", (tally) => actions.tally(tally));
     socket.on("session:kicked", (error) => actions.setFatal(error));
     socket.on("server:restarting", () => actions.setConnection("reconnecting"));
-    socket.on("session:presence", ({ participantCount }) => actions.presence(participantCount));
+    socket.on("session:presence", ({ participantCount, projectorCount }) => actions.presence(participantCount, projectorCount));
+    // One resync at a time: changes keep coming while the whole roster is on its way.
+    let resyncing = false;
+    socket.on("roster:full", (roster) => {
+      resyncing = false;
+      actions.rosterFull(roster);
+    });
+    socket.on("roster:changes", (changes) => {
+      // A gap (a message lost across a reconnect, a room reloaded elsewhere): ask for the whole roster again.
+      if (actions.rosterChanges(changes) || resyncing) return;
+      resyncing = true;
+      socket.emit("session:sync", {}, (ack: Ack<null>) => {
+        if (!ack.ok) resyncing = false;
+      });
+    });
     socket.on("participant:renamed", ({ nickname }) => actions.renamed(nickname));
     socket.on("questions:list", (list) => actions.questionList(list));
     socket.on("questions:changed", (changes) => actions.questionChanges(changes));

@@ -1,7 +1,23 @@
 import { createStore } from "zustand/vanilla";
-import type { AnySnapshot, MyUpvote, MyVote, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol/wire";
+import {
+  newerVote,
+  type AnySnapshot,
+  type MyUpvote,
+  type MyVote,
+  type ProtocolError,
+  type TallyUpdate,
+  type Welcome,
+} from "@/lib/protocol/wire";
+import { applyRosterChanges, type RosterChanges, type RosterFull, type RosterRow } from "@/lib/session/roster";
 import type { QuestionChanges, QuestionList } from "@/lib/session/questions";
 import { applyChanges, applyMyUpvote, fromList, noteAsked, type QuestionsState } from "@/components/questions/questionsState";
+
+/** The teacher's copy of the roster: rows by participant id, at a revision of the room's count. */
+export interface Roster {
+  epoch: string;
+  rev: number;
+  rows: ReadonlyMap<string, RosterRow>;
+}
 
 /** The browser's copy of one live session. Socket handlers write it; components read it. */
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "failed";
@@ -14,6 +30,8 @@ export interface LiveState {
   snapshot: AnySnapshot | null;
   myVote: MyVote | null;
   tally: TallyUpdate | null;
+  /** The teacher's: every student, kept up to date by changes. */
+  roster: Roster | null;
   /** serverNow - Date.now() at welcome, for countdowns. */
   clockOffsetMs: number;
   /** The last command error, shown briefly in the UI. */
@@ -33,7 +51,10 @@ export interface LiveActions {
   myVote(vote: MyVote | null): void;
   tally(tally: TallyUpdate): void;
   error(error: ProtocolError | null): void;
-  presence(participantCount: number): void;
+  presence(participantCount: number, projectorCount?: number): void;
+  rosterFull(roster: RosterFull): void;
+  /** Applies the changes; false when they do not follow on from the roster held (the caller resyncs). */
+  rosterChanges(changes: RosterChanges): boolean;
   renamed(nickname: string): void;
   questionList(list: QuestionList): void;
   questionChanges(changes: QuestionChanges): void;
@@ -53,6 +74,7 @@ export function createLiveStore() {
     snapshot: null,
     myVote: null,
     tally: null,
+    roster: null,
     clockOffsetMs: 0,
     lastError: null,
     questions: null,
@@ -71,7 +93,9 @@ export function createLiveStore() {
           tally && snapshot.poll && tally.pollId === snapshot.poll.id && tally.round === snapshot.poll.round && tally.rev > snapshot.rev;
         set({ snapshot, tally: keepTally ? tally : null });
       },
-      myVote: (myVote) => set({ myVote }),
+      myVote: (myVote) => {
+        if (newerVote(get().myVote, myVote)) set({ myVote });
+      },
       tally: (tally) => {
         const snap = get().snapshot;
         if (!snap?.poll || snap.poll.id !== tally.pollId || snap.poll.round !== tally.round) return;
@@ -81,9 +105,26 @@ export function createLiveStore() {
       },
       error: (lastError) => set({ lastError }),
       // Presence is not an event: it updates the count without touching rev.
-      presence: (participantCount) => {
+      presence: (participantCount, projectorCount) => {
         const snapshot = get().snapshot;
-        if (snapshot) set({ snapshot: { ...snapshot, participantCount } });
+        if (!snapshot) return;
+        if (snapshot.audience === "host" && projectorCount !== undefined)
+          set({ snapshot: { ...snapshot, participantCount, projectorCount } });
+        else set({ snapshot: { ...snapshot, participantCount } });
+      },
+      rosterFull: ({ epoch, rev, rows }) => {
+        const held = get().roster;
+        // A whole roster older than the one held (changes applied since it was taken) is dropped.
+        if (held && held.epoch === epoch && held.rev > rev) return;
+        set({ roster: { epoch, rev, rows: new Map(rows.map((r) => [r.id, r])) } });
+      },
+      rosterChanges: (changes) => {
+        const held = get().roster;
+        if (!held) return false;
+        const next = applyRosterChanges(held, changes);
+        if (!next) return false;
+        if (next !== held) set({ roster: next });
+        return true;
       },
       renamed: (nickname) => {
         const welcome = get().welcome;

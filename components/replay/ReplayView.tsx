@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
-import { ReplayTimeline, toHostSnapshot, type SessionEvent } from "@/lib/session";
+import { ReplayTimeline, activePoll, toHostSnapshot, type SessionEvent } from "@/lib/session";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
@@ -181,7 +181,9 @@ function Player({ events, access }: Loaded) {
                     correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null}
                   />
                 )}
-                {access !== "viewer" && poll.status !== "open" && <WhoVoted snapshotPoll={poll} participants={state.participants} />}
+                {access !== "viewer" && poll.status !== "open" && (
+                  <WhoVoted snapshotPoll={poll} votes={activePoll(state)?.votes ?? {}} participants={state.participants} />
+                )}
               </div>
             ) : (
               <p className="mt-2 text-slate-400">No poll at this point.</p>
@@ -231,12 +233,15 @@ function AskedAt({
 /** The teacher's own replay may show who voted what; a shared link never does. */
 function WhoVoted({
   snapshotPoll,
+  votes,
   participants,
 }: {
   snapshotPoll: NonNullable<ReturnType<typeof toHostSnapshot>["poll"]>;
+  /** participantId -> optionId, from the replayed state (the live console never receives them). */
+  votes: Record<string, string>;
   participants: Record<string, { nickname: string }>;
 }) {
-  const entries = Object.entries(snapshotPoll.votes);
+  const entries = Object.entries(votes);
   if (entries.length === 0) return null;
   return (
     <details>

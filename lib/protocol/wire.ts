@@ -1,6 +1,7 @@
 import type { HostSnapshot, PublicSnapshot } from "../session/views";
 import type { QuestionChanges, QuestionList } from "../session/questions";
 import type { QuestionStatus } from "../session/types";
+import type { RosterChanges, RosterFull } from "../session/roster";
 import type {
   LookBackSet,
   QuestionAnswer,
@@ -262,6 +263,17 @@ export interface MyVote {
   pollId: string;
   round: number;
   optionId: string | null;
+  /**
+   * The log position this is true at (the vote's event, or the session's `rev` on join and resync). Two tabs
+   * voting at once get each other's echo and their own receipt in either order: keep the highest.
+   */
+  rev: number;
+}
+
+/** Whether `next` replaces `held` as a student's vote: another poll or round, or a later position in the log. */
+export function newerVote(held: MyVote | null, next: MyVote | null): boolean {
+  if (!held || !next || held.pollId !== next.pollId || held.round !== next.round) return true;
+  return next.rev >= held.rev;
 }
 
 export interface TallyUpdate {
@@ -292,8 +304,12 @@ export interface ServerToClientEvents {
   "poll:tally": (tally: TallyUpdate) => void;
   /** server -> a socket it is about to disconnect, with the reason */
   "session:kicked": (error: ProtocolError) => void;
-  /** server -> projectors (coalesced): students connected now */
-  "session:presence": (presence: { participantCount: number }) => void;
+  /** server -> projectors and teachers (coalesced): students connected now; teachers also get the projector views open */
+  "session:presence": (presence: { participantCount: number; projectorCount?: number }) => void;
+  /** server -> a teacher's socket on join and resync: every student, with the roster's revision */
+  "roster:full": (roster: RosterFull) => void;
+  /** server -> teachers (coalesced): the students whose rows changed since revision `from` */
+  "roster:changes": (changes: RosterChanges) => void;
   /** server -> one participant's sockets: the teacher changed their nickname */
   "participant:renamed": (payload: { nickname: string }) => void;
   /** server -> everyone before a graceful shutdown: reconnect shortly */

@@ -166,9 +166,9 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
       const refusal = voteRefusal(state, actor.participantId, pollId, optionId);
       if (refusal) return refuse(refusal);
       const poll = state.polls[pollId];
-      const mine: MyVote = { pollId, round: poll.round, optionId };
-      // The same vote again writes nothing.
-      if (poll.votes[actor.participantId] === optionId) return accept([], mine);
+      // The same vote again writes nothing; a new one is the next event in the log.
+      if (poll.votes[actor.participantId] === optionId) return accept([], { pollId, round: poll.round, optionId, rev: state.seq });
+      const mine: MyVote = { pollId, round: poll.round, optionId, rev: state.seq + 1 };
       // Bounded writes per participant and round; the vote in force stays counted.
       if ((poll.voteWrites[actor.participantId] ?? 0) >= MAX_VOTES_PER_ROUND) return refuse("VOTE_LIMIT");
       return accept([{ type: "poll:voted", pollId, participantId: actor.participantId, optionId }], mine);

@@ -4,3 +4,4 @@ export * from "./views";
 export * from "./export";
 export * from "./timeline";
 export * from "./questions";
+export * from "./roster";

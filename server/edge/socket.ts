@@ -64,8 +64,15 @@ export function socketOutbox(io: IoServer, sessionId: string): RoomOutbox {
       audience === "host"
         ? io.to(hostRoom(sessionId)).emit("poll:tally", tally)
         : io.to([hostRoom(sessionId), publicRoom(sessionId)]).emit("poll:tally", tally),
-    myVote: (participantId, vote) => io.to(participantRoom(sessionId, participantId)).emit("poll:myVote", vote),
-    presence: (participantCount) => io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount }),
+    myVote: (participantId, vote, except) => {
+      const room = io.to(participantRoom(sessionId, participantId));
+      (except ? room.except(except) : room).emit("poll:myVote", vote);
+    },
+    presence: (participantCount, projectorCount) => {
+      io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount });
+      io.to(hostRoom(sessionId)).emit("session:presence", { participantCount, projectorCount });
+    },
+    rosterChanges: (changes) => io.to(hostRoom(sessionId)).emit("roster:changes", changes),
     renamed: (participantId, nickname) => io.to(participantRoom(sessionId, participantId)).emit("participant:renamed", { nickname }),
     kickProjectors: (error) => {
       io.to(projectorRoom(sessionId)).emit("session:kicked", error);
@@ -206,7 +213,7 @@ export function attachSocketLayer({
   io.on("connection", (socket) => {
     connections?.joined(socket.conn);
     const { sessionId, role, participantId } = socket.data;
-    const member: Member = { sessionId, role, participantId };
+    const member: Member = { sessionId, role, participantId, socketId: socket.id };
     const joined = (socket as IoSocket & { joined?: Extract<JoinResult, { ok: true }> }).joined!;
     delete (socket as IoSocket & { joined?: unknown }).joined;
     socket.emit("session:welcome", {
@@ -224,6 +231,7 @@ export function attachSocketLayer({
       void socket.join(participantId ? participantRoom(sessionId, participantId) : projectorRoom(sessionId));
     }
     socket.emit("session:snapshot", joined.snapshot);
+    if (joined.roster) socket.emit("roster:full", joined.roster);
     if (participantId) socket.emit("poll:myVote", joined.myVote);
     if (joined.questions) socket.emit("questions:list", joined.questions);
     if (role === "host") socket.emit("lookback:count", { count: joined.lookingBack ?? 0 });
@@ -285,6 +293,7 @@ export function attachSocketLayer({
         const view = await gateway.view(member);
         if (!view) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
         socket.emit("session:snapshot", view.snapshot);
+        if (view.roster) socket.emit("roster:full", view.roster);
         if (member.participantId) socket.emit("poll:myVote", view.myVote);
         if (view.questions) socket.emit("questions:list", view.questions);
         return reply({ ok: true, data: null });

@@ -19,6 +19,7 @@ import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
 import type { SessionStore } from "../store/types";
 import type { QuestionList } from "../../lib/session/questions";
 import { errorMessage } from "../../lib/errors";
+import type { RosterFull } from "../../lib/session/roster";
 
 /**
  * What the socket layer asks of the rooms, as plain data in and out: who may
@@ -57,23 +58,29 @@ export type JoinResult =
       questions?: QuestionList;
       /** Teachers: students looking back now. */
       lookingBack?: number;
+      /** The teacher's: every student, then changes (`roster:changes`). */
+      roster?: RosterFull;
     }
   | { ok: false; error: ProtocolError };
+
+/** What a resync sends one socket again. */
+export interface MemberView {
+  snapshot: AnySnapshot;
+  myVote: MyVote | null;
+  roster?: RosterFull;
+  /** The questions this socket may see (they travel apart from the snapshot). */
+  questions?: QuestionList;
+}
 
 export interface Member {
   sessionId: string;
   role: Role;
   participantId: string | null;
+  /** The member's socket: a command's own receipt is its ack, so echoes to the participant's tabs leave it out. */
+  socketId?: string;
 }
 
 export type CommandName = Exclude<keyof ClientToServerEvents, "session:sync">;
-
-/** What a resync resends to one socket. */
-export interface MemberView {
-  snapshot: AnySnapshot;
-  myVote: MyVote | null;
-  questions?: QuestionList;
-}
 
 export interface RoomGateway {
   join(request: JoinRequest): Promise<JoinResult>;
@@ -118,6 +125,7 @@ export class LocalGateway implements RoomGateway {
         participantId: null,
         snapshot: room.hostSnapshot(),
         myVote: null,
+        roster: room.roster(),
         questions: room.questions.list("host", null),
         lookingBack: room.presence.lookingBackCount,
       };
@@ -186,7 +194,7 @@ export class LocalGateway implements RoomGateway {
     const room = await this.rooms.load(member.sessionId);
     // Ending twice is not an error: the second click finds the session already ended.
     if (!room) return command.event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") };
-    const result = room.handle(command, { participantId: member.participantId });
+    const result = room.handle(command, { participantId: member.participantId }, member.socketId);
     if (command.event === "session:end") this.rooms.drop(room);
     try {
       // Acknowledge only what is on disk.
@@ -217,10 +225,13 @@ export class LocalGateway implements RoomGateway {
   async view(member: Member): Promise<MemberView | null> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return null;
+    if (member.role === "host") {
+      return { snapshot: room.hostSnapshot(), myVote: null, roster: room.roster(), questions: room.questions.list("host", null) };
+    }
     return {
-      snapshot: member.role === "host" ? room.hostSnapshot() : room.publicSnapshot(),
+      snapshot: room.publicSnapshot(),
       myVote: member.participantId ? room.myVote(member.participantId) : null,
-      questions: room.questions.list(member.role === "host" ? "host" : "public", member.participantId),
+      questions: room.questions.list("public", member.participantId),
     };
   }
 }

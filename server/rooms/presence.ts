@@ -17,8 +17,8 @@ export class Presence {
 
   constructor(
     private readonly now: () => number,
-    /** Something the console shows changed (a student came or went, a projector view opened or closed). */
-    private readonly changed: () => void,
+    /** Something the console shows changed: this student came or went, or (no id) a projector view opened or closed. */
+    private readonly changed: (participantId?: string) => void,
     /** A new highest number of students connected at once (kept with the session, best effort). */
     private readonly newPeak: (peak: number) => void,
     /** The number of students looking back changed. */
@@ -66,7 +66,7 @@ export class Presence {
     if (n > 0) return;
     this.students += 1;
     this.notePeak();
-    this.changed();
+    this.changed(participantId);
   }
 
   disconnect(participantId: string): void {
@@ -80,7 +80,7 @@ export class Presence {
     this.lookBack(participantId, false);
     this.students -= 1;
     this.noteQuiet();
-    this.changed();
+    this.changed(participantId);
   }
 
   /** A teacher or projector socket: not students, but they keep a room from counting as idle. */
@@ -103,7 +103,8 @@ export class Presence {
 
   /** Replace everything with a fresh count (a cluster re-counts sockets on every node, so a dead node's students do not linger). */
   reset(participantIds: readonly string[], watchers: number, projectors: number): void {
-    const before = [this.students, this.projectors];
+    const before = new Set(this.connections.keys());
+    const projectorsBefore = this.projectors;
     this.connections.clear();
     for (const id of participantIds) this.connections.set(id, (this.connections.get(id) ?? 0) + 1);
     this.students = this.connections.size;
@@ -114,7 +115,9 @@ export class Presence {
     this.watchers = watchers;
     this.projectors = projectors;
     this.notePeak();
-    if (this.students !== before[0] || this.projectors !== before[1]) this.changed();
+    for (const id of this.connections.keys()) if (!before.delete(id)) this.changed(id);
+    for (const id of before) this.changed(id);
+    if (this.projectors !== projectorsBefore) this.changed();
   }
 
   private notePeak(): void {

@@ -24,6 +24,7 @@ function setup() {
     renamed: () => undefined,
     kick: () => undefined,
     kickProjectors: () => undefined,
+    rosterChanges: () => undefined,
     questionChanges: (changes) => void sent.changes.push({ to: changes.audience, changes }),
     questionChangesFor: (participantId, changes) => void sent.changes.push({ to: participantId, changes }),
     myUpvote: (participantId, upvote) => void sent.myUpvotes.push({ to: participantId, upvote }),

@@ -10,6 +10,7 @@ const silent: RoomOutbox = {
   tally() {},
   myVote() {},
   presence() {},
+  rosterChanges() {},
   renamed() {},
   kick() {},
   kickProjectors() {},

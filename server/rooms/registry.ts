@@ -36,6 +36,7 @@ export function durableOutbox(store: SessionStore, sessionId: string, outbox: Ro
     tally: gate(outbox.tally),
     myVote: gate(outbox.myVote),
     presence: gate(outbox.presence),
+    rosterChanges: gate(outbox.rosterChanges),
     renamed: gate(outbox.renamed),
     kick: gate(outbox.kick),
     kickProjectors: gate(outbox.kickProjectors),

@@ -61,7 +61,12 @@ return 0`;
  * (a node of another version, or anything else publishing on the channel,
  * must not reach the rooms with a malformed call).
  */
-const memberSchema = z.object({ sessionId: z.string(), role: z.enum(ROLES), participantId: z.string().nullable() });
+const memberSchema = z.object({
+  sessionId: z.string(),
+  role: z.enum(ROLES),
+  participantId: z.string().nullable(),
+  socketId: z.string().optional(),
+});
 const joinRequestSchema = z.object({
   code: z.string(),
   role: z.enum(ROLES),

@@ -357,7 +357,7 @@ describe("room codes cannot be guessed by script", () => {
     // Nobody joined: the teacher's list is as it was.
     await sleep(600);
     expect(await host.emit("session:sync", {})).toEqual({ ok: true, data: null });
-    expect(host.host().participants).toEqual([]);
+    expect(host.students()).toEqual([]);
   });
 
   it("over the allowance, a script walking codes with a made-up token or a made-up key gets one answer for every code, live or not", async () => {
@@ -495,7 +495,7 @@ describe("room codes cannot be guessed by script", () => {
     // Neither made a participant in the other class.
     await sleep(600);
     expect(await host.emit("session:sync", {})).toEqual({ ok: true, data: null });
-    expect(host.host().participants).toEqual([]);
+    expect(host.students()).toEqual([]);
   });
 
   it("after a refused CONNECT the server closes the WebSocket", async () => {

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type Welcome
 import { replay, type QuestionList } from "../../lib/session";
 import { SqliteSessionStore, StoreError } from "../../server/store/sqlite";
 import type { ClientSocket } from "./harness";
-import { waitUntil, hostSnapshot } from "./harness";
+import { followRoster, waitUntil, hostSnapshot } from "./harness";
 import { freePort } from "../support/loopback";
 import { spawnServer, type ServerProcess } from "./process";
 
@@ -39,11 +39,15 @@ function liveClient(url: string, auth: Record<string, unknown>) {
   socket.on("session:snapshot", (s) => (state.snapshot = s));
   socket.on("poll:myVote", (v) => (state.myVote = v));
   socket.on("questions:list", (list) => (state.questions = list));
+  socket.on("session:presence", ({ participantCount }) => {
+    if (state.snapshot) state.snapshot = { ...state.snapshot, participantCount };
+  });
+  const roster = followRoster(socket);
   const emit = (event: string, payload: unknown) =>
     new Promise<Ack<unknown>>((resolve) =>
       (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, resolve),
     );
-  return { socket, state, emit };
+  return { socket, state, roster, emit };
 }
 
 describe("durability", () => {
@@ -102,7 +106,7 @@ describe("durability", () => {
       [options[1].id]: 2,
     });
     // Same identities: no new participants, and each student sees their own vote.
-    expect(hostSnapshot(host.state.snapshot).participants).toHaveLength(3);
+    expect(host.roster.students()).toHaveLength(3);
     students.forEach((s, i) => expect(s.state.myVote).toMatchObject({ pollId: open.data.pollId, optionId: choices[i] }));
     await waitUntil(() => host.state.snapshot!.participantCount === 3, 5000);
 
