@@ -36,17 +36,21 @@ export function useLookBack(snapshot: PublicSnapshot): LookBack {
   const pollKey = snapshot.poll && snapshot.poll.status === "open" ? `${snapshot.poll.id}:${snapshot.poll.round}` : null;
   const scenarioKey = `${snapshot.mode}/${snapshot.variant}`;
   const seen = useRef({ pollKey, scenarioKey });
+  // Whether the student was looking back when the news came (a live student keeps their scroll: the poll banner says it).
+  const wasLookingBack = useRef(lookingBack);
   useEffect(() => {
     const before = seen.current;
     seen.current = { pollKey, scenarioKey };
     const pollOpened = pollKey !== null && pollKey !== before.pollKey;
+    const pulled = wasLookingBack.current;
+    wasLookingBack.current = lookingBack;
     if (!pollOpened && scenarioKey === before.scenarioKey) return;
     setLooking(null);
-    if (pollOpened) {
+    if (pollOpened && pulled) {
       // After the re-render that shows the live step and the card.
       requestAnimationFrame(() => document.querySelector("[data-testid=poll-card]")?.scrollIntoView({ block: "start" }));
     }
-  }, [pollKey, scenarioKey]);
+  }, [pollKey, scenarioKey, lookingBack]);
 
   // The class came back to (or behind) the step being read: that is live again.
   useEffect(() => {
