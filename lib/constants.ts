@@ -10,6 +10,22 @@ export const TALLY_BROADCAST_INTERVAL_MS = 250;
 export const PRESENCE_BROADCAST_INTERVAL_MS = 500;
 
 /**
+ * Question changes (a new question, an upvote storm on one) reach each audience at most this often, as one
+ * batch: a thousand upvotes in a second are four messages per student, not a thousand.
+ */
+export const QUESTION_BROADCAST_INTERVAL_MS = 250;
+
+/** Questions one participant may ask in a session (each is logged). */
+export const MAX_QUESTIONS_PER_PARTICIPANT = 20;
+/**
+ * Questions a session takes in all: every joining phone receives the visible ones in one message, so the
+ * list must stay small (300 questions of 280 characters is about 100 KB).
+ */
+export const MAX_QUESTIONS_PER_SESSION = 300;
+/** Upvote changes one participant may log on one question (the first upvote included); later ones get QUESTION_LIMIT. */
+export const MAX_UPVOTE_CHANGES_PER_QUESTION = 10;
+
+/**
  * A command payload larger than this gets PAYLOAD_TOO_LARGE. Engine.io closes
  * the connection on anything over MAX_SOCKET_MESSAGE_BYTES before parsing it.
  */
@@ -56,6 +72,10 @@ export const RATE_LIMITS = {
   newParticipants: { capacity: 1000, refillPerSecond: 50 },
   /** Per participant (survives reconnects). */
   votes: { capacity: 10, refillPerSecond: 4 },
+  /** Per participant: asking a question (three at once, then one every 20 s). */
+  questions: { capacity: 3, refillPerSecond: 1 / 20 },
+  /** Per participant: upvoting and taking an upvote back. */
+  upvotes: { capacity: 20, refillPerSecond: 4 },
   /** Per socket: teacher commands and resyncs. */
   commands: { capacity: 30, refillPerSecond: 10 },
   /** Per socket, on top of `commands`: a resync answers with a whole snapshot (the teacher's is large), so it is rare. */

@@ -4,6 +4,8 @@ import type { ArrowKind, LifelineId } from "@/lib/lesson/types";
 import type { LessonDiagram, LessonLifeline, LessonStep } from "@/lib/lesson/model";
 import { ARROW_STYLES, BINDING_NOTE_STYLE, CURRENT_STROKE, LIFELINE_COLOURS, NOTE_STYLE } from "@/components/theme";
 import { keysOf } from "@/lib/guards";
+import { targetKey } from "@/lib/session/questions";
+import { QuestionMarker, SELECTED_STROKE, pickable, type ElementPicker } from "@/components/questions/picker";
 
 const WIDTH = 1000;
 const HEADER_H = 96;
@@ -144,6 +146,15 @@ function arrowPath(
   return { d: `M${x1 + dir * 6},${y} H${x2 - dir * 8}`, labelX: (x1 + x2) / 2, labelY: y - 9, anchor: "middle" };
 }
 
+/** Where an arrow's question count sits: just past its head, below the line (beside a self-call's loop). */
+function arrowMarker(step: LessonStep, y: number, x: Map<string, number>): { x: number; y: number } {
+  const x1 = x.get(step.from) ?? 0;
+  const x2 = x.get(step.to) ?? 0;
+  if (step.from === step.to) return { x: x1 + SELF_LOOP_W + 2, y: y + 24 };
+  const dir = x2 > x1 ? 1 : -1;
+  return { x: x2 - dir * 30, y: y + 16 };
+}
+
 export interface SequenceDiagramProps {
   /** The lesson: a built-in `Scenario` (drawn on the card's lifelines) or a teacher's lesson with its own. */
   scenario: Pick<LessonDiagram, "title" | "steps"> & { lifelines?: readonly LessonLifeline[] };
@@ -151,6 +162,8 @@ export interface SequenceDiagramProps {
   /** Larger type for the projector. */
   large?: boolean;
   className?: string;
+  /** Students: arrows, lifelines, notes and step numbers become buttons that put the part in focus for a question. */
+  picker?: ElementPicker;
 }
 
 /**
@@ -158,7 +171,7 @@ export interface SequenceDiagramProps {
  * legend's four kinds, the current one highlighted. Future steps are not
  * drawn at all: they are what the class is asked to predict.
  */
-export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepIndex, large, className }: SequenceDiagramProps) {
+export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepIndex, large, className, picker }: SequenceDiagramProps) {
   // Unique per diagram: a page may show two (a phone's folded full view), and ids must not repeat.
   const prefix = useId().replace(/:/g, "");
   // The projector's type is larger: it is read from the back of the room.
@@ -174,7 +187,8 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
     <svg
       viewBox={`0 0 ${WIDTH} ${height}`}
       className={className}
-      role="img"
+      // With parts to tap it is a group of buttons; without, one picture.
+      role={picker ? "group" : "img"}
       aria-labelledby={`${prefix}title ${prefix}desc`}
       data-testid="sequence-diagram"
     >
@@ -191,30 +205,43 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
       {lifelines.map((l) => {
         const lx = xOf.get(l.id) ?? 0;
         const colour = colourOf.get(l.id) ?? "#e2e8f0";
+        const selected = picker?.selected === targetKey({ kind: "lifeline", stepIndex, lifeline: l.id });
         return (
           <g key={l.id} data-lifeline={l.id}>
             <line x1={lx} x2={lx} y1={HEADER_H} y2={height - 8} stroke="#475569" strokeWidth="2" strokeDasharray="3 6" />
-            <rect x={lx - boxW / 2} y={8} width={boxW} height={HEADER_H - 16} rx={12} fill="#111a2e" stroke={colour} strokeWidth="2" />
-            {l.badge && (
-              <text x={lx} y={32} textAnchor="middle" fill={colour} fontSize={type.badge} fontWeight="700" letterSpacing="2">
-                {l.badge}
+            <g {...pickable(picker, { kind: "lifeline", stepIndex, lifeline: l.id }, `Lifeline ${l.name}`)}>
+              <rect
+                x={lx - boxW / 2}
+                y={8}
+                width={boxW}
+                height={HEADER_H - 16}
+                rx={12}
+                fill="#111a2e"
+                stroke={selected ? SELECTED_STROKE : colour}
+                strokeWidth={selected ? 5 : 2}
+              />
+              {l.badge && (
+                <text x={lx} y={32} textAnchor="middle" fill={colour} fontSize={type.badge} fontWeight="700" letterSpacing="2">
+                  {l.badge}
+                </text>
+              )}
+              <text
+                x={lx}
+                y={l.badge ? 56 : 58}
+                textAnchor="middle"
+                fill="#f1f5f9"
+                fontSize={l.badge ? type.name : Math.min(type.name, (boxW / Math.max(6, l.name.length)) * 1.7)}
+                fontWeight="700"
+              >
+                {l.name}
               </text>
-            )}
-            <text
-              x={lx}
-              y={l.badge ? 56 : 58}
-              textAnchor="middle"
-              fill="#f1f5f9"
-              fontSize={l.badge ? type.name : Math.min(type.name, (boxW / Math.max(6, l.name.length)) * 1.7)}
-              fontWeight="700"
-            >
-              {l.name}
-            </text>
-            {l.role && (
-              <text x={lx} y={77} textAnchor="middle" fill="#cbd5e1" fontSize={type.role}>
-                {l.role}
-              </text>
-            )}
+              {l.role && (
+                <text x={lx} y={77} textAnchor="middle" fill="#cbd5e1" fontSize={type.role}>
+                  {l.role}
+                </text>
+              )}
+            </g>
+            <QuestionMarker picker={picker} target={{ kind: "lifeline", stepIndex, lifeline: l.id }} x={lx + boxW / 2 - 6} y={14} />
           </g>
         );
       })}
@@ -238,46 +265,64 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
             opacity={step.noop && !isCurrent ? 0.6 : 1}
           >
             {isCurrent && <rect x={4} y={y - 30} width={WIDTH - 8} height={ROW_H - 2} rx={10} fill="#facc15" opacity={0.1} />}
-            <circle cx={34} cy={y} r={16} fill={isCurrent ? CURRENT_STROKE : "#1e293b"} stroke={colour} strokeWidth="2" />
-            <text x={34} y={y + 6} textAnchor="middle" fontSize="16" fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>
-              {step.label}
-            </text>
-            <path
-              d={d}
-              fill="none"
-              stroke={colour}
-              strokeWidth={style.width + (isCurrent ? 1 : 0)}
-              strokeDasharray={step.noop ? "2 6" : dash}
-              markerEnd={endMarker(prefix, step, isCurrent)}
-            />
-            {isCurrent && !step.noop && (
+            <g {...pickable(picker, { kind: "step", stepIndex: i }, `Step ${i + 1}, ${step.title}`)}>
+              <circle
+                cx={34}
+                cy={y}
+                r={16}
+                fill={isCurrent ? CURRENT_STROKE : "#1e293b"}
+                stroke={picker?.selected === `step:${i}` ? SELECTED_STROKE : colour}
+                strokeWidth={picker?.selected === `step:${i}` ? 5 : 2}
+              />
+              <text x={34} y={y + 6} textAnchor="middle" fontSize="16" fontWeight="700" fill={isCurrent ? "#0b1220" : "#f1f5f9"}>
+                {step.label}
+              </text>
+            </g>
+            <QuestionMarker picker={picker} target={{ kind: "step", stepIndex: i }} x={52} y={y - 16} />
+            <g {...pickable(picker, { kind: "arrow", stepIndex: i }, `Arrow of step ${i + 1}, ${step.title}`)}>
+              {picker?.selected === `arrow:${i}` && (
+                <path d={d} fill="none" stroke={SELECTED_STROKE} strokeWidth={style.width + 8} opacity={0.55} strokeLinecap="round" />
+              )}
+              {/* A wide invisible band: a finger does not have to hit a 3-pixel line. */}
+              {picker && <path d={d} fill="none" stroke="transparent" strokeWidth={26} pointerEvents="stroke" />}
               <path
                 d={d}
                 fill="none"
-                stroke="#fff7cc"
-                strokeWidth={style.width}
-                strokeDasharray="3 21"
-                className="arrow-current"
-                opacity={0.9}
+                stroke={colour}
+                strokeWidth={style.width + (isCurrent ? 1 : 0)}
+                strokeDasharray={step.noop ? "2 6" : dash}
+                markerEnd={endMarker(prefix, step, isCurrent)}
               />
-            )}
-            <text
-              x={labelX}
-              y={labelY}
-              textAnchor={anchor}
-              fontSize={labelSize}
-              fontWeight="700"
-              fill={step.failed ? "#fda4af" : isCurrent ? "#fef08a" : "#e2e8f0"}
-              paintOrder="stroke"
-              stroke="#0b1220"
-              strokeWidth="5"
-            >
-              {step.title}
-              {step.noop ? " (nothing to write)" : ""}
-              {step.failed ? " ✕ fails" : ""}
-            </text>
+              {isCurrent && !step.noop && (
+                <path
+                  d={d}
+                  fill="none"
+                  stroke="#fff7cc"
+                  strokeWidth={style.width}
+                  strokeDasharray="3 21"
+                  className="arrow-current"
+                  opacity={0.9}
+                />
+              )}
+              <text
+                x={labelX}
+                y={labelY}
+                textAnchor={anchor}
+                fontSize={labelSize}
+                fontWeight="700"
+                fill={step.failed ? "#fda4af" : isCurrent ? "#fef08a" : "#e2e8f0"}
+                paintOrder="stroke"
+                stroke="#0b1220"
+                strokeWidth="5"
+              >
+                {step.title}
+                {step.noop ? " (nothing to write)" : ""}
+                {step.failed ? " ✕ fails" : ""}
+              </text>
+            </g>
+            <QuestionMarker picker={picker} target={{ kind: "arrow", stepIndex: i }} {...arrowMarker(step, y, xOf)} />
             {noteLines.length > 0 && (
-              <g>
+              <g {...pickable(picker, { kind: "note", stepIndex: i }, `Note of step ${i + 1}`)}>
                 <rect
                   x={noteX}
                   y={y + 16}
@@ -285,13 +330,17 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
                   height={noteLines.length * NOTE_LINE_H + 12}
                   rx={6}
                   fill={(step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).fill}
-                  stroke={(step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).stroke}
+                  stroke={
+                    picker?.selected === `note:${i}` ? SELECTED_STROKE : (step.kind === "binding" ? BINDING_NOTE_STYLE : NOTE_STYLE).stroke
+                  }
+                  strokeWidth={picker?.selected === `note:${i}` ? 4 : 1}
                 />
                 {noteLines.map((line, n) => (
                   <text key={n} x={noteX + 10} y={y + 32 + n * NOTE_LINE_H} fontSize={type.note} fill="#f8fafc">
                     {line}
                   </text>
                 ))}
+                <QuestionMarker picker={picker} target={{ kind: "note", stepIndex: i }} x={noteX + 398} y={y + 18} />
               </g>
             )}
           </g>

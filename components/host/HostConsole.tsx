@@ -20,6 +20,7 @@ import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
 import { focusIfLost } from "./focus";
 import { useShowAnswer } from "./useShowAnswer";
+import { HostQuestions, LookingBackCount } from "@/components/questions/HostQuestions";
 
 /** Reads the host key from the URL fragment (then forgets it there) or from this browser's storage. */
 function useHostKey(code: string): string | null | undefined {
@@ -126,6 +127,7 @@ function Console({ code }: { code: string }) {
             </span>{" "}
             {snapshot.participantCount === 1 ? "student" : "students"} {ended ? "were connected at the end" : "connected"}
           </p>
+          {!ended && <LookingBackCount />}
           <span
             className={`rounded-lg px-3 py-2 ${ended ? "bg-slate-700 text-slate-100" : connection === "connected" ? "bg-emerald-900/60 text-emerald-200" : "bg-amber-900/60 text-amber-100"}`}
             role="status"
@@ -194,6 +196,7 @@ function Console({ code }: { code: string }) {
         </div>
         <aside className="space-y-4 xl:col-start-2 xl:row-span-2 xl:row-start-1" aria-label="Teacher tools">
           <PollControls snapshot={snapshot} disabled={ended} showAnswer={showAnswer} onShowAnswer={setShowAnswer} />
+          <HostQuestions snapshot={snapshot} disabled={ended} />
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">
             <h2 id="notes-heading" className="text-lg font-semibold">
               Speaker notes

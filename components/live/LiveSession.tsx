@@ -155,6 +155,10 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
       });
     });
     socket.on("participant:renamed", ({ nickname }) => actions.renamed(nickname));
+    socket.on("questions:list", (list) => actions.questionList(list));
+    socket.on("questions:changed", (changes) => actions.questionChanges(changes));
+    socket.on("question:myUpvote", (upvote) => actions.myUpvote(upvote));
+    socket.on("lookback:count", ({ count }) => actions.lookingBack(count));
 
     return () => {
       if (retry) clearTimeout(retry);

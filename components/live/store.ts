@@ -1,6 +1,16 @@
 import { createStore } from "zustand/vanilla";
-import { newerVote, type AnySnapshot, type MyVote, type ProtocolError, type TallyUpdate, type Welcome } from "@/lib/protocol/wire";
+import {
+  newerVote,
+  type AnySnapshot,
+  type MyUpvote,
+  type MyVote,
+  type ProtocolError,
+  type TallyUpdate,
+  type Welcome,
+} from "@/lib/protocol/wire";
 import { applyRosterChanges, type RosterChanges, type RosterFull, type RosterRow } from "@/lib/session/roster";
+import type { QuestionChanges, QuestionList } from "@/lib/session/questions";
+import { applyChanges, applyMyUpvote, fromList, noteAsked, type QuestionsState } from "@/components/questions/questionsState";
 
 /** The teacher's copy of the roster: rows by participant id, at a revision of the room's count. */
 export interface Roster {
@@ -26,6 +36,10 @@ export interface LiveState {
   clockOffsetMs: number;
   /** The last command error, shown briefly in the UI. */
   lastError: ProtocolError | null;
+  /** The questions this view may see (their own channel: never in the snapshot). */
+  questions: QuestionsState | null;
+  /** Teachers: students looking back at an earlier step now. */
+  lookingBack: number;
 }
 
 export interface LiveActions {
@@ -42,6 +56,12 @@ export interface LiveActions {
   /** Applies the changes; false when they do not follow on from the roster held (the caller resyncs). */
   rosterChanges(changes: RosterChanges): boolean;
   renamed(nickname: string): void;
+  questionList(list: QuestionList): void;
+  questionChanges(changes: QuestionChanges): void;
+  myUpvote(upvote: MyUpvote): void;
+  /** The server took this student's question. */
+  questionAsked(questionId: string): void;
+  lookingBack(count: number): void;
 }
 
 export type LiveStore = ReturnType<typeof createLiveStore>;
@@ -57,6 +77,8 @@ export function createLiveStore() {
     roster: null,
     clockOffsetMs: 0,
     lastError: null,
+    questions: null,
+    lookingBack: 0,
     actions: {
       // Back online: an error from while the connection was down ("Not connected") is no longer true.
       setConnection: (connection) => set(connection === "connected" ? { connection, lastError: null } : { connection }),
@@ -108,6 +130,11 @@ export function createLiveStore() {
         const welcome = get().welcome;
         if (welcome) set({ welcome: { ...welcome, nickname } });
       },
+      questionList: (list) => set({ questions: fromList(list) }),
+      questionChanges: (changes) => set({ questions: applyChanges(get().questions, changes) }),
+      myUpvote: (upvote) => set({ questions: applyMyUpvote(get().questions, upvote) }),
+      questionAsked: (questionId) => set({ questions: noteAsked(get().questions, questionId) }),
+      lookingBack: (lookingBack) => set({ lookingBack }),
     },
   }));
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useMemo } from "react";
 import { builtInDiagram, customDiagram, type LessonDiagram } from "@/lib/lesson/model";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { Scenario } from "@/lib/lesson/types";
@@ -20,4 +21,10 @@ export function useLessonDiagram(snapshot: Pick<PublicSnapshot, "mode" | "varian
   const scenario = getScenario(snapshot.mode, snapshot.variant);
   if (lesson) return { diagram: customDiagram(lesson.lesson), scenario, custom: true };
   return { diagram: builtInDiagram(scenario), scenario, custom: false };
+}
+
+/** A teacher's lesson's steps and lifelines, to name what a question is about; undefined for the built-in lesson. */
+export function useCustomLesson(): LessonDiagram | undefined {
+  const lesson = useLive((s) => s.welcome?.lesson);
+  return useMemo(() => (lesson ? customDiagram(lesson.lesson) : undefined), [lesson]);
 }

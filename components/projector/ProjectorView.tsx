@@ -6,7 +6,7 @@ import { useJoinInfo } from "@/components/session/useJoinInfo";
 import { useLessonDiagram } from "@/components/live/useLesson";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import type { PublicPoll, PublicSnapshot } from "@/lib/session/views";
-import { LiveSessionProvider, usePublicSnapshot } from "@/components/live/LiveSession";
+import { LiveSessionProvider, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
 import { ProjectorDiagram } from "@/components/diagram/ProjectorDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
@@ -17,6 +17,7 @@ import { Countdown } from "@/components/poll/Countdown";
 import { VoteProgress } from "@/components/poll/VoteProgress";
 import { pollIsCurrent } from "@/lib/session/views";
 import { ProjectorPanel } from "./ProjectorPanel";
+import type { ShownQuestion } from "@/components/questions/ProjectorQuestion";
 
 /** The teacher's own projector window (same browser) presents the host key, so it still opens once the room is locked. */
 function useStoredHostKey(code: string): string | undefined | null {
@@ -51,6 +52,7 @@ function Projector({ code }: { code: string }) {
   const { diagram, scenario, custom } = useLessonDiagram(snapshot);
   // The Kubernetes side panels (objects, topology, comparison) belong to the built-in lesson only.
   const panel = custom ? "none" : snapshot.projectorPanel;
+  const shownQuestion = useShownQuestion(snapshot);
   const poll = snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) && snapshot.status !== "ended" ? snapshot.poll : null;
   // A poll takes the side panel's place while it is on; objects need the widest column (YAML, whole event messages).
   const side = poll
@@ -85,7 +87,7 @@ function Projector({ code }: { code: string }) {
           {custom ? (
             <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} large className="h-full max-h-full w-full" />
           ) : (
-            <ProjectorDiagram scenario={scenario} stepIndex={snapshot.stepIndex} />
+            <ProjectorDiagram scenario={scenario} stepIndex={snapshot.stepIndex} question={shownQuestion} />
           )}
         </div>
         {poll ? (
@@ -98,6 +100,15 @@ function Projector({ code }: { code: string }) {
       </div>
     </div>
   );
+}
+
+/** The question the teacher put on the projector (its text comes from the questions channel, its id with the snapshot). */
+function useShownQuestion(snapshot: PublicSnapshot): ShownQuestion | null {
+  const questions = useLive((s) => s.questions);
+  const id = snapshot.questions.shownId;
+  if (!id || snapshot.status === "ended" || questions?.audience !== "public") return null;
+  const q = questions.questions.find((x) => x.id === id);
+  return q ? { ...q, sameScenario: q.mode === snapshot.mode && q.variant === snapshot.variant } : null;
 }
 
 /** Top right: how to join while the room is open (QR, address, code), that it is locked, or that it has ended. */

@@ -14,6 +14,7 @@ import { hostKeyHeaders } from "@/components/live/hostKeyStore";
 import { ReplayControls, type Speed } from "./ReplayControls";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
 import { readApi } from "@/lib/protocol/rest";
+import { ReplayQuestions } from "@/components/questions/ReplayQuestions";
 
 interface Loaded {
   events: SessionEvent[];
@@ -193,6 +194,7 @@ function Player({ events, access }: Loaded) {
               <p className="mt-2 text-slate-400">No poll at this point.</p>
             )}
           </section>
+          <ReplayQuestions state={state} />
         </aside>
       </div>
     </div>

@@ -211,6 +211,14 @@ export function SessionsList() {
                     <button
                       type="button"
                       className="text-sky-300 underline"
+                      data-testid="questions-csv"
+                      onClick={() => download(s.id, "format=csv&sheet=questions").catch((e: Error) => setError(e.message))}
+                    >
+                      Questions CSV
+                    </button>
+                    <button
+                      type="button"
+                      className="text-sky-300 underline"
                       onClick={() => download(s.id, "format=csv&sheet=students").catch((e: Error) => setError(e.message))}
                     >
                       Student CSV

@@ -2,7 +2,7 @@ import { MAX_EVENTS_PER_SESSION } from "../constants";
 import { NOT_SHOWN } from "../lesson/scenarios";
 import { diagramOf } from "./lesson";
 import type { ErrorCode } from "../protocol/wire";
-import { PROJECTOR_OBJECTS, type Poll, type ProjectorFocus, type SessionState } from "./types";
+import { PROJECTOR_OBJECTS, type Poll, type ProjectorFocus, type Question, type QuestionTarget, type SessionState } from "./types";
 
 /**
  * The guards that both halves of the session share: `decide` refuses a
@@ -72,4 +72,58 @@ export function deepDivesAt(state: Pick<SessionState, "mode" | "variant" | "step
   if (state.lesson) return [];
   const step = diagramOf(state).steps[state.stepIndex];
   return [...(step?.underTheHood ?? []), ...NOT_SHOWN];
+}
+
+// ---------------------------------------------------------------------------
+// Questions
+
+/** The asker was removed by the teacher (an unknown asker, as in a shared log, is not). */
+export function askerRemoved(state: Pick<SessionState, "participants">, question: Pick<Question, "participantId">): boolean {
+  return own(state.participants, question.participantId)?.removed === true;
+}
+
+/** Whether the class (students, projector) may see a question: approved, not hidden, and its asker not removed. */
+export function questionVisible(state: Pick<SessionState, "participants">, question: Question): boolean {
+  return question.status !== "pending" && !question.hidden && !askerRemoved(state, question);
+}
+
+/**
+ * Why a question cannot be pinned there (null when it can): a step of the
+ * class's scenario that has been shown (never ahead of the class), a note
+ * only where the step has one, a lifeline of the card.
+ */
+export function targetRefusal(
+  state: Pick<SessionState, "mode" | "variant" | "stepIndex"> & Partial<Pick<SessionState, "lesson">>,
+  target: QuestionTarget,
+): ErrorCode | null {
+  if (!stepInRange(state, target.stepIndex) || target.stepIndex > state.stepIndex) return "NO_SUCH_ELEMENT";
+  const diagram = diagramOf(state);
+  const step = diagram.steps[target.stepIndex];
+  switch (target.kind) {
+    case "step":
+    case "arrow":
+      return null;
+    case "note":
+      return step.note ? null : "NO_SUCH_ELEMENT";
+    case "lifeline":
+      return diagram.lifelines.some((l) => l.id === target.lifeline) ? null : "NO_SUCH_ELEMENT";
+    default:
+      return "NO_SUCH_ELEMENT";
+  }
+}
+
+/**
+ * Why an upvote cannot count (null when it can): questions on, a question the
+ * class can see (a pending or hidden one answers exactly like an unknown one,
+ * so its existence does not leak), someone else's, and the voter not
+ * removed. (A shared log's upvoters are pseudonyms, not participants: `decide`
+ * checks that a live voter is known.)
+ */
+export function upvoteRefusal(state: SessionState, participantId: string, questionId: string): ErrorCode | null {
+  if (state.questionSettings.mode === "off") return "QUESTIONS_OFF";
+  const question = own(state.questions, questionId);
+  if (!question || !questionVisible(state, question)) return "NO_SUCH_QUESTION";
+  if (own(state.participants, participantId)?.removed) return "REMOVED";
+  if (question.participantId === participantId) return "BAD_REQUEST";
+  return null;
 }

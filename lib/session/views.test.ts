@@ -66,6 +66,7 @@ describe("toPublicSnapshot", () => {
       projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
       participantCount: 2,
       poll: null,
+      questions: { mode: "open", names: "either", shownId: null },
     });
   });
 

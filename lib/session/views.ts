@@ -11,6 +11,7 @@ import type {
   SessionStatus,
 } from "./types";
 import type { BindingMode, VariantId } from "../lesson/types";
+import { questionSettingsView, type QuestionSettingsView } from "./questions";
 
 /**
  * What each audience may see of a session. The server sends these small
@@ -70,6 +71,8 @@ export interface PublicSnapshot {
   /** Students connected now (presence, not logged). */
   participantCount: number;
   poll: PublicPoll | null;
+  /** Whether students may ask (and whose names questions carry), and the question on the projector; the list travels apart. */
+  questions: QuestionSettingsView;
 }
 
 export interface HostPoll extends Omit<PublicPoll, "results" | "correctOptionId" | "options"> {
@@ -170,6 +173,7 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
     projectorFocus: state.projectorFocus,
     participantCount: connectedCount,
     poll: poll ? toPublicPoll(poll, state.resultsVisible) : null,
+    questions: questionSettingsView(state),
   };
 }
 

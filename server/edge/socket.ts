@@ -23,6 +23,7 @@ import { RATE_LIMITS, SLOW_READER_MAX_BUFFERED_BYTES, SLOW_READER_SWEEP_MS } fro
 import type { ConnectionGuard } from "./connectionGuard";
 import { REFUSED_FRAME } from "./frameGuard";
 import type { RoomOutbox } from "../rooms/room";
+import type { QuestionOutbox } from "../rooms/questions";
 import type { JoinResult, Member, RoomGateway } from "../rooms/gateway";
 import { toError, errorMessage } from "../../lib/errors";
 import { isRecord } from "../../lib/guards";
@@ -43,9 +44,21 @@ const hostRoom = (sessionId: string) => `host:${sessionId}`;
 const participantRoom = (sessionId: string, participantId: string) => `p:${sessionId}:${participantId}`;
 const projectorRoom = (sessionId: string) => `proj:${sessionId}`;
 
+/** The socket.io side of a room's question messages: one emit per audience (see server/rooms/questions.ts). */
+function questionSocketOutbox(io: IoServer, sessionId: string): QuestionOutbox {
+  return {
+    questionChanges: (changes) =>
+      io.to(changes.audience === "host" ? hostRoom(sessionId) : publicRoom(sessionId)).emit("questions:changed", changes),
+    questionChangesFor: (participantId, changes) => io.to(participantRoom(sessionId, participantId)).emit("questions:changed", changes),
+    myUpvote: (participantId, upvote) => io.to(participantRoom(sessionId, participantId)).emit("question:myUpvote", upvote),
+    lookingBack: (count) => io.to(hostRoom(sessionId)).emit("lookback:count", { count }),
+  };
+}
+
 /** The socket.io side of a room's outbox: one emit per audience, encoded once by socket.io. */
 export function socketOutbox(io: IoServer, sessionId: string): RoomOutbox {
   return {
+    ...questionSocketOutbox(io, sessionId),
     publicSnapshot: (snapshot) => io.to(publicRoom(sessionId)).emit("session:snapshot", snapshot),
     hostSnapshot: (snapshot) => io.to(hostRoom(sessionId)).emit("session:snapshot", snapshot),
     tally: (audience, tally) =>
@@ -113,6 +126,12 @@ export function attachSocketLayer({
   // address mistyping codes; far too slow to walk 887 million codes.
   // Per participant, not per socket: reconnecting does not refill the bucket.
   const voteBuckets = new KeyedLimiter(RATE_LIMITS.votes);
+  // A student's questions and upvotes: per participant too, so tabs and reconnects share one allowance.
+  const participantBuckets: Partial<Record<string, KeyedLimiter>> = {
+    "poll:vote": voteBuckets,
+    "question:ask": new KeyedLimiter(RATE_LIMITS.questions),
+    "question:upvote": new KeyedLimiter(RATE_LIMITS.upvotes),
+  };
 
   /**
    * Failures are counted per address. Within the allowance (60 at once, then
@@ -217,6 +236,8 @@ export function attachSocketLayer({
     socket.emit("session:snapshot", joined.snapshot);
     if (joined.roster) socket.emit("roster:full", joined.roster);
     if (participantId) socket.emit("poll:myVote", joined.myVote);
+    if (joined.questions) socket.emit("questions:list", joined.questions);
+    if (role === "host") socket.emit("lookback:count", { count: joined.lookingBack ?? 0 });
     // Presence counts from here: a handshake abandoned half-way never reaches "connection", so it is never counted.
     const counted = gateway.connected(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message }));
     socket.on("disconnect", () => {
@@ -254,9 +275,9 @@ export function attachSocketLayer({
       if (!isCommandName(name) && name !== "session:sync") {
         return reply({ ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command "${name.slice(0, 40)}".`) });
       }
-      const voting = name === "poll:vote" && member.participantId !== null;
+      const perParticipant = member.participantId !== null ? participantBuckets[name] : undefined;
       let withinRate: boolean;
-      if (voting) withinRate = voteBuckets.take(`${member.sessionId}:${member.participantId}`);
+      if (perParticipant) withinRate = perParticipant.take(`${member.sessionId}:${member.participantId}`);
       else {
         let bucket = commandBuckets.get(socket);
         if (!bucket) commandBuckets.set(socket, (bucket = new TokenBucket(RATE_LIMITS.commands)));
@@ -278,6 +299,7 @@ export function attachSocketLayer({
         socket.emit("session:snapshot", view.snapshot);
         if (view.roster) socket.emit("roster:full", view.roster);
         if (member.participantId) socket.emit("poll:myVote", view.myVote);
+        if (view.questions) socket.emit("questions:list", view.questions);
         return reply({ ok: true, data: null });
       }
 
@@ -285,7 +307,11 @@ export function attachSocketLayer({
       const command = name;
       const { schema, roles }: { schema: z.ZodType; roles: readonly Role[] } = COMMAND_RULES[command];
       if (!roles.includes(member.role)) {
-        return reply({ ok: false, error: protocolError(command === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST") });
+        if (command === "poll:vote") return reply({ ok: false, error: protocolError("NOT_STUDENT") });
+        return reply({
+          ok: false,
+          error: roles.includes("student") ? protocolError("NOT_STUDENT", "Only students can do that.") : protocolError("NOT_HOST"),
+        });
       }
       const parsed = schema.safeParse(payload ?? {});
       if (!parsed.success) {

@@ -168,7 +168,15 @@ export function createSessionsReader(
           if (access === "viewer") throw new HttpError(403, "NOT_HOST", "The per-student sheet is for the teacher: send the host key.");
           return { contentType: "text/csv; charset=utf-8", filename: `${base}-students.csv`, body: await render(id, "studentCsv", access) };
         }
-        if (sheet !== null && sheet !== "polls") throw new HttpError(400, "BAD_REQUEST", "sheet must be polls or students.");
+        if (sheet === "questions") {
+          // Everyone who may read the session gets the questions; only the teacher's (and the admin's) copy names askers.
+          return {
+            contentType: "text/csv; charset=utf-8",
+            filename: `${base}-questions.csv`,
+            body: await render(id, "questionCsv", access),
+          };
+        }
+        if (sheet !== null && sheet !== "polls") throw new HttpError(400, "BAD_REQUEST", "sheet must be polls, questions or students.");
         return { contentType: "text/csv; charset=utf-8", filename: `${base}-polls.csv`, body: await render(id, "pollCsv", access) };
       }
       throw new HttpError(400, "BAD_REQUEST", "format must be json or csv.");

@@ -18,6 +18,7 @@ import { KeyedLimiter } from "../edge/rateLimit";
 import type { RoomRegistry } from "./registry";
 import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
 import type { SessionStore } from "../store/types";
+import type { QuestionList } from "../../lib/session/questions";
 import { errorMessage } from "../../lib/errors";
 import type { RosterFull } from "../../lib/session/roster";
 
@@ -54,6 +55,10 @@ export type JoinResult =
       nickname?: string;
       snapshot: AnySnapshot;
       myVote: MyVote | null;
+      /** The questions this socket may see (they travel apart from the snapshot). */
+      questions?: QuestionList;
+      /** Teachers: students looking back now. */
+      lookingBack?: number;
       /** The teacher's: every student, then changes (`roster:changes`). */
       roster?: RosterFull;
       /** The teacher's lesson the session runs (speaker notes for the host only); absent for the built-in lesson. */
@@ -66,6 +71,8 @@ export interface MemberView {
   snapshot: AnySnapshot;
   myVote: MyVote | null;
   roster?: RosterFull;
+  /** The questions this socket may see (they travel apart from the snapshot). */
+  questions?: QuestionList;
 }
 
 export interface Member {
@@ -117,7 +124,15 @@ export class LocalGateway implements RoomGateway {
       if (!hash || !secretMatches(request.hostKey, hash)) {
         return refuse("NOT_HOST", "This browser does not hold the host key for this session.");
       }
-      return { ...base, participantId: null, snapshot: room.hostSnapshot(), myVote: null, roster: room.roster() };
+      return {
+        ...base,
+        participantId: null,
+        snapshot: room.hostSnapshot(),
+        myVote: null,
+        roster: room.roster(),
+        questions: room.questions.list("host", null),
+        lookingBack: room.presence.lookingBackCount,
+      };
     }
     if (request.role === "projector") {
       // A locked room admits no new watchers either, except the teacher's own projector (it holds the host key);
@@ -131,7 +146,13 @@ export class LocalGateway implements RoomGateway {
         // Over the allowance this is one more guess, refused exactly like an unknown code (the edge counts it).
         if (!hash || !secretMatches(request.hostKey, hash)) return refuse(request.admitNew === false ? "NO_SUCH_SESSION" : "ROOM_LOCKED");
       }
-      return { ...base, participantId: null, snapshot: room.publicSnapshot(), myVote: null };
+      return {
+        ...base,
+        participantId: null,
+        snapshot: room.publicSnapshot(),
+        myVote: null,
+        questions: room.questions.list("public", null),
+      };
     }
 
     let participantId = request.token ? await this.store.findParticipantByToken(room.id, hashSecret(request.token)) : null;
@@ -169,6 +190,7 @@ export class LocalGateway implements RoomGateway {
       nickname: room.participant(participantId!)?.nickname,
       snapshot: room.publicSnapshot(),
       myVote: room.myVote(participantId!),
+      questions: room.questions.list("public", participantId),
     };
   }
 
@@ -207,7 +229,13 @@ export class LocalGateway implements RoomGateway {
   async view(member: Member): Promise<MemberView | null> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return null;
-    if (member.role === "host") return { snapshot: room.hostSnapshot(), myVote: null, roster: room.roster() };
-    return { snapshot: room.publicSnapshot(), myVote: member.participantId ? room.myVote(member.participantId) : null };
+    if (member.role === "host") {
+      return { snapshot: room.hostSnapshot(), myVote: null, roster: room.roster(), questions: room.questions.list("host", null) };
+    }
+    return {
+      snapshot: room.publicSnapshot(),
+      myVote: member.participantId ? room.myVote(member.participantId) : null,
+      questions: room.questions.list("public", member.participantId),
+    };
   }
 }

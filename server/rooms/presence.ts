@@ -6,6 +6,8 @@
  */
 export class Presence {
   private readonly connections = new Map<string, number>();
+  /** Connected students looking back at an earlier step (what their last tab said; cleared when they leave). */
+  private readonly lookingBack = new Set<string>();
   private students = 0;
   private watchers = 0;
   private projectors = 0;
@@ -19,6 +21,8 @@ export class Presence {
     private readonly changed: (participantId?: string) => void,
     /** A new highest number of students connected at once (kept with the session, best effort). */
     private readonly newPeak: (peak: number) => void,
+    /** The number of students looking back changed. */
+    private readonly lookBackChanged: () => void = () => undefined,
   ) {
     this.quietSince = now();
   }
@@ -28,6 +32,20 @@ export class Presence {
   }
   get projectorCount(): number {
     return this.projectors;
+  }
+  /** Students looking back at an earlier step now: a count for the console, never who. */
+  get lookingBackCount(): number {
+    return this.lookingBack.size;
+  }
+
+  /** A connected student says they are looking back (true) or back to live (false). */
+  lookBack(participantId: string, lookingBack: boolean): void {
+    if (lookingBack && !this.isConnected(participantId)) return;
+    const had = this.lookingBack.has(participantId);
+    if (had === lookingBack) return;
+    if (lookingBack) this.lookingBack.add(participantId);
+    else this.lookingBack.delete(participantId);
+    this.lookBackChanged();
   }
   get anyoneConnected(): boolean {
     return this.watchers > 0 || this.students > 0;
@@ -59,6 +77,7 @@ export class Presence {
     }
     this.connections.delete(participantId);
     if (n !== 1) return;
+    this.lookBack(participantId, false);
     this.students -= 1;
     this.noteQuiet();
     this.changed(participantId);
@@ -89,6 +108,10 @@ export class Presence {
     this.connections.clear();
     for (const id of participantIds) this.connections.set(id, (this.connections.get(id) ?? 0) + 1);
     this.students = this.connections.size;
+    // Someone whose sockets are all gone is not looking at anything.
+    const lookingBefore = this.lookingBack.size;
+    for (const id of [...this.lookingBack]) if (!this.connections.has(id)) this.lookingBack.delete(id);
+    if (this.lookingBack.size !== lookingBefore) this.lookBackChanged();
     this.watchers = watchers;
     this.projectors = projectors;
     this.notePeak();

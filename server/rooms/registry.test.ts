@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RoomRegistry } from "./registry";
 import { SqliteSessionStore } from "../store/sqlite";
 import type { RoomOutbox } from "./room";
+import { silentQuestionOutbox } from "./questions";
 
 const silent: RoomOutbox = {
   publicSnapshot() {},
@@ -13,6 +14,7 @@ const silent: RoomOutbox = {
   renamed() {},
   kick() {},
   kickProjectors() {},
+  ...silentQuestionOutbox,
 };
 
 describe("RoomRegistry", () => {

@@ -41,6 +41,10 @@ export function durableOutbox(store: SessionStore, sessionId: string, outbox: Ro
     renamed: gate(outbox.renamed),
     kick: gate(outbox.kick),
     kickProjectors: gate(outbox.kickProjectors),
+    questionChanges: gate(outbox.questionChanges),
+    questionChangesFor: gate(outbox.questionChangesFor),
+    myUpvote: gate(outbox.myUpvote),
+    lookingBack: gate(outbox.lookingBack),
   };
 }
 

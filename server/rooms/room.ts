@@ -23,11 +23,12 @@ import {
   type SessionState,
 } from "../../lib/session";
 import { Presence } from "./presence";
+import { RoomQuestions, type QuestionOutbox } from "./questions";
 import type { SessionStore } from "../store/types";
 import { LeadingEdgeThrottle } from "./throttle";
 
 /** Where a room's messages go. The socket.io adapter implements it; tests can record it. */
-export interface RoomOutbox {
+export interface RoomOutbox extends QuestionOutbox {
   /** Everyone watching: projector and students. */
   publicSnapshot: (snapshot: PublicSnapshot) => void;
   /** The teacher's sockets. */
@@ -81,6 +82,12 @@ export class Room {
   private rosterRev = 0;
   /** Students whose roster rows changed since the console was last told. */
   private readonly rosterPending = new Set<string>();
+  /** Students looking back reach the console at most twice a second, like presence. */
+  private readonly lookBackUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () =>
+    this.deps.outbox.lookingBack(this.presence.lookingBackCount),
+  );
+  /** The questions' own channel (lists on join, coalesced changes): never in the snapshots. */
+  readonly questions: RoomQuestions;
   private closeTimer: NodeJS.Timeout | null = null;
   private disposed = false;
 
@@ -99,7 +106,9 @@ export class Room {
         this.presenceUpdates.request();
       },
       (peak) => deps.store.notePeakParticipants(this.id, peak),
+      () => this.lookBackUpdates.request(),
     );
+    this.questions = new RoomQuestions(this.state, deps.outbox);
     this.armAutoClose();
   }
 
@@ -191,6 +200,12 @@ export class Room {
       this.deps.outbox.kickProjectors(protocolError("PROJECTOR_CLOSED"));
       return ok;
     }
+    if (command.event === "lookback:set") {
+      // Presence, like being connected: counted for the console, never logged.
+      if (this.isEnded) return { ok: false, error: protocolError("SESSION_ENDED") };
+      if (actor.participantId) this.presence.lookBack(actor.participantId, command.payload.lookingBack);
+      return ok;
+    }
     const decision = decide(this.state, command, actor, { now: this.deps.now(), newId: this.deps.newId, shuffle: this.deps.shuffle });
     if (!decision.ok) return decision;
     for (const body of decision.events) this.commit(body);
@@ -223,6 +238,8 @@ export class Room {
   private afterEvents(events: readonly SessionEventBody[], sender?: string): void {
     let publish = false;
     for (const e of events) {
+      // Questions travel on their own channel; their settings and the projector's question are in the snapshots.
+      if (this.questions.note(e)) publish = true;
       switch (e.type) {
         case "poll:voted":
           this.tally.request();
@@ -264,6 +281,14 @@ export class Room {
         case "projector:focusChanged":
         case "session:ended":
           publish = true;
+          break;
+        case "questions:configured":
+        case "question:asked":
+        case "question:upvoted":
+        case "question:approved":
+        case "question:answered":
+        case "question:hidden":
+        case "question:shown":
           break;
         default:
           assertNever(e);
@@ -343,6 +368,8 @@ export class Room {
     this.disposed = true;
     this.tally.stop();
     this.presenceUpdates.stop();
+    this.lookBackUpdates.stop();
+    this.questions.dispose();
     if (this.closeTimer) clearTimeout(this.closeTimer);
     this.closeTimer = null;
   }

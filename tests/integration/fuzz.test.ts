@@ -1334,7 +1334,8 @@ async function runSeed(seed: number): Promise<void> {
         const body = JSON.stringify([event, onTheWire(payload)]);
         let expected: Outcome | Outcome[] | null;
         if (body.length + 2 > FRAME_LIMITS.maxFrameChars || nestingExceeds(body, FRAME_LIMITS.maxDepth)) expected = "PAYLOAD_TOO_LARGE";
-        else if (!COMMANDS[event].roles.includes(tab.role)) expected = event === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST";
+        else if (!COMMANDS[event].roles.includes(tab.role))
+          expected = COMMANDS[event].roles.includes("student") ? "NOT_STUDENT" : "NOT_HOST";
         // session:sync carries nothing, so the server may ignore what it is sent.
         else if (event === "session:sync") expected = ["ok", "BAD_REQUEST"];
         else expected = COMMANDS[event].schema.safeParse(onTheWire(payload) ?? {}).success ? null : "BAD_REQUEST";

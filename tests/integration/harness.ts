@@ -168,7 +168,10 @@ export interface TestClient {
 export async function connectClient(
   url: string,
   auth: Record<string, unknown>,
-  options: { expectError?: boolean } = {},
+  options: {
+    expectError?: boolean;
+    /** Attach listeners before anything arrives (the join's first messages come at once). */ listen?: (socket: ClientSocket) => void;
+  } = {},
 ): Promise<TestClient> {
   const socket: ClientSocket = connect(url, {
     auth: { v: PROTOCOL_VERSION, ...auth },
@@ -176,6 +179,7 @@ export async function connectClient(
     reconnection: false,
     forceNew: true,
   });
+  options.listen?.(socket);
   const roster = followRoster(socket);
   /** Kept as the bundled client keeps it: an older echo or receipt of the same round does not replace a newer one. */
   const recordVote = (v: MyVote | null) => {
