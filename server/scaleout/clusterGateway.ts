@@ -308,12 +308,15 @@ export class ClusterGateway implements RoomGateway {
 
   async join(request: JoinRequest): Promise<JoinResult> {
     const deadline = Date.now() + this.t.ackBudgetMs;
-    try {
+    const join = async (): Promise<JoinResult> => {
       const record = await this.o.store.findByCode(normalizeRoomCode(request.code));
       // Unknown and ended sessions are answered by the local rules, which need no owner.
-      if (!record || record.endedAt !== null) return await this.o.local.join(request);
+      if (!record || record.endedAt !== null) return this.o.local.join(request);
       const call: Call = { method: "join", args: [request] };
-      return await settleBy(deadline, this.routeTyped(record.id, call, { deadline, sender: "", progress: { mayHaveRunOn: null } }));
+      return this.routeTyped(record.id, call, { deadline, sender: "", progress: { mayHaveRunOn: null } });
+    };
+    try {
+      return await settleBy(deadline, join());
     } catch (err) {
       const unavailable = asUnavailable(err);
       if (!unavailable) throw err;
@@ -754,6 +757,33 @@ export class ClusterGateway implements RoomGateway {
 
   private reconcilePresence(): void {
     for (const room of this.o.rooms.all()) void this.recount(room.id);
+    void this.adoptOrphans();
+  }
+
+  /**
+   * Sessions with sockets here whose owner is gone: take them over, so their
+   * timers run (an open poll's countdown) even if nobody sends a command. A
+   * session never owned (nobody needed it yet) or owned by a live node is left alone.
+   */
+  private async adoptOrphans(): Promise<void> {
+    const ids = this.presence.localSessions().filter((id) => !this.claims.has(id));
+    if (ids.length === 0 || !this.leaseValid()) return;
+    try {
+      const reply = await this.cmd(["MGET", ...ids.map(ownerKey)]);
+      if (!Array.isArray(reply)) return;
+      const owners = reply.map((o: unknown) => (typeof o === "string" ? o : null));
+      const others = [...new Set(owners.filter((o): o is string => o !== null && o !== this.nodeId))];
+      if (others.length === 0) return;
+      const alive = await this.cmd(["MGET", ...others.map(K.node)]);
+      if (!Array.isArray(alive)) return;
+      const gone = new Set(others.filter((_, i) => alive[i] === null));
+      ids.forEach((id, i) => {
+        const owner = owners[i];
+        if (owner !== null && gone.has(owner)) void this.ownerOf(id).catch(() => undefined);
+      });
+    } catch (err) {
+      log.debug("could not look for sessions whose owner is gone", { error: errorMessage(err) });
+    }
   }
 
   private async recount(sessionId: string): Promise<void> {

@@ -119,6 +119,11 @@ export class PresenceBoard {
     return { participants, watchers, projectors };
   }
 
+  /** Sessions with sockets connected through this node (as last written). */
+  localSessions(): string[] {
+    return [...this.reported];
+  }
+
   /** Forget what was read for a session this node no longer owns. */
   forget(sessionId: string): void {
     this.known.delete(sessionId);

@@ -412,11 +412,13 @@ describe("scale-out under faults", () => {
   }, 60_000);
 
   it("an owner killed in the middle of the teacher's commands: taken over in order, restarted, nobody else touched", async () => {
-    // Node 2 owns the class; node 1 the bystander class, whose sockets are on the nodes that stay up.
+    // Node 2 owns both classes. The bystander class's sockets are all on the nodes that stay up, and nobody in it
+    // does anything after the kill: its poll countdown must still close it (a node with its sockets takes it over).
     const session = await createSession(2, "Killed owner");
-    const bystander = await createSession(1, "Bystander");
-    const cls = await classOf(session, { teacher: 0, projector: 1, students: [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2] });
+    const bystander = await createSession(2, "Bystander with a countdown");
     const other = await classOf(bystander, { teacher: 0, projector: 1, students: [0, 1, 0, 1] });
+    expect(code(await other.teacher.emit("poll:open", { kind: "next-step", durationS: 15 }))).toBe("ok");
+    const cls = await classOf(session, { teacher: 0, projector: 1, students: [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2] });
     const open = await cls.teacher.emit("poll:open", { kind: "next-step", durationS: 60 });
     expect(code(open)).toBe("ok");
     await waitUntil(() => cls.students.every((s) => s.snapshot?.poll?.status === "open"), 10_000);
@@ -454,6 +456,13 @@ describe("scale-out under faults", () => {
     await newcomer.ready();
     const stayed = cls.students.filter((_, i) => i % 3 !== 2);
     await Promise.all([...stayed, ...moved, newcomer].map(vote));
+    // The bystander's countdown closed its poll, with nobody touching it, once.
+    await waitUntil(() => other.teacher.snapshot?.poll?.status === "closed", 20_000);
+    const otherEvents = await logOf(bystander, 0);
+    expect(
+      otherEvents.filter((e) => e.type === "poll:closed"),
+      "the bystander's poll closed once",
+    ).toHaveLength(1);
     expect(code(await other.teacher.emit("step:go", { stepIndex: 1 }))).toBe("ok");
 
     const events = await logOf(session, 2);
