@@ -173,7 +173,8 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
       new Promise<Ack<AckData<E>>>((resolve) => {
         const socket = socketHolder.socket;
         if (!socket || !socket.connected) {
-          resolve({ ok: false, error: { code: "INTERNAL", message: "Not connected. Wait for the connection to come back." } });
+          // Nothing was sent, so nothing was applied.
+          resolve({ ok: false, error: protocolError("UNAVAILABLE", "Not connected. Wait for the connection to come back.") });
           return;
         }
         // socket.io's typed emit cannot follow a generic event name; the event map still types what comes back.
@@ -181,8 +182,13 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
         // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
         const emit = timed.emit.bind(timed) as (e: string, p: unknown, cb: (err: Error | null, r: Ack<AckData<E>>) => void) => void;
         emit(event, payload, (err, response) => {
+          // No answer in time: the command may still have been applied (it may be waiting on a server that
+          // froze), so say so. What was applied reaches this tab as snapshots and its own vote (poll:myVote).
           const result: Ack<AckData<E>> = err
-            ? { ok: false, error: protocolError("INTERNAL", "The server did not answer in time. Try again.") }
+            ? {
+                ok: false,
+                error: protocolError("UNCONFIRMED", "The server did not answer in time. Your screen shows whether it was applied."),
+              }
             : response;
           store.getState().actions.error(result.ok ? null : result.error);
           resolve(result);

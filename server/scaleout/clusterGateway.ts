@@ -735,6 +735,9 @@ export class ClusterGateway implements RoomGateway {
         const room = await this.o.rooms.load(id).catch(() => undefined);
         // Ended (or gone): nothing left to own.
         if (room === null) this.claims.delete(id);
+        // The class's screens may have missed a broadcast while Redis was away (socket.io's adapter drops what
+        // it could not send): one snapshot per audience brings every screen to the log's state.
+        else room?.publish();
       }
     } catch (err) {
       log.debug("could not check this node's claims", { error: errorMessage(err) });
