@@ -45,9 +45,9 @@ test("a vote answered too late still shows as counted; one that never arrived sa
   // 1. The vote counts, its answer is lost: after the browser gives up waiting, the receipt says it counted.
   const first = pollOptions(student).first();
   await first.click();
-  await expect(first).toHaveAttribute("aria-pressed", "true");
   await expect(receipt).toHaveAttribute("data-kind", "ok", { timeout: 15_000 });
   await expect(receipt).toHaveText(/Vote counted/);
+  await expect(first).toHaveAttribute("aria-pressed", "true");
   await expect(pollControls(teacher).getByTestId("poll-tally")).toHaveAttribute("data-total", "1");
 
   // 2. A change of vote that never reaches the server: the receipt says so once the server has been asked.

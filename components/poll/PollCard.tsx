@@ -54,7 +54,7 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
     setPending(null);
     if (!ack.ok && ack.error.code === "UNCONFIRMED") {
       // The vote may have counted after all (a late answer, a server that froze): ask for this student's own
-      // vote, and let the receipt follow what the server says, now or when the vote lands (poll:myVote).
+      // vote, and let the receipt follow what the server says, now or when the vote's late answer arrives.
       setMessage({ kind: "checking", optionId, synced: false });
       const synced = await send("session:sync", {});
       setMessage((m) => (m?.kind === "checking" && m.optionId === optionId ? { ...m, synced: synced.ok } : m));

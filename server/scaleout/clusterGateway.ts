@@ -522,7 +522,9 @@ export class ClusterGateway implements RoomGateway {
         }
       }
       const attemptMs = Math.min(this.attemptMs, deadline - Date.now());
-      const response = await timeForward(this.call(owner, { id: requestId, from: this.nodeId, sessionId, sender, deadline, call }, attemptMs));
+      const response = await timeForward(
+        this.call(owner, { id: requestId, from: this.nodeId, sessionId, sender, deadline, call }, attemptMs),
+      );
       switch (response.status) {
         case "ok":
           return response.result;

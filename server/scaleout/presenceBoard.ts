@@ -1,7 +1,7 @@
 import type { PresenceFigure } from "../rooms/registry";
 import { log } from "../logger";
 import { errorMessage } from "../../lib/errors";
-import { asStrings } from "../store/redis";
+import { asStrings, presenceKey } from "../store/redis";
 import { StoreError } from "../store/types";
 import { isRecord } from "../../lib/guards";
 
@@ -24,7 +24,6 @@ const REPORT_MS = 250;
 /** Unchanged figures are written again this often, so the owner can tell a live node from a silent one. */
 const REFRESH_MS = 2_000;
 
-const presenceKey = (sessionId: string) => `cls:pr:${sessionId}`;
 const nodeKey = (id: string) => `cls:node:${id}`;
 /** Nodes tell a session's owner that its count changed on this channel (every node listens). */
 export const PRESENCE_CHANNEL = "cls:presence";

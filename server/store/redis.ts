@@ -77,6 +77,8 @@ export async function connectRedis(url: string, options: { failFast?: boolean } 
  */
 export const ownerKey = (sessionId: string) => `cls:owner:${sessionId}`;
 export const epochKey = (sessionId: string) => `cls:epoch:${sessionId}`;
+/** Scale-out presence: per node, the students and watchers connected to the session through it. */
+export const presenceKey = (sessionId: string) => `cls:pr:${sessionId}`;
 
 /** Who may write a session's events: the owning node and the claim it holds (see ownerKey). */
 export interface Fence {
@@ -115,8 +117,11 @@ const K = {
   sessions: "cls:sessions",
   schema: "cls:schema",
   live: "cls:live",
-  /** The cluster's record of a session's owner node (server/scaleout/clusterGateway.ts). */
-  owner: (id: string) => `cls:owner:${id}`,
+  /** The cluster's record of a session's owner node and its claim count (server/scaleout/clusterGateway.ts). */
+  owner: ownerKey,
+  epoch: epochKey,
+  /** Who is connected to the session through each node (server/scaleout/presenceBoard.ts). */
+  presence: presenceKey,
   /** Readiness writes here (server/ops/readiness.ts); it expires on its own. */
   probe: "cls:probe",
 };
@@ -156,13 +161,13 @@ return 1`;
  * ended before the cutoff. The code key goes only if it still names this
  * session (codes are reused once a session ends). Returns the events deleted,
  * or -1 when the session does not qualify.
- * KEYS: session hash, events, tokens, owner, sessions zset, host-key set, live set, code.
+ * KEYS: session hash, events, tokens, owner, sessions zset, host-key set, live set, code, claim count, presence.
  * ARGV: session id, cutoff (ms).
  */
 const DELETE_ENDED = `local ended = tonumber(redis.call('HGET', KEYS[1], 'endedAt') or '')
 if ended == nil or ended >= tonumber(ARGV[2]) then return -1 end
 local n = redis.call('XLEN', KEYS[2])
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9], KEYS[10])
 redis.call('ZREM', KEYS[5], ARGV[1])
 redis.call('SREM', KEYS[6], ARGV[1])
 redis.call('SREM', KEYS[7], ARGV[1])
@@ -271,7 +276,18 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
       if (!Array.isArray(reply)) throw new StoreError("redis answered something other than a list to HMGET");
       const [endedAt, code, hostKeyHash] = reply.map((v) => (typeof v === "string" ? v : ""));
       if (!endedAt || Number(endedAt) >= cutoff) continue;
-      const keys = [K.session(id), K.events(id), K.tokens(id), K.owner(id), K.sessions, K.hostKey(hostKeyHash), K.live, K.code(code)];
+      const keys = [
+        K.session(id),
+        K.events(id),
+        K.tokens(id),
+        K.owner(id),
+        K.sessions,
+        K.hostKey(hostKeyHash),
+        K.live,
+        K.code(code),
+        K.epoch(id),
+        K.presence(id),
+      ];
       const events = Number(await this.cmd(["EVAL", DELETE_ENDED, keys.length, ...keys, id, cutoff]));
       if (events < 0) continue;
       total.sessions += 1;
@@ -313,8 +329,8 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
           K.events(sessionId),
           K.session(sessionId),
           K.live,
-          ownerKey(sessionId),
-          epochKey(sessionId),
+          K.owner(sessionId),
+          K.epoch(sessionId),
           `${event.seq}-1`,
           JSON.stringify(event),
           event.at,
