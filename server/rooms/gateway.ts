@@ -207,7 +207,11 @@ export class LocalGateway implements RoomGateway {
     try {
       await this.store.flush(room.id);
     } catch (err) {
-      log.error("a join could not be written; reloading the room", { sessionId: room.id, error: errorMessage(err) });
+      // Another node owning the session now is no failure of this one (the cluster runs the join there).
+      log[err instanceof LostOwnershipError ? "warn" : "error"]("a join could not be written; reloading the room", {
+        sessionId: room.id,
+        error: errorMessage(err),
+      });
       this.rooms.dropSessions([room.id]);
       const error = writeFailure(err);
       if (error.code === "INTERNAL") this.disconnectAll(room.id);
@@ -235,7 +239,10 @@ export class LocalGateway implements RoomGateway {
       // Acknowledge only what is on disk.
       await this.store.flush(member.sessionId);
     } catch (err) {
-      log.error("events could not be written; reloading the room", { sessionId: member.sessionId, error: errorMessage(err) });
+      log[err instanceof LostOwnershipError ? "warn" : "error"]("events could not be written; reloading the room", {
+        sessionId: member.sessionId,
+        error: errorMessage(err),
+      });
       this.rooms.dropSessions([member.sessionId]);
       const error = writeFailure(err);
       if (error.code === "INTERNAL") this.disconnectAll(member.sessionId);

@@ -55,9 +55,10 @@ import { PRESENCE_CHANNEL, PresenceBoard } from "./presenceBoard";
  * claim count its writer holds, and Redis refuses it once either has moved
  * on, so a node that was frozen, cut off or slow writes nothing after a
  * takeover (nor over a new owner's log: Redis also refuses a stream entry whose
- * sequence number exists). A node that cannot renew its heartbeat stops
- * before its lease runs out: its rooms are dropped, their timers with them,
- * and nothing of theirs is written or broadcast until the claim is confirmed.
+ * sequence number exists). A node that cannot renew its heartbeat in time
+ * writes and broadcasts nothing for its sessions from the moment its lease
+ * ends until Redis confirms each claim again: a timer that fires meanwhile
+ * (a poll countdown on a node resuming from a freeze) changes nothing.
  *
  * Order: each sender's commands run one at a time in the order they arrived
  * (OrderedQueue), on this node and again on the owner, and every one is
@@ -697,17 +698,20 @@ export class ClusterGateway implements RoomGateway {
 
   /**
    * The lease ran out (Redis unreachable, or this process was frozen): another
-   * node may own these sessions by now. Drop their rooms at once, timers and
-   * throttles with them, before any of them fires; until a claim is confirmed
-   * again nothing of it is written (the store's fence) or broadcast.
+   * node may own these sessions by now. Until Redis confirms a claim again,
+   * nothing of its session is written (the store refuses it here) or broadcast
+   * (the outbox stays silent), so a timer that fires meanwhile (a poll's
+   * countdown, a throttled tally) changes nothing anyone sees; its room is then
+   * reloaded from the log. The rooms are kept otherwise: a node that merely
+   * stalled under load keeps its classes without rebuilding them.
    */
   private watchLease(): void {
     if (this.lapsed || this.stopped || this.leaseValid()) return;
     this.lapsed = true;
-    const held = this.o.rooms.all();
-    if (held.length)
-      log.warn("this node's ownership lease ran out; pausing its sessions until Redis confirms them", { rooms: held.length });
-    for (const room of held) this.o.rooms.drop(room);
+    if (this.claims.size)
+      log.warn("this node's ownership lease ran out; its sessions write and broadcast nothing until Redis confirms them", {
+        sessions: this.claims.size,
+      });
     for (const claim of this.claims.values()) claim.verified = false;
     void this.heartbeat();
   }
@@ -725,20 +729,24 @@ export class ClusterGateway implements RoomGateway {
       const ids = [...this.claims.keys()];
       const replies = await this.cmd(["MGET", ...ids.map(ownerKey), ...ids.map(epochKey)]);
       if (!Array.isArray(replies)) return;
+      const confirmed: string[] = [];
       ids.forEach((id, i) => {
         const claim = this.claims.get(id);
         if (!claim) return;
         if (replies[i] === this.nodeId && Number(replies[ids.length + i]) === claim.epoch) {
+          if (this.leaseValid() && !claim.verified) confirmed.push(id);
           if (this.leaseValid()) claim.verified = true;
         } else this.lose(id, "another node took it over");
       });
+      // The class's screens may have missed broadcasts while the claim was unconfirmed (they were held back) or
+      // Redis was away (socket.io's adapter drops what it could not send): one snapshot per audience brings every
+      // screen to the log's state.
+      for (const id of confirmed) this.o.rooms.get(id)?.publish();
       for (const [id, claim] of this.claims) {
         if (!claim.verified || this.o.rooms.get(id)) continue;
         const room = await this.o.rooms.load(id).catch(() => undefined);
         // Ended (or gone): nothing left to own.
         if (room === null) this.claims.delete(id);
-        // The class's screens may have missed a broadcast while Redis was away (socket.io's adapter drops what
-        // it could not send): one snapshot per audience brings every screen to the log's state.
         else room?.publish();
       }
     } catch (err) {
