@@ -801,9 +801,13 @@ export class ClusterGateway implements RoomGateway {
 
   private async recount(sessionId: string): Promise<void> {
     if (!this.o.rooms.get(sessionId)) return;
-    const figure = await this.presence.count(sessionId);
-    // The room may have been dropped or replaced meanwhile: count into the one there is now.
-    this.o.rooms.get(sessionId)?.presence.reset(figure.participants, figure.watchers, figure.projectors);
+    try {
+      const figure = await this.presence.count(sessionId);
+      // The room may have been dropped or replaced meanwhile: count into the one there is now.
+      this.o.rooms.get(sessionId)?.presence.reset(figure.participants, figure.watchers, figure.projectors);
+    } catch (err) {
+      log.warn("presence recount failed", { sessionId, error: errorMessage(err) });
+    }
   }
 
   private cmd(args: (string | number)[]): Promise<unknown> {

@@ -164,6 +164,8 @@ export class PresenceBoard {
       if (refresh && this.dirty.size === 0) this.lastRefresh = at;
       // Whoever owns these sessions recounts (each node listens; only the owner acts).
       for (const sessionId of changed) await this.o.publish(PRESENCE_CHANNEL, sessionId).catch(() => undefined);
+    } catch (err) {
+      log.warn("presence could not be reported", { error: errorMessage(err) });
     } finally {
       this.writing = false;
     }

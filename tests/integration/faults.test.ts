@@ -143,6 +143,10 @@ interface Session {
 
 /** Created through one node: that node owns the session from the start. */
 async function createSession(node: number, title: string): Promise<Session> {
+  // A node that died since (it must not) says why here, not as a refused connection later.
+  for (const [i, n] of nodes.entries()) {
+    expect(n.proc.exitCode ?? n.proc.signalCode, `node ${i} is not running:\n${n.output().slice(-4_000)}`).toBeNull();
+  }
   const res = await fetch(`http://127.0.0.1:${ports[node]}/api/sessions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
