@@ -161,6 +161,24 @@ export const SOCKET_PING_TIMEOUT_MS = 10_000;
 
 /** Browser side: how long a command waits for its acknowledgement. */
 export const COMMAND_ACK_TIMEOUT_MS = 8_000;
+/**
+ * Server side, in scale-out mode: every command, join and resync is answered
+ * within this (UNAVAILABLE or UNCONFIRMED when the owner node or Redis cannot
+ * be reached in time), well inside the browser's COMMAND_ACK_TIMEOUT_MS so an
+ * answer is never dropped as late. CLUSTER_ACK_BUDGET_MS overrides it.
+ */
+export const DEFAULT_CLUSTER_ACK_BUDGET_MS = 5_000;
+/** Scale-out: a node whose heartbeat key is this old is taken for dead and its sessions taken over. CLUSTER_NODE_TTL_MS overrides it. */
+export const DEFAULT_CLUSTER_NODE_TTL_MS = 3_000;
+/**
+ * Scale-out: a node that stops reporting its sockets (frozen, cut off, or
+ * dead) keeps counting with its last figure this long, so the teacher's count
+ * does not drop while its students are still connected or reconnecting
+ * elsewhere. A little over the socket heartbeat (SOCKET_PING_INTERVAL_MS +
+ * SOCKET_PING_TIMEOUT_MS): by then a dead node's students have noticed and
+ * come back through another node. CLUSTER_PRESENCE_STALE_MS overrides it.
+ */
+export const DEFAULT_CLUSTER_PRESENCE_STALE_MS = 25_000;
 /** Browser side: reconnect backoff after a network drop, and the retry after a passing refusal. */
 export const RECONNECT_DELAY_MS = 500;
 export const RECONNECT_DELAY_MAX_MS = 4_000;

@@ -216,6 +216,8 @@ export const ERROR_CODES = {
   QUESTION_LIMIT: "You have asked as many questions as this session allows.",
   NAMES_REQUIRED: "The teacher asks for your name on questions: untick “anonymous” to ask.",
   NO_SUCH_ELEMENT: "That part of the diagram is not on screen yet.",
+  UNAVAILABLE: "The class's server is busy or restarting. That was not applied; try again in a moment.",
+  UNCONFIRMED: "The server could not confirm that in time. Your screen shows whether it was applied.",
   INTERNAL: "Something went wrong on the server. Try again.",
 } as const;
 

@@ -24,7 +24,7 @@ import type { ConnectionGuard } from "./connectionGuard";
 import { REFUSED_FRAME } from "./frameGuard";
 import type { RoomOutbox } from "../rooms/room";
 import type { QuestionOutbox } from "../rooms/questions";
-import type { JoinResult, Member, RoomGateway } from "../rooms/gateway";
+import { UnavailableError, type JoinResult, type Member, type RoomGateway } from "../rooms/gateway";
 import { toError, errorMessage } from "../../lib/errors";
 import { isRecord } from "../../lib/guards";
 import { observeCommand, observeJoinRefused } from "../ops/metrics";
@@ -207,6 +207,7 @@ export function attachSocketLayer({
       (socket as IoSocket & { joined?: typeof joined }).joined = joined;
       next();
     } catch (err) {
+      if (err instanceof UnavailableError) return refuse(rejection("UNAVAILABLE"));
       log.error("handshake failed", { error: errorMessage(err) });
       refuse(rejection("INTERNAL"));
     }
@@ -326,6 +327,7 @@ export function attachSocketLayer({
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
       reply(await gateway.command(member, { event: command, payload: parsed.data ?? {} } as Command));
     } catch (err) {
+      if (err instanceof UnavailableError) return reply({ ok: false, error: protocolError(err.code, err.message) });
       log.error("command failed", { event: name.slice(0, 40), sessionId: member.sessionId, error: toError(err).stack });
       reply({ ok: false, error: protocolError("INTERNAL") });
     }
@@ -374,15 +376,23 @@ export function startSlowReaderSweep(io: IoServer): () => void {
   return () => clearInterval(timer);
 }
 
-/** Students (by participant id) and watchers (teacher, projector) connected to a session, on every node. */
-export async function countPresence(
-  io: IoServer,
-  sessionId: string,
-): Promise<{ participants: string[]; watchers: number; projectors: number }> {
-  const [pub, hosts] = await Promise.all([io.in(publicRoom(sessionId)).fetchSockets(), io.in(hostRoom(sessionId)).fetchSockets()]);
-  const participants = pub.map((s) => s.data.participantId).filter((id): id is string => !!id);
-  const projectors = pub.length - participants.length;
-  return { participants, watchers: hosts.length + projectors, projectors };
+/**
+ * Students (by participant id, one entry per socket) and watchers (teacher,
+ * projector) connected to a session through this process. In a cluster each
+ * node reports its own and the owner adds them up (server/scaleout/presenceBoard.ts):
+ * asking every node at once would wait on the slowest, or on a frozen one.
+ */
+export function localPresence(io: IoServer, sessionId: string): { participants: string[]; watchers: number; projectors: number } {
+  const nsp = io.of("/");
+  const participants: string[] = [];
+  let projectors = 0;
+  for (const id of nsp.adapter.rooms.get(publicRoom(sessionId)) ?? []) {
+    const participantId = nsp.sockets.get(id)?.data.participantId;
+    if (participantId) participants.push(participantId);
+    else if (participantId === null) projectors += 1;
+  }
+  const hosts = nsp.adapter.rooms.get(hostRoom(sessionId))?.size ?? 0;
+  return { participants, watchers: hosts + projectors, projectors };
 }
 
 /** Closes every socket of a session (all nodes, with an adapter) so clients reconnect to its durable state. */

@@ -1,6 +1,7 @@
 import { publicLesson, type SessionLesson } from "../../lib/lesson/model";
 import { MAX_PARTICIPANTS_PER_SESSION, MAX_PROJECTORS_PER_SESSION, RATE_LIMITS } from "../../lib/constants";
 import {
+  ERROR_CODES,
   isRoomCode,
   normalizeRoomCode,
   protocolError,
@@ -17,7 +18,7 @@ import { log } from "../logger";
 import { KeyedLimiter } from "../edge/rateLimit";
 import type { RoomRegistry } from "./registry";
 import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
-import type { SessionStore } from "../store/types";
+import { LostOwnershipError, StoreInDoubtError, StoreUnavailableError, type SessionStore } from "../store/types";
 import type { QuestionList } from "../../lib/session/questions";
 import { errorMessage } from "../../lib/errors";
 import type { RosterFull } from "../../lib/session/roster";
@@ -95,6 +96,34 @@ export interface RoomGateway {
   left(member: Member): Promise<void>;
   /** The member's current view, for a resync. */
   view(member: Member): Promise<MemberView | null>;
+}
+
+/**
+ * A call the rooms could not answer in time or could not reach (scale-out:
+ * the owner node or Redis): UNAVAILABLE when it was not applied, UNCONFIRMED
+ * when it may have been. The socket layer answers with the code, never INTERNAL.
+ */
+export class UnavailableError extends Error {
+  constructor(
+    readonly code: "UNAVAILABLE" | "UNCONFIRMED",
+    message: string = ERROR_CODES[code],
+  ) {
+    super(message);
+    this.name = "UnavailableError";
+  }
+}
+
+/**
+ * What a command's sender is told when its events could not be written.
+ * A lost ownership is not an answer: the cluster runs the command again on
+ * the new owner (nothing was written), so it is thrown on.
+ */
+function writeFailure(err: unknown): ProtocolError {
+  if (err instanceof LostOwnershipError) throw err;
+  if (err instanceof StoreUnavailableError)
+    return protocolError("UNAVAILABLE", "The class's data store is unreachable: that was not saved. Try again in a moment.");
+  if (err instanceof StoreInDoubtError) return protocolError("UNCONFIRMED");
+  return protocolError("INTERNAL", "The server could not save that. Reconnecting…");
 }
 
 const refuse = (code: ErrorCode, message?: string): JoinResult => ({ ok: false, error: protocolError(code, message) });
@@ -178,10 +207,16 @@ export class LocalGateway implements RoomGateway {
     try {
       await this.store.flush(room.id);
     } catch (err) {
-      log.error("a join could not be written; reloading the room", { sessionId: room.id, error: errorMessage(err) });
-      this.rooms.drop(room);
-      this.disconnectAll(room.id);
-      return refuse("INTERNAL");
+      // Another node owning the session now is no failure of this one (the cluster runs the join there).
+      log[err instanceof LostOwnershipError ? "warn" : "error"]("a join could not be written; reloading the room", {
+        sessionId: room.id,
+        error: errorMessage(err),
+      });
+      this.rooms.dropSessions([room.id]);
+      const error = writeFailure(err);
+      if (error.code === "INTERNAL") this.disconnectAll(room.id);
+      // Whether or not it was written, this student was not admitted: they join again as new.
+      return { ok: false, error: error.code === "UNCONFIRMED" ? protocolError("UNAVAILABLE") : error };
     }
     return {
       ...base,
@@ -204,10 +239,14 @@ export class LocalGateway implements RoomGateway {
       // Acknowledge only what is on disk.
       await this.store.flush(member.sessionId);
     } catch (err) {
-      log.error("events could not be written; reloading the room", { sessionId: member.sessionId, error: errorMessage(err) });
-      this.rooms.drop(room);
-      this.disconnectAll(member.sessionId);
-      return { ok: false, error: protocolError("INTERNAL", "The server could not save that. Reconnecting…") };
+      log[err instanceof LostOwnershipError ? "warn" : "error"]("events could not be written; reloading the room", {
+        sessionId: member.sessionId,
+        error: errorMessage(err),
+      });
+      this.rooms.dropSessions([member.sessionId]);
+      const error = writeFailure(err);
+      if (error.code === "INTERNAL") this.disconnectAll(member.sessionId);
+      return { ok: false, error };
     }
     return result;
   }

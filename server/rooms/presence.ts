@@ -101,10 +101,16 @@ export class Presence {
     this.noteQuiet();
   }
 
-  /** Replace everything with a fresh count (a cluster re-counts sockets on every node, so a dead node's students do not linger). */
+  /**
+   * Replace everything with a fresh count: in a cluster the owner counts the
+   * sockets every node reports (a dead node's students do not linger, a
+   * silent node's are kept for a while). The console is told when the count or
+   * who is connected changed.
+   */
   reset(participantIds: readonly string[], watchers: number, projectors: number): void {
     const before = new Set(this.connections.keys());
     const projectorsBefore = this.projectors;
+    const wasConnected = this.anyoneConnected;
     this.connections.clear();
     for (const id of participantIds) this.connections.set(id, (this.connections.get(id) ?? 0) + 1);
     this.students = this.connections.size;
@@ -115,6 +121,8 @@ export class Presence {
     this.watchers = watchers;
     this.projectors = projectors;
     this.notePeak();
+    // Only when the room empties now: recounting an empty room must not restart its idle time.
+    if (wasConnected) this.noteQuiet();
     for (const id of this.connections.keys()) if (!before.delete(id)) this.changed(id);
     for (const id of before) this.changed(id);
     if (this.projectors !== projectorsBefore) this.changed();

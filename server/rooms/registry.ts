@@ -12,6 +12,20 @@ export interface RoomRegistryOptions {
   now?: () => number;
   /** Live sessions idle this long with nobody connected are ended. 0 disables. */
   idleTimeoutMs: number;
+  /** Scale-out: makes this node the owner of a session it has just created, before its room exists. */
+  claimNew?: (sessionId: string) => Promise<void>;
+  /**
+   * Scale-out: who is connected to a session across the nodes, so a room
+   * loaded by a new owner starts with the class's count instead of zero.
+   */
+  presenceOf?: (sessionId: string) => Promise<PresenceFigure | null>;
+}
+
+/** Who is connected to a session: students by participant id (one entry per socket), and watchers. */
+export interface PresenceFigure {
+  participants: string[];
+  watchers: number;
+  projectors: number;
 }
 
 export interface CreatedSession {
@@ -91,6 +105,7 @@ export class RoomRegistry {
     const createdAt = this.now();
     const created: SessionEvent = { type: "session:created", id, code, title, ...(lesson ? { lesson } : {}), seq: 1, at: createdAt };
     await store.createSession({ id, code, title, hostKeyHash: hashSecret(hostKey), createdAt, endedAt: null }, created);
+    await this.options.claimNew?.(id);
     this.attach(replay([created]));
     log.info("session created", { sessionId: id, code });
     return { id, code, title, hostKey, createdAt };
@@ -145,6 +160,8 @@ export class RoomRegistry {
     for (const id of ids) {
       const room = this.rooms.get(id);
       if (room) this.drop(room);
+      // An end that failed to write did not happen: the session may be loaded again.
+      this.ended.delete(id);
     }
   }
 
@@ -177,7 +194,13 @@ export class RoomRegistry {
     if (!record || record.endedAt !== null) return null;
     const state = replay(await this.options.store.loadEvents(id));
     if (state.status === "ended" || !state.id || this.ended.has(id)) return null;
-    return this.rooms.get(id) ?? this.attach(state);
+    const presence = (await this.options.presenceOf?.(id)) ?? null;
+    const existing = this.rooms.get(id);
+    if (existing || this.ended.has(id)) return existing ?? null;
+    const room = this.attach(state);
+    // Before anything is published (an overdue poll closes on the next turn): the count the class already had.
+    if (presence) room.presence.reset(presence.participants, presence.watchers, presence.projectors);
+    return room;
   }
 
   private attach(state: SessionState): Room {
