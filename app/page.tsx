@@ -15,6 +15,17 @@ export default function HomePage() {
       </header>
       <StartOrJoin />
       <p className="text-slate-300">
+        Teaching another topic?{" "}
+        <a href="/lessons/edit" className="font-semibold text-sky-300 underline" data-testid="new-lesson">
+          New lesson from a sequence diagram
+        </a>{" "}
+        (or see{" "}
+        <a href="/lessons" className="text-sky-300 underline">
+          your lessons
+        </a>
+        ).
+      </p>
+      <p className="text-slate-300">
         Looking for an earlier class?{" "}
         <a href="/sessions" className="font-semibold text-sky-300 underline">
           Saved sessions and replays

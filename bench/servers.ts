@@ -73,7 +73,7 @@ export async function startServer(kind: ServerKind, env: Record<string, string> 
 }
 
 /** One `node --expose-gc --import tsx server/index.ts` with a temporary DATA_DIR (removed when it exits); SIGUSR2 runs a full GC. */
-async function startProductNode(port: number, env: Record<string, string>): Promise<{ proc: ChildProcess; output: () => string }> {
+export async function startProductNode(port: number, env: Record<string, string>): Promise<{ proc: ChildProcess; output: () => string }> {
   const url = `http://127.0.0.1:${port}`;
   const { dir: dataDir, remove: removeDataDir } = tempDir("classroom-bench-");
   const { proc, output } = spawnTracked([...profileArgs, "--expose-gc", "--import", "tsx", "server/index.ts"], {

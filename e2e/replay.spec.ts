@@ -57,6 +57,11 @@ test("a finished class is saved, listed and replays exactly as it ran", async ({
   const row = teacher.page.locator(`[data-testid=session-row][data-code="${session.code}"]`);
   await expect(row).toContainText("Replay class");
   await expect(row).toContainText("ended");
+  // It says what is kept and for how long (the e2e server sets no RETENTION_DAYS).
+  await expect(teacher.page.getByTestId("retention-policy")).toContainText(
+    "Ended sessions are kept until the server's operator deletes them.",
+  );
+  await expect(teacher.page.getByTestId("retention-policy")).toContainText("for 6 hours is ended automatically");
   await row.getByTestId("replay-link").click();
   await expect(teacher.page).toHaveURL(new RegExp(`/replay/${session.id}$`));
 

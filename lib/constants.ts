@@ -10,6 +10,22 @@ export const TALLY_BROADCAST_INTERVAL_MS = 250;
 export const PRESENCE_BROADCAST_INTERVAL_MS = 500;
 
 /**
+ * Question changes (a new question, an upvote storm on one) reach each audience at most this often, as one
+ * batch: a thousand upvotes in a second are four messages per student, not a thousand.
+ */
+export const QUESTION_BROADCAST_INTERVAL_MS = 250;
+
+/** Questions one participant may ask in a session (each is logged). */
+export const MAX_QUESTIONS_PER_PARTICIPANT = 20;
+/**
+ * Questions a session takes in all: every joining phone receives the visible ones in one message, so the
+ * list must stay small (300 questions of 280 characters is about 100 KB).
+ */
+export const MAX_QUESTIONS_PER_SESSION = 300;
+/** Upvote changes one participant may log on one question (the first upvote included); later ones get QUESTION_LIMIT. */
+export const MAX_UPVOTE_CHANGES_PER_QUESTION = 10;
+
+/**
  * A command payload larger than this gets PAYLOAD_TOO_LARGE. Engine.io closes
  * the connection on anything over MAX_SOCKET_MESSAGE_BYTES before parsing it.
  */
@@ -56,6 +72,10 @@ export const RATE_LIMITS = {
   newParticipants: { capacity: 1000, refillPerSecond: 50 },
   /** Per participant (survives reconnects). */
   votes: { capacity: 10, refillPerSecond: 4 },
+  /** Per participant: asking a question (three at once, then one every 20 s). */
+  questions: { capacity: 3, refillPerSecond: 1 / 20 },
+  /** Per participant: upvoting and taking an upvote back. */
+  upvotes: { capacity: 20, refillPerSecond: 4 },
   /** Per socket: teacher commands and resyncs. */
   commands: { capacity: 30, refillPerSecond: 10 },
   /** Per socket, on top of `commands`: a resync answers with a whole snapshot (the teacher's is large), so it is rare. */
@@ -141,7 +161,34 @@ export const SOCKET_PING_TIMEOUT_MS = 10_000;
 
 /** Browser side: how long a command waits for its acknowledgement. */
 export const COMMAND_ACK_TIMEOUT_MS = 8_000;
+/**
+ * Server side, in scale-out mode: every command, join and resync is answered
+ * within this (UNAVAILABLE or UNCONFIRMED when the owner node or Redis cannot
+ * be reached in time), well inside the browser's COMMAND_ACK_TIMEOUT_MS so an
+ * answer is never dropped as late. CLUSTER_ACK_BUDGET_MS overrides it.
+ */
+export const DEFAULT_CLUSTER_ACK_BUDGET_MS = 5_000;
+/** Scale-out: a node whose heartbeat key is this old is taken for dead and its sessions taken over. CLUSTER_NODE_TTL_MS overrides it. */
+export const DEFAULT_CLUSTER_NODE_TTL_MS = 3_000;
+/**
+ * Scale-out: a node that stops reporting its sockets (frozen, cut off, or
+ * dead) keeps counting with its last figure this long, so the teacher's count
+ * does not drop while its students are still connected or reconnecting
+ * elsewhere. A little over the socket heartbeat (SOCKET_PING_INTERVAL_MS +
+ * SOCKET_PING_TIMEOUT_MS): by then a dead node's students have noticed and
+ * come back through another node. CLUSTER_PRESENCE_STALE_MS overrides it.
+ */
+export const DEFAULT_CLUSTER_PRESENCE_STALE_MS = 25_000;
 /** Browser side: reconnect backoff after a network drop, and the retry after a passing refusal. */
 export const RECONNECT_DELAY_MS = 500;
 export const RECONNECT_DELAY_MAX_MS = 4_000;
 export const REFUSAL_RETRY_MS = 1_000;
+
+/** Readiness (`/api/ready`) waits this long for the store to take a write before answering 503. */
+export const READINESS_TIMEOUT_MS = 2_000;
+/** A readiness answer is reused for this long: probes, and a flood of requests, cost at most one store write per interval. */
+export const READINESS_CACHE_MS = 1_000;
+/** How often ended sessions past RETENTION_DAYS are looked for (the first time just after start). */
+export const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** How often a scale-out node times a PING to Redis, for /metrics. */
+export const REDIS_PING_INTERVAL_MS = 5_000;

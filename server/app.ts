@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import { Server } from "socket.io";
 import {
+  DEFAULT_CLUSTER_ACK_BUDGET_MS,
+  DEFAULT_CLUSTER_NODE_TTL_MS,
+  DEFAULT_CLUSTER_PRESENCE_STALE_MS,
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_PENDING_PER_ADDRESS,
   IDLE_SWEEP_INTERVAL_MS,
@@ -19,12 +22,16 @@ import { KeyedLimiter, addressOf } from "./edge/rateLimit";
 import { log } from "./logger";
 import { RoomRegistry } from "./rooms/registry";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
-import { attachSocketLayer, countPresence, disconnectSession, socketOutbox, startSlowReaderSweep, type IoServer } from "./edge/socket";
+import { attachSocketLayer, disconnectSession, localPresence, socketOutbox, startSlowReaderSweep, type IoServer } from "./edge/socket";
 import { LocalGateway } from "./rooms/gateway";
-import { ClusterGateway } from "./scaleout/clusterGateway";
+import type { RoomOutbox } from "./rooms/room";
+import { ClusterGateway, type ClusterTimings } from "./scaleout/clusterGateway";
 import type { RedisClient, RedisSessionStore } from "./store/redis";
 import type { SessionStore } from "./store/types";
+import { openLessonStore } from "./store/openLessons";
 import { toError } from "../lib/errors";
+import { attachOps } from "./ops";
+import { timedOutbox } from "./ops/metrics";
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -34,12 +41,23 @@ export interface ClassroomServerOptions {
     trustProxy?: boolean;
     maxConnectionsPerAddress?: number;
     maxPendingPerAddress?: number;
+    /** METRICS_TOKEN, RETENTION_DAYS (server/ops). */
+    metricsToken?: string | null;
+    retentionDays?: number | null;
+    retentionIntervalMs?: number;
   };
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
   pages?: PageHandler;
   /** Scale-out: several processes share sessions through Redis (`store` is then `redis.store`). */
-  redis?: { store: RedisSessionStore; client: RedisClient; subscriber: RedisClient; adapterClient: RedisClient };
+  redis?: {
+    store: RedisSessionStore;
+    /** Fails at once while Redis is unreachable (connectRedis's failFast), as does `subscriber`. */
+    client: RedisClient;
+    subscriber: RedisClient;
+    adapterClient: RedisClient;
+    timings?: Partial<ClusterTimings>;
+  };
 }
 
 export interface ClassroomServer {
@@ -48,6 +66,8 @@ export interface ClassroomServer {
   rooms: RoomRegistry;
   /** Per-address connection caps (tests read its counts). */
   connections: ConnectionGuard;
+  /** Metrics, readiness and retention (server/ops). */
+  ops: ReturnType<typeof attachOps>;
   listen(): Promise<number>;
   close(): Promise<void>;
 }
@@ -58,12 +78,26 @@ export interface ClassroomServer {
  */
 export function createClassroomServer({ config, store, pages, redis }: ClassroomServerOptions): ClassroomServer {
   let io: IoServer;
+  // Scale-out: created below, once the rooms exist; the rooms' hooks reach it when they run.
+  let cluster: ClusterGateway | null = null;
   const trustProxy = config.trustProxy ?? false;
-  const rooms = new RoomRegistry({ store, outboxFor: (id) => socketOutbox(io, id), idleTimeoutMs: config.idleTimeoutMs });
+  const rooms = new RoomRegistry({
+    store,
+    // In a cluster, a room broadcasts only while this node surely owns its session: a node resuming from a freeze
+    // must not show the class the state it had before it was taken over.
+    outboxFor: (id) => {
+      const outbox = timedOutbox(socketOutbox(io, id));
+      return cluster ? onlyWhile(() => cluster?.mayPublish(id) ?? false, outbox) : outbox;
+    },
+    idleTimeoutMs: config.idleTimeoutMs,
+    claimNew: redis ? (id) => cluster!.claimNew(id) : undefined,
+    presenceOf: redis ? (id) => cluster!.presenceOf(id) : undefined,
+  });
   // One allowance of failed joins per address, shared by the socket handshake and /api/join-info: a guesser gets
   // 60 tries at once, then one a second, whichever door they knock on.
   const failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins);
-  const api = createApiHandler({ config, rooms, store, failedJoins });
+  const lessons = openLessonStore(store, redis?.client);
+  const api = createApiHandler({ config, rooms, store, failedJoins, lessons });
   const origins = createOriginPolicy({ publicUrl: config.publicUrl, trustProxy });
   const connections = new ConnectionGuard(
     {
@@ -78,6 +112,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
+      if (await ops.handle(req, res)) return;
       if (await api(req, res)) return;
       if (pages) return await pages(req, res);
       sendJson(res, 404, { error: { code: "NOT_FOUND", message: "Not found." } });
@@ -131,26 +166,25 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
   });
   connections.attach(httpServer);
 
-  // A failed write affects only its sessions: their rooms may be ahead of the log, so drop them and let their
-  // clients reconnect to the durable state. Other classes carry on. (Nothing unsaved was acknowledged.)
-  // Only this node's sockets: in a cluster the session may have a healthy owner elsewhere (a stale owner's
-  // refused write must not disconnect the class). Deferred a turn, so the failed commands' INTERNAL
-  // acknowledgements reach the teacher before the disconnect does.
+  // A failed write affects only its own sessions, on this node: their rooms may be ahead of the log, so they are
+  // dropped and reloaded from it. Other classes carry on, and no socket of another session is touched. (Nothing
+  // unsaved was acknowledged or broadcast: both wait for the write.)
+  // One process: that session's sockets reconnect to the durable state, a turn later so the failed commands'
+  // acknowledgements reach the teacher first. Only this node's sockets, never through the adapter.
+  // A cluster disconnects nobody: Redis was unreachable (the room comes back once it answers) or another node
+  // owns the session now (the class is being served there).
   const reloadSessions = (sessionIds: Iterable<string>) => {
     const ids = [...sessionIds];
     setImmediate(() => ids.forEach((id) => disconnectSession(io.local, id)));
   };
-  store.onWriteError((_err, failed) => {
-    if (failed === null) {
-      rooms.disposeAll();
-      setImmediate(() => io.local.disconnectSockets());
-      return;
-    }
-    rooms.dropSessions(failed);
-    reloadSessions(failed);
+  store.onWriteError((failures) => {
+    rooms.dropSessions(failures.keys());
+    if (cluster) cluster.writesFailed(failures);
+    else reloadSessions(failures.keys());
   });
-  const local = new LocalGateway(rooms, store, (sessionId) => reloadSessions([sessionId]));
-  let cluster: ClusterGateway | null = null;
+  const local = new LocalGateway(rooms, store, (sessionId) => {
+    if (!redis) reloadSessions([sessionId]);
+  });
   if (redis) {
     // Broadcasts reach sockets on every node (clients resync from whole snapshots, so connection-state recovery is not needed).
     io.adapter(createAdapter(redis.adapterClient));
@@ -160,10 +194,16 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       store: redis.store,
       client: redis.client,
       subscriber: redis.subscriber,
-      countPresence: (sessionId) => countPresence(io, sessionId),
+      localPresence: (sessionId) => localPresence(io, sessionId),
+      timings: {
+        nodeTtlMs: redis.timings?.nodeTtlMs ?? DEFAULT_CLUSTER_NODE_TTL_MS,
+        ackBudgetMs: redis.timings?.ackBudgetMs ?? DEFAULT_CLUSTER_ACK_BUDGET_MS,
+        presenceStaleMs: redis.timings?.presenceStaleMs ?? DEFAULT_CLUSTER_PRESENCE_STALE_MS,
+      },
     });
   }
   attachSocketLayer({ io, gateway: cluster ?? local, trustProxy, failedJoins, connections });
+  const ops = attachOps({ config, store, io, rooms, redisClient: redis?.client });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);
   sweep.unref();
@@ -174,6 +214,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     io,
     rooms,
     connections,
+    ops,
     listen: async () => {
       if (cluster) {
         // Sessions are taken over on demand by whichever node needs them first.
@@ -192,6 +233,8 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       });
     },
     close: async () => {
+      // Readiness says "not ready" from here on; a retention pass stops after its current session, before the store closes.
+      const opsClosed = ops.close();
       clearInterval(sweep);
       stopSlowReaderSweep();
       // Everything acknowledged is already durable; flush what is still queued, then tell clients to come back.
@@ -203,9 +246,27 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       httpServer.closeIdleConnections();
       await closed;
       await api.close();
+      await opsClosed;
+      await lessons?.close();
       await store.close();
     },
   };
+}
+
+/** The same outbox, sending nothing while `allowed` says no (every function of it, whatever RoomOutbox holds). */
+function onlyWhile(allowed: () => boolean, outbox: RoomOutbox): RoomOutbox {
+  const gated: Record<string, unknown> = {};
+  for (const [message, send] of Object.entries(outbox) as [string, unknown][]) {
+    gated[message] =
+      typeof send !== "function"
+        ? send
+        : (...args: unknown[]) => {
+            if (allowed()) Reflect.apply(send, outbox, args);
+          };
+  }
+  // The same keys, each function with its own signature (only wrapped): the outbox's type still holds.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+  return gated as unknown as RoomOutbox;
 }
 
 /** Whether every %-escape of the path decodes (Next.js answers a malformed one with a 500). */

@@ -16,15 +16,17 @@ async function main(): Promise<void> {
   let store: SessionStore;
   let redis: ClassroomServerOptions["redis"];
   if (config.redisUrl) {
-    // Several processes: the log and room state live in Redis; SQLite is not used.
-    const client = await connectRedis(config.redisUrl);
+    // Several processes: the log and room state live in Redis; SQLite is not used. The store's and the cluster's
+    // connections fail at once while Redis is away (nothing lands late); socket.io's adapter keeps its queue.
+    const client = await connectRedis(config.redisUrl, { failFast: true });
     const redisStore = await RedisSessionStore.open(client);
     store = redisStore;
     redis = {
       store: redisStore,
       client,
-      subscriber: await connectRedis(config.redisUrl),
+      subscriber: await connectRedis(config.redisUrl, { failFast: true }),
       adapterClient: await connectRedis(config.redisUrl),
+      timings: config.cluster,
     };
   } else {
     store = new SqliteSessionStore(config.dbFile);

@@ -2,9 +2,10 @@
 
 import { useId, useLayoutEffect, useRef, useState } from "react";
 import { LIFELINES } from "@/lib/lesson/card";
-import { LIFELINE_IDS, type LifelineId, type Scenario, type ScenarioStep } from "@/lib/lesson/types";
+import { LIFELINE_IDS, isLifelineId, type LifelineId, type Scenario, type ScenarioStep } from "@/lib/lesson/types";
 import { ARROW_STYLES, BINDING_NOTE_STYLE, CURRENT_STROKE, LIFELINE_COLOURS, NOTE_STYLE } from "@/components/theme";
 import { Markers, markerId } from "./SequenceDiagram";
+import { QuestionCallout, type ShownQuestion } from "@/components/questions/ProjectorQuestion";
 
 /**
  * The sequence diagram for the projector. The console's and phones' diagram
@@ -24,7 +25,7 @@ interface Size {
   family: string;
 }
 
-type Measure = (text: string, px: number, weight?: number) => number;
+export type Measure = (text: string, px: number, weight?: number) => number;
 
 function useBoxSize(): [React.RefObject<HTMLDivElement | null>, Size | null] {
   const ref = useRef<HTMLDivElement | null>(null);
@@ -61,7 +62,7 @@ function measurer(family: string): Measure {
 }
 
 /** Words into lines no wider than `max`; a word too wide breaks after its hyphens ("kube-" / "scheduler"). */
-function wrapTo(text: string, max: number, px: number, weight: number, measure: Measure): string[] {
+export function wrapTo(text: string, max: number, px: number, weight: number, measure: Measure): string[] {
   const lines: string[] = [];
   let line = "";
   const pieces = text
@@ -206,7 +207,16 @@ function layout(scenario: Scenario, size: Size, measure: Measure) {
   return { rows, headH, heads, xOf, boxW, font, line, radius, totalHeight: Math.max(H, cursor + 4) };
 }
 
-export function ProjectorDiagram({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
+export function ProjectorDiagram({
+  scenario,
+  stepIndex,
+  question,
+}: {
+  scenario: Scenario;
+  stepIndex: number;
+  /** The question the teacher put on the projector: drawn beside its element. */
+  question?: ShownQuestion | null;
+}) {
   const [ref, size] = useBoxSize();
   const prefix = useId().replace(/:/g, "");
   const current = scenario.steps[stepIndex];
@@ -218,6 +228,7 @@ export function ProjectorDiagram({ scenario, stepIndex }: { scenario: Scenario; 
           stepIndex={stepIndex}
           size={size}
           prefix={prefix}
+          question={question ?? null}
           title={`Sequence diagram, ${scenario.title}: step ${stepIndex + 1} of ${scenario.steps.length}${current ? `, ${current.label} ${current.title}` : ""}`}
         />
       )}
@@ -231,12 +242,14 @@ function Drawing({
   size,
   prefix,
   title,
+  question,
 }: {
   scenario: Scenario;
   stepIndex: number;
   size: Size;
   prefix: string;
   title: string;
+  question: ShownQuestion | null;
 }) {
   const measure = measurer(size.family);
   const { rows, headH, heads, xOf, boxW, font, line, radius, totalHeight } = layout(scenario, size, measure);
@@ -393,6 +406,38 @@ function Drawing({
           </g>
         );
       })}
+      {question && (
+        <QuestionCallout
+          question={question}
+          anchor={questionAnchor(question, rows, xOf, headH, radius, stepIndex)}
+          width={size.width}
+          height={totalHeight}
+          top={headH}
+          rem={u}
+          measure={measure}
+        />
+      )}
     </svg>
   );
+}
+
+/** The point of the drawing a question is about, or null when that part is not drawn (a later step, another scenario). */
+function questionAnchor(
+  question: ShownQuestion,
+  rows: RowLayout[],
+  xOf: (id: LifelineId) => number,
+  headH: number,
+  radius: number,
+  stepIndex: number,
+): { x: number; y: number } | null {
+  if (!question.sameScenario) return null;
+  const { target } = question;
+  // The built-in projector draws the card's five lifelines only.
+  if (target.kind === "lifeline") return isLifelineId(target.lifeline) ? { x: xOf(target.lifeline), y: headH } : null;
+  const row = rows[target.stepIndex];
+  if (!row || target.stepIndex > stepIndex) return null;
+  if (target.kind === "step") return { x: radius + 4, y: row.y };
+  if (target.kind === "note" && row.note) return { x: row.note.x + row.note.width / 2, y: row.note.y };
+  const { from, to } = row.step;
+  return { x: from === to ? xOf(from) + 8 : (xOf(from) + xOf(to)) / 2, y: row.y };
 }

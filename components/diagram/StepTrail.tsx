@@ -1,26 +1,35 @@
 import { LIFELINES } from "@/lib/lesson/card";
-import type { Scenario } from "@/lib/lesson/types";
+import type { LessonDiagram, LessonLifeline } from "@/lib/lesson/model";
 import { ARROW_STYLES, CURRENT_STROKE, LIFELINE_COLOURS } from "@/components/theme";
+import type { ElementPicker } from "@/components/questions/picker";
 
-const NAMES = Object.fromEntries(LIFELINES.map((l) => [l.id, l.name]));
+const NAMES: Record<string, string> = Object.fromEntries(LIFELINES.map((l) => [l.id, l.name]));
+const COLOURS: Record<string, string> = LIFELINE_COLOURS;
 
 /**
  * The sequence so far as a list, for a phone: the full diagram shrunk to 360
  * pixels would need pinch-zoom, this reads at arm's length. Same rule as the
  * diagram: only steps that have happened are shown.
  */
-export function StepTrail({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
+export function StepTrail({
+  scenario,
+  stepIndex,
+  picker,
+}: {
+  scenario: Pick<LessonDiagram, "steps"> & { lifelines?: readonly LessonLifeline[] };
+  stepIndex: number;
+  picker?: ElementPicker;
+}) {
+  const names = scenario.lifelines ? Object.fromEntries(scenario.lifelines.map((l) => [l.id, l.name])) : NAMES;
   return (
     <ol className="space-y-1.5" aria-label="Steps so far" data-testid="step-trail">
       {scenario.steps.slice(0, stepIndex + 1).map((step, i) => {
         const current = i === stepIndex;
-        const style = ARROW_STYLES[step.kind];
-        return (
-          <li
-            key={`${step.label}-${i}`}
-            aria-current={current ? "step" : undefined}
-            className={`flex items-center gap-3 rounded-lg px-2 py-1.5 ${current ? "step-enter bg-yellow-300/10 ring-1 ring-yellow-300/60" : ""}`}
-          >
+        const row = `flex items-center gap-3 rounded-lg px-2 py-1.5 ${current ? "step-enter bg-yellow-300/10 ring-1 ring-yellow-300/60" : ""}`;
+        const asked = picker?.counts.get(`step:${i}`) ?? 0;
+        const selected = picker?.selected === `step:${i}`;
+        const content = (
+          <>
             <span
               className={`flex h-7 w-7 shrink-0 items-center justify-center rounded-full border-2 text-sm font-bold ${
                 current ? "border-yellow-300 bg-yellow-300 text-slate-950" : "border-slate-500 text-slate-100"
@@ -35,31 +44,72 @@ export function StepTrail({ scenario, stepIndex }: { scenario: Scenario; stepInd
                 {step.failed ? " ✕ fails" : ""}
               </span>
               <span className="block text-sm text-slate-300">
-                <span style={{ color: LIFELINE_COLOURS[step.from] }}>{NAMES[step.from]}</span>
+                <span style={{ color: COLOURS[step.from] }}>{names[step.from]}</span>
                 {step.from === step.to ? " (itself)" : " → "}
-                {step.from !== step.to && <span style={{ color: LIFELINE_COLOURS[step.to] }}>{NAMES[step.to]}</span>}
+                {step.from !== step.to && <span style={{ color: COLOURS[step.to] }}>{names[step.to]}</span>}
               </span>
             </span>
-            <svg width="40" height="12" aria-hidden="true" className="shrink-0">
-              <line
-                x1="2"
-                y1="6"
-                x2="32"
-                y2="6"
-                stroke={current ? CURRENT_STROKE : style.stroke}
-                strokeWidth={style.width}
-                strokeDasharray={step.noop ? "2 4" : style.dash}
-              />
-              <path
-                d={style.head === "open" ? "M28,1 L38,6 L28,11" : "M28,0 L39,6 L28,12 z"}
-                fill={style.head === "open" ? "none" : current ? CURRENT_STROKE : style.stroke}
-                stroke={current ? CURRENT_STROKE : style.stroke}
-                strokeWidth="2"
-              />
-            </svg>
+            {asked > 0 && (
+              <span
+                className="shrink-0 rounded-full bg-amber-400 px-2 text-sm font-extrabold text-slate-950"
+                data-testid="question-marker"
+                data-element={`step:${i}`}
+                data-count={asked}
+              >
+                {asked}
+                <span className="sr-only"> {asked === 1 ? "question" : "questions"}</span>
+              </span>
+            )}
+            <ArrowSample step={step} current={current} />
+          </>
+        );
+        if (picker) {
+          // A step in the list is a button: tapping it puts the step in focus for a question.
+          return (
+            <li key={`${step.label}-${i}`} aria-current={current ? "step" : undefined}>
+              <button
+                type="button"
+                className={`${row} w-full text-left ${selected ? "outline outline-2 outline-sky-400" : ""}`}
+                aria-pressed={selected}
+                data-testid="diagram-element"
+                data-element={`step:${i}`}
+                onClick={() => picker.onSelect({ kind: "step", stepIndex: i })}
+              >
+                {content}
+              </button>
+            </li>
+          );
+        }
+        return (
+          <li key={`${step.label}-${i}`} aria-current={current ? "step" : undefined} className={row}>
+            {content}
           </li>
         );
       })}
     </ol>
+  );
+}
+
+/** The step's arrow in the legend's style, small. */
+function ArrowSample({ step, current }: { step: LessonDiagram["steps"][number]; current: boolean }) {
+  const style = ARROW_STYLES[step.kind];
+  return (
+    <svg width="40" height="12" aria-hidden="true" className="shrink-0">
+      <line
+        x1="2"
+        y1="6"
+        x2="32"
+        y2="6"
+        stroke={current ? CURRENT_STROKE : style.stroke}
+        strokeWidth={style.width}
+        strokeDasharray={step.noop ? "2 4" : style.dash}
+      />
+      <path
+        d={style.head === "open" ? "M28,1 L38,6 L28,11" : "M28,0 L39,6 L28,12 z"}
+        fill={style.head === "open" ? "none" : current ? CURRENT_STROKE : style.stroke}
+        stroke={current ? CURRENT_STROKE : style.stroke}
+        strokeWidth="2"
+      />
+    </svg>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { getScenario } from "@/lib/lesson/scenarios";
+import { useLessonDiagram } from "@/components/live/useLesson";
 import { LiveSessionProvider, useHostSnapshot, useLive, useSend } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
 import { useJoinInfo } from "@/components/session/useJoinInfo";
@@ -20,6 +20,7 @@ import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
 import { focusIfLost } from "./focus";
 import { useShowAnswer } from "./useShowAnswer";
+import { HostQuestions, LookingBackCount } from "@/components/questions/HostQuestions";
 
 /** Reads the host key from the URL fragment (then forgets it there) or from this browser's storage. */
 function useHostKey(code: string): string | null | undefined {
@@ -74,9 +75,9 @@ function Console({ code }: { code: string }) {
   const connection = useLive((s) => s.connection);
   const lastError = useLive((s) => s.lastError);
   const send = useSend();
-  const scenario = getScenario(snapshot.mode, snapshot.variant);
-  const step = scenario.steps[snapshot.stepIndex];
-  const next = scenario.steps[snapshot.stepIndex + 1];
+  const { diagram, scenario, custom } = useLessonDiagram(snapshot);
+  const step = diagram.steps[snapshot.stepIndex];
+  const next = diagram.steps[snapshot.stepIndex + 1];
   const ended = snapshot.status === "ended";
   const endedRef = useRef<HTMLAnchorElement>(null);
   const [showAnswer, setShowAnswer] = useShowAnswer();
@@ -126,6 +127,7 @@ function Console({ code }: { code: string }) {
             </span>{" "}
             {snapshot.participantCount === 1 ? "student" : "students"} {ended ? "were connected at the end" : "connected"}
           </p>
+          {!ended && <LookingBackCount />}
           <span
             className={`rounded-lg px-3 py-2 ${ended ? "bg-slate-700 text-slate-100" : connection === "connected" ? "bg-emerald-900/60 text-emerald-200" : "bg-amber-900/60 text-amber-100"}`}
             role="status"
@@ -186,14 +188,15 @@ function Console({ code }: { code: string }) {
       <div className="mt-4 grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_420px]">
         <div className="min-w-0 space-y-4 xl:col-start-1 xl:row-start-1">
           <div className="flex flex-wrap items-start justify-between gap-4">
-            <StepHeader scenario={scenario} snapshot={snapshot} />
-            <ModeBadge mode={snapshot.mode} scenario={scenario} />
+            <StepHeader scenario={diagram} snapshot={snapshot} />
+            {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
           </div>
-          <ModeSwitchNotice snapshot={snapshot} />
-          <StepControls scenario={scenario} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
+          {!custom && <ModeSwitchNotice snapshot={snapshot} />}
+          <StepControls scenario={diagram} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
         </div>
         <aside className="space-y-4 xl:col-start-2 xl:row-span-2 xl:row-start-1" aria-label="Teacher tools">
           <PollControls snapshot={snapshot} disabled={ended} showAnswer={showAnswer} onShowAnswer={setShowAnswer} />
+          <HostQuestions snapshot={snapshot} disabled={ended} />
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">
             <h2 id="notes-heading" className="text-lg font-semibold">
               Speaker notes
@@ -210,8 +213,9 @@ function Console({ code }: { code: string }) {
                   : "This is the last step."}
             </p>
           </section>
-          <ModeSwitch snapshot={snapshot} disabled={ended} />
-          <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} />
+          {/* Binding modes, objects and topology belong to the Kubernetes lesson only. */}
+          {!custom && <ModeSwitch snapshot={snapshot} disabled={ended} />}
+          {!custom && <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} />}
           <JoinPanel code={code} />
           <Participants snapshot={snapshot} disabled={ended} />
         </aside>
@@ -219,12 +223,12 @@ function Console({ code }: { code: string }) {
           {/* On a wide screen the inspector sits beside the diagram; on a laptop, below it. */}
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,600px)]">
             <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-              <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+              <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
             </div>
-            <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />
+            {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
           </div>
-          <FidelityNotes />
-          <LabLink mode={snapshot.mode} variant={snapshot.variant} />
+          {!custom && <FidelityNotes />}
+          {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} />}
         </div>
       </div>
     </div>

@@ -1,19 +1,41 @@
 "use client";
 
+import { useDeferredValue, useMemo, useState } from "react";
 import type { HostSnapshot } from "@/lib/session/views";
-import { useSend } from "@/components/live/LiveSession";
+import { splitRoster, type ListedStudent } from "@/lib/session/roster";
+import { lookalikeKey } from "@/lib/protocol/wire";
+import { useLive, useSend } from "@/components/live/LiveSession";
+
+/** Rows drawn at once: a lecture hall of thousands is found by name, not scrolled. */
+const SHOWN_MAX = 100;
+
+const collator = new Intl.Collator(undefined, { sensitivity: "base", numeric: true });
+
+/** Connected first, then by name. */
+const byPresenceThenName = (a: ListedStudent, b: ListedStudent) =>
+  Number(b.connected) - Number(a.connected) || collator.compare(a.nickname, b.nickname) || a.number - b.number;
 
 /** Who has joined, who is connected now, and the room lock. */
 export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
   const send = useSend();
-  const people = [...snapshot.participants].sort(
-    (a, b) => Number(b.connected) - Number(a.connected) || a.nickname.localeCompare(b.nickname),
-  );
+  const roster = useLive((s) => s.roster);
+  // The roster changes every half second in a join storm; the list is rebuilt once per change, off the typing path.
+  const { listed, removed } = useMemo(() => {
+    const split = splitRoster(roster?.rows.values() ?? []);
+    return { listed: split.listed.sort(byPresenceThenName), removed: split.removed };
+  }, [roster]);
+  const [query, setQuery] = useState("");
+  const deferredQuery = useDeferredValue(query);
+  const matching = useMemo(() => {
+    const q = lookalikeKey(deferredQuery);
+    return q ? listed.filter((p) => lookalikeKey(p.nickname).includes(q) || `#${p.number}` === deferredQuery.trim()) : listed;
+  }, [listed, deferredQuery]);
+  const people = matching.slice(0, SHOWN_MAX);
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="people-heading">
       <div className="flex items-center justify-between gap-2">
         <h2 id="people-heading" className="text-lg font-semibold">
-          Students ({snapshot.participantCount} connected, {people.length} joined)
+          Students ({snapshot.participantCount} connected, {listed.length} joined)
         </h2>
         {!disabled && (
           <button
@@ -51,6 +73,22 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
           </button>
         )}
       </div>
+      {listed.length > SHOWN_MAX / 2 && (
+        <div className="mt-3">
+          <label htmlFor="participant-search" className="text-sm text-slate-300">
+            Find a student
+          </label>
+          <input
+            id="participant-search"
+            type="search"
+            data-testid="participant-search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="Name or #number"
+            className="mt-1 w-full rounded-lg border border-slate-500 bg-slate-950 px-3 py-1.5 text-slate-100"
+          />
+        </div>
+      )}
       <ul className="mt-3 max-h-64 space-y-1 overflow-y-auto" data-testid="participant-list">
         {people.map((p) => (
           <li key={p.id} className="flex items-center justify-between gap-2">
@@ -99,15 +137,21 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
             )}
           </li>
         ))}
-        {people.length === 0 && <li className="text-slate-400">Nobody has joined yet.</li>}
+        {listed.length === 0 && <li className="text-slate-400">Nobody has joined yet.</li>}
+        {listed.length > 0 && matching.length === 0 && <li className="text-slate-400">Nobody by that name.</li>}
       </ul>
-      {snapshot.removed.length > 0 && (
+      {matching.length > people.length && (
+        <p className="mt-1 text-sm text-slate-300" data-testid="participant-more">
+          Showing {people.length} of {matching.length}. Type a name to find a student.
+        </p>
+      )}
+      {removed.length > 0 && (
         <div className="mt-3 border-t border-slate-700 pt-3">
           <h3 className="text-sm font-semibold uppercase tracking-wider text-slate-300" id="removed-heading">
-            Removed ({snapshot.removed.length})
+            Removed ({removed.length})
           </h3>
           <ul className="mt-1 space-y-1" data-testid="removed-list" aria-labelledby="removed-heading">
-            {snapshot.removed.map((p) => (
+            {removed.map((p) => (
               <li key={p.id} className="flex items-center justify-between gap-2" data-participant-id={p.id}>
                 <span className="min-w-0 text-slate-300 [overflow-wrap:anywhere]">
                   {p.nickname} <span className="text-sm text-slate-400">#{p.number}</span>

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import { focusIfLost } from "./focus";
-import type { Scenario } from "@/lib/lesson/types";
+import type { LessonDiagram } from "@/lib/lesson/model";
 import { useSend } from "@/components/live/LiveSession";
 
 const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
@@ -14,7 +14,7 @@ export function StepControls({
   disabled,
   hideFuture,
 }: {
-  scenario: Scenario;
+  scenario: Pick<LessonDiagram, "steps">;
   stepIndex: number;
   disabled?: boolean;
   /** While the class predicts the next step, later steps show their number only. */

@@ -11,12 +11,14 @@ import {
   type AckData,
   type ClientToServerEvents,
   type ErrorCode,
+  type MyVote,
   type ProtocolError,
   type Role,
   type ServerToClientEvents,
 } from "@/lib/protocol/wire";
 import { COMMAND_ACK_TIMEOUT_MS, RECONNECT_DELAY_MAX_MS, RECONNECT_DELAY_MS, REFUSAL_RETRY_MS } from "@/lib/constants";
 import { createLiveStore, type LiveState, type LiveStore } from "./store";
+import { isRecord } from "@/lib/guards";
 import { hostKeyKey, studentTokenKey } from "./storageKeys";
 import type { HostSnapshot, PublicSnapshot } from "@/lib/session/views";
 
@@ -139,8 +141,26 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
     socket.on("poll:tally", (tally) => actions.tally(tally));
     socket.on("session:kicked", (error) => actions.setFatal(error));
     socket.on("server:restarting", () => actions.setConnection("reconnecting"));
-    socket.on("session:presence", ({ participantCount }) => actions.presence(participantCount));
+    socket.on("session:presence", ({ participantCount, projectorCount }) => actions.presence(participantCount, projectorCount));
+    // One resync at a time: changes keep coming while the whole roster is on its way.
+    let resyncing = false;
+    socket.on("roster:full", (roster) => {
+      resyncing = false;
+      actions.rosterFull(roster);
+    });
+    socket.on("roster:changes", (changes) => {
+      // A gap (a message lost across a reconnect, a room reloaded elsewhere): ask for the whole roster again.
+      if (actions.rosterChanges(changes) || resyncing) return;
+      resyncing = true;
+      socket.emit("session:sync", {}, (ack: Ack<null>) => {
+        if (!ack.ok) resyncing = false;
+      });
+    });
     socket.on("participant:renamed", ({ nickname }) => actions.renamed(nickname));
+    socket.on("questions:list", (list) => actions.questionList(list));
+    socket.on("questions:changed", (changes) => actions.questionChanges(changes));
+    socket.on("question:myUpvote", (upvote) => actions.myUpvote(upvote));
+    socket.on("lookback:count", ({ count }) => actions.lookingBack(count));
 
     return () => {
       if (retry) clearTimeout(retry);
@@ -155,19 +175,35 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
       new Promise<Ack<AckData<E>>>((resolve) => {
         const socket = socketHolder.socket;
         if (!socket || !socket.connected) {
-          resolve({ ok: false, error: { code: "INTERNAL", message: "Not connected. Wait for the connection to come back." } });
+          // Nothing was sent, so nothing was applied.
+          resolve({ ok: false, error: protocolError("UNAVAILABLE", "Not connected. Wait for the connection to come back.") });
           return;
         }
         // socket.io's typed emit cannot follow a generic event name; the event map still types what comes back.
-        const timed = socket.timeout(COMMAND_ACK_TIMEOUT_MS);
         // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
-        const emit = timed.emit.bind(timed) as (e: string, p: unknown, cb: (err: Error | null, r: Ack<AckData<E>>) => void) => void;
-        emit(event, payload, (err, response) => {
-          const result: Ack<AckData<E>> = err
-            ? { ok: false, error: protocolError("INTERNAL", "The server did not answer in time. Try again.") }
-            : response;
-          store.getState().actions.error(result.ok ? null : result.error);
+        const emit = socket.emit.bind(socket) as (e: string, p: unknown, cb: (r: Ack<AckData<E>>) => void) => void;
+        let late = false;
+        // No answer in time: the command may still have been applied (it may be waiting on a server that froze),
+        // so say so. What was applied reaches this tab as snapshots, and as the answer below if it comes later.
+        const timer = setTimeout(() => {
+          late = true;
+          const result: Ack<AckData<E>> = {
+            ok: false,
+            error: protocolError("UNCONFIRMED", "The server did not answer in time. Your screen shows whether it was applied."),
+          };
+          store.getState().actions.error(result.error);
           resolve(result);
+        }, COMMAND_ACK_TIMEOUT_MS);
+        emit(event, payload, (response) => {
+          if (late) {
+            // Too late for whoever waited, not for the screen: a vote that counted is this student's vote (the
+            // server does not echo a vote to the tab that sent it; its answer is the receipt).
+            if (event === "poll:vote" && response.ok && isMyVote(response.data)) store.getState().actions.myVote(response.data);
+            return;
+          }
+          clearTimeout(timer);
+          store.getState().actions.error(response.ok ? null : response.error);
+          resolve(response);
         });
       });
     return sendCommand;
@@ -211,6 +247,18 @@ export function useSend(): Send {
 export function useLiveMeta(): { role: Role; code: string } {
   const { role, code } = useLiveContext();
   return { role, code };
+}
+
+/** A vote's answer as the server sends it (checked: a late answer is applied without its caller). */
+function isMyVote(data: unknown): data is MyVote {
+  if (!isRecord(data)) return false;
+  const { pollId, round, optionId, rev } = data;
+  return (
+    typeof pollId === "string" &&
+    typeof round === "number" &&
+    (optionId === null || typeof optionId === "string") &&
+    typeof rev === "number"
+  );
 }
 
 export function errorText(error: ProtocolError): string {

@@ -7,6 +7,22 @@ import { TallyBars } from "./TallyBars";
 import { useLiveResults } from "./useLiveResults";
 import { Countdown } from "./Countdown";
 
+const COUNTED = "Vote counted. You can change it until the poll closes.";
+
+/**
+ * What the receipt under the options says: a vote's answer, or, for a vote
+ * the server could not confirm, whatever the student's own vote shows now
+ * (counted the moment it lands, even after a late answer).
+ */
+type Receipt = { kind: "ok" | "error"; text: string } | { kind: "checking"; optionId: string; synced: boolean };
+
+function shownReceipt(receipt: Receipt | null, mine: string | null): { kind: "ok" | "error" | "pending"; text: string } | null {
+  if (receipt?.kind !== "checking") return receipt;
+  if (mine === receipt.optionId) return { kind: "ok", text: COUNTED };
+  if (receipt.synced) return { kind: "error", text: "Your vote did not reach the server. Try again." };
+  return { kind: "pending", text: "Checking whether your vote counted…" };
+}
+
 /**
  * A student's poll: big tap targets, a receipt for every vote, and after the
  * reveal whether they were right with the note on the option they chose.
@@ -17,7 +33,7 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
   const myVote = useLive((s) => s.myVote);
   const snapshotRev = useLive((s) => s.snapshot?.rev ?? 0);
   const [pending, setPending] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<Receipt | null>(null);
   const mine = myVote && myVote.pollId === poll.id && myVote.round === poll.round ? myVote.optionId : null;
   const open = poll.status === "open";
   const liveResults = useLiveResults(poll, snapshotRev);
@@ -36,10 +52,19 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
     setPending(optionId);
     const ack = await send("poll:vote", { pollId: poll.id, optionId });
     setPending(null);
+    if (!ack.ok && ack.error.code === "UNCONFIRMED") {
+      // The vote may have counted after all (a late answer, a server that froze): ask for this student's own
+      // vote, and let the receipt follow what the server says, now or when the vote's late answer arrives.
+      setMessage({ kind: "checking", optionId, synced: false });
+      const synced = await send("session:sync", {});
+      setMessage((m) => (m?.kind === "checking" && m.optionId === optionId ? { ...m, synced: synced.ok } : m));
+      return;
+    }
     if (ack.ok) actions.myVote(ack.data);
-    if (ack.ok) setMessage({ kind: "ok", text: "Vote counted. You can change it until the poll closes." });
+    if (ack.ok) setMessage({ kind: "ok", text: COUNTED });
     else setMessage({ kind: "error", text: ack.error.code === "POLL_CLOSED" ? "This poll is closed." : ack.error.message });
   }
+  const receipt = shownReceipt(message, mine);
 
   const chosen = poll.options.find((o) => o.id === mine);
   const total = liveResults?.total ?? 0;
@@ -112,14 +137,14 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
         </ul>
       )}
       <div aria-live="polite" className="mt-3">
-        {message && (
+        {receipt && (
           <p
             data-testid="vote-receipt"
-            data-kind={message.kind}
-            className={message.kind === "ok" ? "text-emerald-300" : "text-rose-300"}
-            role={message.kind === "error" ? "alert" : "status"}
+            data-kind={receipt.kind}
+            className={receipt.kind === "ok" ? "text-emerald-300" : receipt.kind === "pending" ? "text-slate-200" : "text-rose-300"}
+            role={receipt.kind === "error" ? "alert" : "status"}
           >
-            {message.text}
+            {receipt.text}
           </p>
         )}
         {!open && !poll.revealed && <p className="text-slate-300">This poll is closed. Wait for the teacher to reveal the answer.</p>}

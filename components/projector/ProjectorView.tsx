@@ -3,9 +3,10 @@
 import { useEffect, useState } from "react";
 import { readHostKey } from "@/components/live/hostKeyStore";
 import { useJoinInfo } from "@/components/session/useJoinInfo";
-import { getScenario } from "@/lib/lesson/scenarios";
+import { useLessonDiagram } from "@/components/live/useLesson";
+import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import type { PublicPoll, PublicSnapshot } from "@/lib/session/views";
-import { LiveSessionProvider, usePublicSnapshot } from "@/components/live/LiveSession";
+import { LiveSessionProvider, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
 import { ProjectorDiagram } from "@/components/diagram/ProjectorDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
@@ -16,6 +17,7 @@ import { Countdown } from "@/components/poll/Countdown";
 import { VoteProgress } from "@/components/poll/VoteProgress";
 import { pollIsCurrent } from "@/lib/session/views";
 import { ProjectorPanel } from "./ProjectorPanel";
+import type { ShownQuestion } from "@/components/questions/ProjectorQuestion";
 
 /** The teacher's own projector window (same browser) presents the host key, so it still opens once the room is locked. */
 function useStoredHostKey(code: string): string | undefined | null {
@@ -47,9 +49,11 @@ export function ProjectorView({ code }: { code: string }) {
  */
 function Projector({ code }: { code: string }) {
   const snapshot = usePublicSnapshot();
-  const scenario = getScenario(snapshot.mode, snapshot.variant);
+  const { diagram, scenario, custom } = useLessonDiagram(snapshot);
+  // The Kubernetes side panels (objects, topology, comparison) belong to the built-in lesson only.
+  const panel = custom ? "none" : snapshot.projectorPanel;
+  const shownQuestion = useShownQuestion(snapshot);
   const poll = snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) && snapshot.status !== "ended" ? snapshot.poll : null;
-  const panel = snapshot.projectorPanel;
   // A poll takes the side panel's place while it is on; objects need the widest column (YAML, whole event messages).
   const side = poll
     ? "30rem"
@@ -68,17 +72,23 @@ function Projector({ code }: { code: string }) {
     >
       <header className="flex items-start gap-[1rem]">
         <div className="min-w-0 flex-1 space-y-[0.3rem]">
-          <StepHeader scenario={scenario} snapshot={snapshot} large />
-          <div className="flex flex-wrap items-center gap-[0.5rem] text-[0.875rem]">
-            <ModeBadge mode={snapshot.mode} scenario={scenario} large />
-            <ModeSwitchNotice snapshot={snapshot} />
-          </div>
+          <StepHeader scenario={diagram} snapshot={snapshot} large />
+          {!custom && (
+            <div className="flex flex-wrap items-center gap-[0.5rem] text-[0.875rem]">
+              <ModeBadge mode={snapshot.mode} scenario={scenario} large />
+              <ModeSwitchNotice snapshot={snapshot} />
+            </div>
+          )}
         </div>
         <RoomCard code={code} snapshot={snapshot} />
       </header>
       <div className="grid min-h-0 gap-[0.5rem]" style={{ gridTemplateColumns: side ? `minmax(0,1fr) ${side}` : "minmax(0,1fr)" }}>
         <div className="min-h-0 min-w-0">
-          <ProjectorDiagram scenario={scenario} stepIndex={snapshot.stepIndex} />
+          {custom ? (
+            <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} large className="h-full max-h-full w-full" />
+          ) : (
+            <ProjectorDiagram scenario={scenario} stepIndex={snapshot.stepIndex} question={shownQuestion} />
+          )}
         </div>
         {poll ? (
           <ProjectorPoll poll={poll} snapshot={snapshot} />
@@ -90,6 +100,15 @@ function Projector({ code }: { code: string }) {
       </div>
     </div>
   );
+}
+
+/** The question the teacher put on the projector (its text comes from the questions channel, its id with the snapshot). */
+function useShownQuestion(snapshot: PublicSnapshot): ShownQuestion | null {
+  const questions = useLive((s) => s.questions);
+  const id = snapshot.questions.shownId;
+  if (!id || snapshot.status === "ended" || questions?.audience !== "public") return null;
+  const q = questions.questions.find((x) => x.id === id);
+  return q ? { ...q, sameScenario: q.mode === snapshot.mode && q.variant === snapshot.variant } : null;
 }
 
 /** Top right: how to join while the room is open (QR, address, code), that it is locked, or that it has ended. */

@@ -12,6 +12,7 @@ const MARK_STYLE: Record<TimelineMark["kind"], string> = {
   mode: "h-5 w-1 bg-sky-400",
   poll: "h-5 w-1.5 bg-violet-400",
   reveal: "h-5 w-1 bg-emerald-400",
+  question: "h-4 w-1 bg-amber-300",
   end: "h-5 w-1 bg-rose-400",
 };
 
@@ -151,6 +152,8 @@ export function ReplayControls({
             <span
               key={m.seq}
               title={m.label}
+              data-testid="replay-mark"
+              data-kind={m.kind}
               className={`absolute bottom-0 -translate-x-1/2 rounded-sm ${MARK_STYLE[m.kind]}`}
               style={{ left: `${(m.t / duration) * 100}%` }}
             />
@@ -188,6 +191,10 @@ export function ReplayControls({
         <li>
           <span className="mr-1 inline-block h-3 w-1 bg-emerald-400 align-middle" aria-hidden="true" />
           answer revealed
+        </li>
+        <li>
+          <span className="mr-1 inline-block h-3 w-1 bg-amber-300 align-middle" aria-hidden="true" />
+          question asked
         </li>
       </ul>
     </section>

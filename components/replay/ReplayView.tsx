@@ -2,7 +2,9 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
-import { ReplayTimeline, toHostSnapshot, type SessionEvent } from "@/lib/session";
+import { diagramOf } from "@/lib/session/lesson";
+import type { LessonStep } from "@/lib/lesson/model";
+import { ReplayTimeline, activePoll, toHostSnapshot, type SessionEvent } from "@/lib/session";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
@@ -12,6 +14,7 @@ import { hostKeyHeaders } from "@/components/live/hostKeyStore";
 import { ReplayControls, type Speed } from "./ReplayControls";
 import { FidelityNotes } from "@/components/session/FidelityNotes";
 import { readApi } from "@/lib/protocol/rest";
+import { ReplayQuestions } from "@/components/questions/ReplayQuestions";
 
 interface Loaded {
   events: SessionEvent[];
@@ -101,6 +104,9 @@ function Player({ events, access }: Loaded) {
   const state = useMemo(() => timeline.stateAtIndex(index), [timeline, index]);
   const snapshot = toHostSnapshot(state, { connectedCount: 0, isConnected: () => false });
   const scenario = getScenario(state.mode, state.variant);
+  // A teacher's lesson is in the log itself (`session:created`): the replay needs nothing else.
+  const diagram = diagramOf(state);
+  const custom = state.lesson !== null;
   const poll = snapshot.poll;
   const joined = Object.keys(state.participants).length;
 
@@ -136,17 +142,17 @@ function Player({ events, access }: Loaded) {
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_480px]">
         <div className="min-w-0 space-y-4">
           <div className="flex flex-wrap items-start justify-between gap-4">
-            <StepHeader scenario={scenario} snapshot={snapshot} />
-            <ModeBadge mode={state.mode} scenario={scenario} />
+            <StepHeader scenario={diagram} snapshot={snapshot} />
+            {!custom && <ModeBadge mode={state.mode} scenario={scenario} />}
           </div>
-          <ModeSwitchNotice snapshot={snapshot} />
+          {!custom && <ModeSwitchNotice snapshot={snapshot} />}
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">
             <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-              <SequenceDiagram scenario={scenario} stepIndex={state.stepIndex} className="h-auto w-full" />
+              <SequenceDiagram scenario={diagram} stepIndex={state.stepIndex} className="h-auto w-full" />
             </div>
-            <LessonPanels scenario={scenario} stepIndex={state.stepIndex} audience="host" />
+            {!custom && <LessonPanels scenario={scenario} stepIndex={state.stepIndex} audience="host" />}
           </div>
-          <FidelityNotes />
+          {!custom && <FidelityNotes />}
         </div>
         <aside className="space-y-4">
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="replay-poll" aria-live="polite">
@@ -159,7 +165,7 @@ function Player({ events, access }: Loaded) {
                   {poll.question}
                   {poll.round > 1 ? ` (round ${poll.round})` : ""}
                 </p>
-                <AskedAt poll={poll} now={state} />
+                <AskedAt poll={poll} now={state} steps={diagram.steps} />
                 <p className="text-sm text-slate-300">
                   {poll.status === "open" ? "Voting" : poll.status === "closed" ? "Closed, not yet revealed" : "Revealed"}
                   {access === "viewer" && poll.status !== "revealed"
@@ -180,12 +186,15 @@ function Player({ events, access }: Loaded) {
                     correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null}
                   />
                 )}
-                {access !== "viewer" && poll.status !== "open" && <WhoVoted snapshotPoll={poll} participants={state.participants} />}
+                {access !== "viewer" && poll.status !== "open" && (
+                  <WhoVoted snapshotPoll={poll} votes={activePoll(state)?.votes ?? {}} participants={state.participants} />
+                )}
               </div>
             ) : (
               <p className="mt-2 text-slate-400">No poll at this point.</p>
             )}
           </section>
+          <ReplayQuestions state={state} />
         </aside>
       </div>
     </div>
@@ -200,12 +209,15 @@ function Player({ events, access }: Loaded) {
 function AskedAt({
   poll,
   now,
+  steps,
 }: {
   poll: NonNullable<ReturnType<typeof toHostSnapshot>["poll"]>;
-  now: { mode: string; variant: string; stepIndex: number };
+  now: { mode: string; variant: string; stepIndex: number; lesson: unknown };
+  /** The lesson's steps (a teacher's lesson has no modes to look the step up in). */
+  steps: readonly LessonStep[];
 }) {
-  const scenario = getScenario(poll.mode, poll.variant);
-  const step = scenario.steps[poll.stepIndex];
+  const title = now.lesson ? null : getScenario(poll.mode, poll.variant).title;
+  const step = (now.lesson ? steps : getScenario(poll.mode, poll.variant).steps)[poll.stepIndex];
   const moved = now.mode !== poll.mode || now.variant !== poll.variant || now.stepIndex !== poll.stepIndex;
   return (
     <div
@@ -214,7 +226,8 @@ function AskedAt({
       data-step={poll.stepIndex + 1}
     >
       <p className="text-sm text-violet-200">
-        Asked at step {poll.stepIndex + 1} of {scenario.title}
+        Asked at step {poll.stepIndex + 1}
+        {title ? ` of ${title}` : ""}
       </p>
       {step && (
         <p className="font-semibold [overflow-wrap:anywhere]">
@@ -229,12 +242,15 @@ function AskedAt({
 /** The teacher's own replay may show who voted what; a shared link never does. */
 function WhoVoted({
   snapshotPoll,
+  votes,
   participants,
 }: {
   snapshotPoll: NonNullable<ReturnType<typeof toHostSnapshot>["poll"]>;
+  /** participantId -> optionId, from the replayed state (the live console never receives them). */
+  votes: Record<string, string>;
   participants: Record<string, { nickname: string }>;
 }) {
-  const entries = Object.entries(snapshotPoll.votes);
+  const entries = Object.entries(votes);
   if (entries.length === 0) return null;
   return (
     <details>

@@ -1,5 +1,6 @@
 import { KUBERNETES_VERSION_LABEL, KUBERNETES_VERSION_STATEMENT } from "@/lib/lesson/card";
 import type { Scenario } from "@/lib/lesson/types";
+import type { LessonDiagram } from "@/lib/lesson/model";
 import { initialWorld } from "@/lib/lesson/world";
 import type { PublicSnapshot } from "@/lib/session/views";
 import type { BindingMode } from "@/lib/lesson/types";
@@ -12,7 +13,7 @@ export function StepHeader({
   snapshot,
   large,
 }: {
-  scenario: Scenario;
+  scenario: Pick<LessonDiagram, "steps">;
   snapshot: Pick<PublicSnapshot, "stepIndex">;
   large?: boolean;
 }) {
@@ -38,6 +39,11 @@ export function StepHeader({
           {step ? `${step.label} ${step.title}` : "—"}
         </h2>
         <p className={`mt-2 text-slate-200 ${large ? "text-[1.2rem] leading-snug" : "text-lg leading-relaxed"}`}>{step?.narration}</p>
+        {step?.why && (
+          <p className={`mt-2 text-emerald-200 ${large ? "text-[1.1rem]" : "text-base"}`} data-testid="step-why">
+            Why: {step.why}
+          </p>
+        )}
       </div>
     </section>
   );

@@ -2,7 +2,15 @@
 
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { ADMIN_TOKEN_KEY, allHostKeys, hostKeyHeaders } from "@/components/live/hostKeyStore";
-import { MAX_HOST_KEYS_PER_REQUEST, readApi, type SessionDetail, type SessionList, type ShareLink } from "@/lib/protocol/rest";
+import {
+  MAX_HOST_KEYS_PER_REQUEST,
+  readApi,
+  type RetentionPolicy,
+  type SessionDetail,
+  type SessionList,
+  type ShareLink,
+} from "@/lib/protocol/rest";
+import { RetentionNote } from "./RetentionNote";
 
 /** A row of the list: what the API says about one session. */
 type SessionRow = SessionDetail;
@@ -80,6 +88,7 @@ export function SessionsList() {
   const [token, setToken] = useState("");
   const [heldKeys, setHeldKeys] = useState(0);
   const [links, setLinks] = useState<Record<string, string>>({});
+  const [retention, setRetention] = useState<RetentionPolicy | null>(null);
 
   const changeSharing = (row: SessionRow, share: boolean) =>
     setSharing(row.id, share)
@@ -104,6 +113,7 @@ export function SessionsList() {
         const body = reply.body;
         setRows(body.sessions);
         setScope(body.scope);
+        setRetention(body.retention);
       })
       .catch((err: Error) => setError(err.message));
   }, []);
@@ -128,6 +138,7 @@ export function SessionsList() {
           ? "Every session on this server (admin)."
           : "Sessions started in this browser. Share a replay to hand out its link: whoever has it sees the lesson and the results you revealed, never student names, individual votes or answers you did not reveal."}
       </p>
+      {retention && <RetentionNote policy={retention} admin={scope === "admin"} />}
       {scope === "host" && heldKeys > MAX_HOST_KEYS_PER_REQUEST && (
         <p role="status" className="rounded-lg bg-slate-800 px-3 py-2" data-testid="sessions-truncated">
           This browser started {heldKeys} sessions; the list shows the {MAX_HOST_KEYS_PER_REQUEST} most recent. The admin token shows all of
@@ -196,6 +207,14 @@ export function SessionsList() {
                       onClick={() => download(s.id, "format=csv").catch((e: Error) => setError(e.message))}
                     >
                       Poll CSV
+                    </button>
+                    <button
+                      type="button"
+                      className="text-sky-300 underline"
+                      data-testid="questions-csv"
+                      onClick={() => download(s.id, "format=csv&sheet=questions").catch((e: Error) => setError(e.message))}
+                    >
+                      Questions CSV
                     </button>
                     <button
                       type="button"

@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
-import { getScenario } from "@/lib/lesson/scenarios";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useLessonDiagram } from "@/components/live/useLesson";
+import type { LessonDiagram } from "@/lib/lesson/model";
 import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, studentTokenKey, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/session/SessionGate";
@@ -16,6 +17,11 @@ import { StudentLessonPanels } from "@/components/lesson/LazyPanels";
 import { PollCard } from "@/components/poll/PollCard";
 import { PollAnnouncer } from "@/components/poll/PollAnnouncer";
 import { NICKNAME_MAX } from "@/lib/protocol/wire";
+import { targetKey } from "@/lib/session/questions";
+import type { QuestionTarget } from "@/lib/session/types";
+import type { ElementPicker } from "@/components/questions/picker";
+import { StudentQuestions } from "@/components/questions/StudentQuestions";
+import { LookBackBar, useLookBack } from "./LookBack";
 
 /**
  * The student's phone: asks for an optional nickname unless the link carries
@@ -162,7 +168,7 @@ function PollBanner({ poll }: { poll: PublicSnapshot["poll"] }) {
 }
 
 /** The phone's full drawing opens on the current step, not scrolled to the left edge. */
-function FullDiagram({ scenario, stepIndex }: { scenario: ReturnType<typeof getScenario>; stepIndex: number }) {
+function FullDiagram({ scenario, stepIndex, picker }: { scenario: LessonDiagram; stepIndex: number; picker?: ElementPicker }) {
   const region = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
   useEffect(() => {
@@ -179,16 +185,58 @@ function FullDiagram({ scenario, stepIndex }: { scenario: ReturnType<typeof getS
     <details className="mt-2" onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="full-diagram">
       <summary className="cursor-pointer px-2 py-1 text-sky-200">Show the full diagram</summary>
       <div ref={region} className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Full sequence diagram (scrolls sideways)">
-        <SequenceDiagram scenario={scenario} stepIndex={stepIndex} className="h-auto w-[720px] max-w-none" />
+        <SequenceDiagram scenario={scenario} stepIndex={stepIndex} className="h-auto w-[720px] max-w-none" picker={picker} />
       </div>
     </details>
   );
 }
 
+/**
+ * The part of the diagram in focus for a question: what the student tapped,
+ * while it is still on screen, else the step they are reading. Each part
+ * shows how many of the class's questions are about it.
+ */
+function useQuestionFocus(snapshot: PublicSnapshot, viewStep: number) {
+  const [picked, setPicked] = useState<QuestionTarget | null>(null);
+  const scenarioKey = `${snapshot.mode}/${snapshot.variant}`;
+  const [pickedIn, setPickedIn] = useState(scenarioKey);
+  const questions = useLive((s) => s.questions);
+  const counts = useMemo(() => {
+    const map = new Map<string, number>();
+    if (questions?.audience !== "public") return map;
+    for (const q of questions.questions) {
+      if (q.mode !== snapshot.mode || q.variant !== snapshot.variant || q.status === "pending") continue;
+      const key = targetKey(q.target);
+      map.set(key, (map.get(key) ?? 0) + 1);
+    }
+    return map;
+  }, [questions, snapshot.mode, snapshot.variant]);
+  const valid = picked !== null && pickedIn === scenarioKey && (picked.kind === "lifeline" || picked.stepIndex <= viewStep);
+  // A lifeline is asked about at the step being read.
+  const focus: QuestionTarget | null = valid ? (picked.kind === "lifeline" ? { ...picked, stepIndex: viewStep } : picked) : null;
+  const picker: ElementPicker | undefined =
+    snapshot.questions.mode === "off" || snapshot.status === "ended"
+      ? undefined
+      : {
+          selected: focus ? targetKey(focus) : null,
+          onSelect: (target) => {
+            setPicked(target);
+            setPickedIn(scenarioKey);
+          },
+          counts,
+        };
+  return { picker, focus, target: focus ?? { kind: "step" as const, stepIndex: viewStep }, clear: () => setPicked(null) };
+}
+
 function StudentScreen({ code }: { code: string }) {
   const snapshot = usePublicSnapshot();
   const nickname = useLive((s) => s.welcome?.nickname);
-  const scenario = getScenario(snapshot.mode, snapshot.variant);
+  const { diagram, scenario, custom } = useLessonDiagram(snapshot);
+  const lookBack = useLookBack(snapshot);
+  // While looking back the diagram, the step and the inspector show the step being read; the class's step stays live above.
+  const viewStep = lookBack.viewStep;
+  const viewed = useMemo(() => ({ ...snapshot, stepIndex: viewStep }), [snapshot, viewStep]);
+  const question = useQuestionFocus(snapshot, viewStep);
   return (
     <div className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
       <header className="flex items-center justify-between gap-3">
@@ -203,28 +251,31 @@ function StudentScreen({ code }: { code: string }) {
           The teacher has ended this session. Thanks for taking part!
         </p>
       )}
-      <ModeBadge mode={snapshot.mode} scenario={scenario} />
-      <ModeSwitchNotice snapshot={snapshot} />
+      {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
+      {!custom && <ModeSwitchNotice snapshot={snapshot} />}
       <PollAnnouncer poll={snapshot.poll} />
       {snapshot.status !== "ended" && <PollBanner poll={snapshot.poll} />}
       {/* One card, in one place, from opening to reveal: it is not rebuilt when the answer comes. */}
       {snapshot.poll && snapshot.status !== "ended" && pollIsCurrent(snapshot.poll, snapshot) && (
         <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} />
       )}
-      <StepHeader scenario={scenario} snapshot={snapshot} />
+      {snapshot.status !== "ended" && <LookBackBar lookBack={lookBack} total={diagram.steps.length} />}
+      <StepHeader scenario={diagram} snapshot={viewed} />
       <section aria-label="Sequence diagram" className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}
         <div className="sm:hidden">
-          <StepTrail scenario={scenario} stepIndex={snapshot.stepIndex} />
-          <FullDiagram scenario={scenario} stepIndex={snapshot.stepIndex} />
+          <StepTrail scenario={diagram} stepIndex={viewStep} picker={question.picker} />
+          <FullDiagram scenario={diagram} stepIndex={viewStep} picker={question.picker} />
         </div>
         <div className="hidden sm:block">
-          <SequenceDiagram scenario={scenario} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+          <SequenceDiagram scenario={diagram} stepIndex={viewStep} className="h-auto w-full" picker={question.picker} />
         </div>
       </section>
-      <StudentLessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} />
-      <FidelityNotes />
-      <LabLink mode={snapshot.mode} variant={snapshot.variant} />
+      <StudentQuestions snapshot={snapshot} target={question.target} onlyTarget={question.focus !== null} onShowAll={question.clear} />
+      {/* Objects, topology and the lab belong to the Kubernetes lesson only. */}
+      {!custom && <StudentLessonPanels scenario={scenario} stepIndex={viewStep} />}
+      {!custom && <FidelityNotes />}
+      {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} />}
     </div>
   );
 }

@@ -15,6 +15,11 @@ export type VariantId = (typeof VARIANTS)[number];
 export const LIFELINE_IDS = ["you", "control", "scheduler", "csi", "node"] as const;
 export type LifelineId = (typeof LIFELINE_IDS)[number];
 
+/** Whether an id (from a client, a log or a teacher's lesson) is one of the card's five lifelines. */
+export function isLifelineId(id: string): id is LifelineId {
+  return (LIFELINE_IDS as readonly string[]).includes(id);
+}
+
 export interface Lifeline {
   id: LifelineId;
   /** The short badge on the card ("YOU", "API", "SCHED", "CSI", "NODE"). */

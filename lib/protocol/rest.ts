@@ -1,4 +1,5 @@
 import type { ErrorCode } from "./wire";
+import type { CustomLesson } from "../lesson/model";
 
 /**
  * The REST contract: response bodies, error codes and limits that the
@@ -32,10 +33,19 @@ export interface SessionDetail extends SessionSummary {
   access: Access;
 }
 
+/** What the server keeps of a session, and for how long (RETENTION_DAYS, IDLE_SESSION_TIMEOUT_MINUTES). */
+export interface RetentionPolicy {
+  /** Ended sessions are deleted this many days after they end; null keeps them until an operator deletes them. */
+  endedSessionDays: number | null;
+  /** A live session with nobody connected and no activity for this long is ended; null or 0: never. */
+  idleEndMinutes: number | null;
+}
+
 /** `GET /api/sessions`: the sessions this browser's keys open, or every session for the admin. */
 export interface SessionList {
   scope: "admin" | "host";
   sessions: SessionDetail[];
+  retention: RetentionPolicy;
 }
 
 /** `POST /api/sessions` (201). */
@@ -66,7 +76,8 @@ export interface JoinInfo {
 }
 
 /** Codes only the REST API answers with, beside the socket's ERROR_CODES. */
-export type RestErrorCode = "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NO_ACCESS" | "CROSS_ORIGIN";
+export type RestErrorCode =
+  "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NO_ACCESS" | "CROSS_ORIGIN" | "NO_SUCH_LESSON" | "BAD_LESSON" | "LESSONS_FULL";
 
 /** Every error body: `{ error: { code, message } }`. */
 export interface RestError {
@@ -96,3 +107,48 @@ export async function readApi<T>(res: Response): Promise<{ ok: true; body: T } |
     typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : "";
   return { ok: false, status: res.status, message };
 }
+
+// ---------------------------------------------------------------------------
+// Teachers' lessons (`/api/lessons`): docs/protocol.md "Lessons".
+
+/** One lesson in a list (`GET /api/lessons`): its latest version. */
+export interface LessonSummary {
+  id: string;
+  version: number;
+  title: string;
+  lifelineCount: number;
+  stepCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** `GET /api/lessons`: the lessons this browser's keys open, or every lesson for the admin. */
+export interface LessonList {
+  scope: "admin" | "owner";
+  lessons: LessonSummary[];
+}
+
+/** `GET /api/lessons/{id}[?version=n]`: one version, with the Mermaid text it was written in. */
+export interface LessonDetail {
+  id: string;
+  version: number;
+  latestVersion: number;
+  lesson: CustomLesson;
+  source: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** `POST /api/lessons` (201): the key is shown once; the browser keeps it, like a host key. */
+export interface CreatedLesson {
+  id: string;
+  version: number;
+  lessonKey: string;
+}
+
+/** Lesson keys one list request may send (a browser that made more sends the newest). */
+export const MAX_LESSON_KEYS_PER_REQUEST = 200;
+/** The largest lesson request body: up to 60 steps with notes, and the Mermaid text. */
+export const MAX_LESSON_BODY_BYTES = 160 * 1024;
+/** Lessons one server keeps (deleted ones count: their versions stay for replays). */
+export const MAX_LESSONS_PER_SERVER = 10_000;

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { BINDING_MODES, VARIANTS } from "../lesson/types";
-import { PROJECTOR_OBJECTS, PROJECTOR_PANELS } from "../session/types";
+import { LESSON_LIMITS } from "../lesson/model";
+import { PROJECTOR_OBJECTS, PROJECTOR_PANELS, QUESTION_MODES, QUESTION_NAMES } from "../session/types";
 import {
   NICKNAME_MAX,
   POLL_DURATIONS_S,
   POLL_OPTION_MAX,
   POLL_QUESTION_MAX,
+  QUESTION_TEXT_MAX,
   ROLES,
   cleanText,
   type ClientToServerEvents,
@@ -80,6 +82,27 @@ export const participantRenameSchema = participantRefSchema.extend({
 });
 export const emptySchema = z.object({}).optional();
 
+const stepIndex = z.number().int().min(0).max(99);
+/** What a question is pinned to; whether that part is on screen yet is the room's rule (NO_SUCH_ELEMENT). */
+export const questionTargetSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.enum(["step", "arrow", "note"]), stepIndex }),
+  // A lifeline of the lesson: the card's five, or a teacher's lesson's participant ids (checked against the lesson by decide).
+  z.object({ kind: z.literal("lifeline"), stepIndex, lifeline: z.string().min(1).max(LESSON_LIMITS.lifelineId) }),
+]);
+export const questionAskSchema = z.object({
+  text: text(QUESTION_TEXT_MAX).pipe(z.string().min(1, "the question is empty")),
+  target: questionTargetSchema,
+  /** Ask without the nickname (where the teacher allows the choice). */
+  anonymous: z.boolean().default(false),
+});
+export const questionRefSchema = z.object({ questionId: z.string().min(1).max(64) });
+export const questionUpvoteSchema = questionRefSchema.extend({ upvoted: z.boolean() });
+export const questionAnswerSchema = questionRefSchema.extend({ answered: z.boolean() });
+export const questionHideSchema = questionRefSchema.extend({ hidden: z.boolean() });
+export const questionShowSchema = z.object({ questionId: z.string().min(1).max(64).nullable() });
+export const questionsConfigureSchema = z.object({ mode: z.enum(QUESTION_MODES), names: z.enum(QUESTION_NAMES) });
+export const lookBackSetSchema = z.object({ lookingBack: z.boolean() });
+
 export type StepGo = z.infer<typeof stepGoSchema>;
 export type StepMove = z.infer<typeof stepMoveSchema>;
 export type ModeSet = z.input<typeof modeSetSchema>;
@@ -93,6 +116,14 @@ export type ProjectorFocusChoice = z.input<typeof projectorFocusSchema>;
 export type RoomLock = z.input<typeof roomLockSchema>;
 export type ParticipantRef = z.input<typeof participantRefSchema>;
 export type ParticipantRename = z.input<typeof participantRenameSchema>;
+export type QuestionAsk = z.input<typeof questionAskSchema>;
+export type QuestionRef = z.input<typeof questionRefSchema>;
+export type QuestionUpvote = z.input<typeof questionUpvoteSchema>;
+export type QuestionAnswer = z.input<typeof questionAnswerSchema>;
+export type QuestionHide = z.input<typeof questionHideSchema>;
+export type QuestionShow = z.input<typeof questionShowSchema>;
+export type QuestionsConfigure = z.input<typeof questionsConfigureSchema>;
+export type LookBackSet = z.input<typeof lookBackSetSchema>;
 /** Commands that carry nothing: `{}` (or nothing at all). */
 export type EmptyPayload = z.input<typeof emptySchema>;
 
@@ -117,7 +148,15 @@ export const COMMAND_RULES = {
   "participant:readmit": { schema: participantRefSchema, roles: ["host"] },
   "projectors:close": { schema: emptySchema, roles: ["host"] },
   "session:end": { schema: emptySchema, roles: ["host"] },
+  "questions:configure": { schema: questionsConfigureSchema, roles: ["host"] },
+  "question:approve": { schema: questionRefSchema, roles: ["host"] },
+  "question:answer": { schema: questionAnswerSchema, roles: ["host"] },
+  "question:hide": { schema: questionHideSchema, roles: ["host"] },
+  "question:show": { schema: questionShowSchema, roles: ["host"] },
   "poll:vote": { schema: pollVoteSchema, roles: ["student"] },
+  "question:ask": { schema: questionAskSchema, roles: ["student"] },
+  "question:upvote": { schema: questionUpvoteSchema, roles: ["student"] },
+  "lookback:set": { schema: lookBackSetSchema, roles: ["student"] },
   "session:sync": { schema: emptySchema, roles: ["host", "projector", "student"] },
 } satisfies { readonly [E in keyof ClientToServerEvents]: { schema: z.ZodType; roles: readonly Role[] } };
 

@@ -1,5 +1,17 @@
+import type { SessionLesson } from "../lesson/model";
 import type { HostSnapshot, PublicSnapshot } from "../session/views";
+import type { QuestionChanges, QuestionList } from "../session/questions";
+import type { QuestionStatus } from "../session/types";
+import type { RosterChanges, RosterFull } from "../session/roster";
 import type {
+  LookBackSet,
+  QuestionAnswer,
+  QuestionAsk,
+  QuestionHide,
+  QuestionRef,
+  QuestionShow,
+  QuestionUpvote,
+  QuestionsConfigure,
   EmptyPayload,
   Handshake,
   ModeSet,
@@ -19,6 +31,14 @@ import type {
 
 // Payload types are the schemas' own (`z.input`), imported as types only: browsers get them without zod.
 export type {
+  LookBackSet,
+  QuestionAnswer,
+  QuestionAsk,
+  QuestionHide,
+  QuestionRef,
+  QuestionShow,
+  QuestionUpvote,
+  QuestionsConfigure,
   EmptyPayload,
   Handshake,
   ModeSet,
@@ -72,6 +92,7 @@ export const NICKNAME_MAX = 32;
 export const TITLE_MAX = 120;
 export const POLL_QUESTION_MAX = 200;
 export const POLL_OPTION_MAX = 120;
+export const QUESTION_TEXT_MAX = 280;
 
 /**
  * Characters that draw nothing or rewrite what follows: controls (Cc), format
@@ -189,6 +210,14 @@ export const ERROR_CODES = {
   VOTE_LIMIT: "You have changed your vote too often in this round; your last vote counts.",
   PROJECTOR_CLOSED: "The teacher closed this projector view. Reload to open it again.",
   LOG_FULL: "This session has reached its size limit. The teacher can end it and start a new one.",
+  QUESTIONS_OFF: "The teacher has turned questions off.",
+  NO_SUCH_QUESTION: "There is no such question.",
+  QUESTION_PENDING: "That question waits for the teacher's approval. Approve it first.",
+  QUESTION_LIMIT: "You have asked as many questions as this session allows.",
+  NAMES_REQUIRED: "The teacher asks for your name on questions: untick “anonymous” to ask.",
+  NO_SUCH_ELEMENT: "That part of the diagram is not on screen yet.",
+  UNAVAILABLE: "The class's server is busy or restarting. That was not applied; try again in a moment.",
+  UNCONFIRMED: "The server could not confirm that in time. Your screen shows whether it was applied.",
   INTERNAL: "Something went wrong on the server. Try again.",
 } as const;
 
@@ -230,6 +259,8 @@ export interface Welcome {
   nickname?: string;
   /** Server time, so countdowns can be drawn against the server's clock. */
   serverNow: number;
+  /** The teacher's lesson this session runs (speaker notes only to the host); absent for the built-in lesson. */
+  lesson?: SessionLesson;
 }
 
 /** A student's own view of the active poll. */
@@ -237,6 +268,17 @@ export interface MyVote {
   pollId: string;
   round: number;
   optionId: string | null;
+  /**
+   * The log position this is true at (the vote's event, or the session's `rev` on join and resync). Two tabs
+   * voting at once get each other's echo and their own receipt in either order: keep the highest.
+   */
+  rev: number;
+}
+
+/** Whether `next` replaces `held` as a student's vote: another poll or round, or a later position in the log. */
+export function newerVote(held: MyVote | null, next: MyVote | null): boolean {
+  if (!held || !next || held.pollId !== next.pollId || held.round !== next.round) return true;
+  return next.rev >= held.rev;
 }
 
 export interface TallyUpdate {
@@ -250,6 +292,12 @@ export interface TallyUpdate {
 
 export type AnySnapshot = PublicSnapshot | HostSnapshot;
 
+/** A student's own upvote on one question (their other tabs are told too). */
+export interface MyUpvote {
+  questionId: string;
+  upvoted: boolean;
+}
+
 export interface ServerToClientEvents {
   /** server -> each socket on join: identity and server time */
   "session:welcome": (welcome: Welcome) => void;
@@ -261,12 +309,24 @@ export interface ServerToClientEvents {
   "poll:tally": (tally: TallyUpdate) => void;
   /** server -> a socket it is about to disconnect, with the reason */
   "session:kicked": (error: ProtocolError) => void;
-  /** server -> projectors (coalesced): students connected now */
-  "session:presence": (presence: { participantCount: number }) => void;
+  /** server -> projectors and teachers (coalesced): students connected now; teachers also get the projector views open */
+  "session:presence": (presence: { participantCount: number; projectorCount?: number }) => void;
+  /** server -> a teacher's socket on join and resync: every student, with the roster's revision */
+  "roster:full": (roster: RosterFull) => void;
+  /** server -> teachers (coalesced): the students whose rows changed since revision `from` */
+  "roster:changes": (changes: RosterChanges) => void;
   /** server -> one participant's sockets: the teacher changed their nickname */
   "participant:renamed": (payload: { nickname: string }) => void;
   /** server -> everyone before a graceful shutdown: reconnect shortly */
   "server:restarting": () => void;
+  /** server -> a socket on join and on resync: the questions its audience may see (a student's own pending ones included) */
+  "questions:list": (list: QuestionList) => void;
+  /** server -> teachers, the class, or one asker's sockets (coalesced): questions that changed or left that audience's view */
+  "questions:changed": (changes: QuestionChanges) => void;
+  /** server -> one participant's sockets: their upvote on a question changed */
+  "question:myUpvote": (upvote: MyUpvote) => void;
+  /** server -> the teacher's sockets (coalesced, and on join): students looking back at an earlier step now */
+  "lookback:count": (payload: { count: number }) => void;
 }
 
 export interface ClientToServerEvents {
@@ -304,6 +364,22 @@ export interface ClientToServerEvents {
   "session:end": (payload: EmptyPayload, ack: AckCallback) => void;
   /** student -> server: vote (or change the vote) in the open poll */
   "poll:vote": (payload: PollVote, ack: AckCallback<MyVote>) => void;
+  /** student -> server: ask a question about one part of the diagram */
+  "question:ask": (payload: QuestionAsk, ack: AckCallback<{ questionId: string; status: QuestionStatus }>) => void;
+  /** student -> server: upvote another student's question, or take the upvote back */
+  "question:upvote": (payload: QuestionUpvote, ack: AckCallback<MyUpvote & { votes: number }>) => void;
+  /** student -> server: "I am looking back at an earlier step" (true) or "back to live" (false); presence, not logged */
+  "lookback:set": (payload: LookBackSet, ack: AckCallback) => void;
+  /** teacher -> server: turn questions on, off or moderated, and say whose names they carry */
+  "questions:configure": (payload: QuestionsConfigure, ack: AckCallback) => void;
+  /** teacher -> server: let the class see a question asked while moderated */
+  "question:approve": (payload: QuestionRef, ack: AckCallback) => void;
+  /** teacher -> server: mark a question answered (or not) */
+  "question:answer": (payload: QuestionAnswer, ack: AckCallback) => void;
+  /** teacher -> server: hide a question from the class (or show it again) */
+  "question:hide": (payload: QuestionHide, ack: AckCallback) => void;
+  /** teacher -> server: put a question on the projector beside its element (null: none) */
+  "question:show": (payload: QuestionShow, ack: AckCallback) => void;
   /** anyone -> server: resend my snapshot (after a suspected gap) */
   "session:sync": (payload: EmptyPayload, ack: AckCallback) => void;
 }

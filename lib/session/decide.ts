@@ -1,12 +1,30 @@
-import { MAX_VOTES_PER_ROUND } from "../constants";
+import {
+  MAX_QUESTIONS_PER_PARTICIPANT,
+  MAX_QUESTIONS_PER_SESSION,
+  MAX_UPVOTE_CHANGES_PER_QUESTION,
+  MAX_VOTES_PER_ROUND,
+} from "../constants";
 import { mapPosition } from "../lesson/position";
 import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { generateNextStepPoll } from "../polls/nextStep";
+import { generateLessonPoll } from "../polls/lessonPoll";
+import { diagramOf } from "./lesson";
 import type { Command } from "../protocol/schemas";
-import { protocolError, type ErrorCode, type MyVote, type ProtocolError } from "../protocol/wire";
+import { protocolError, type ErrorCode, type MyUpvote, type MyVote, type ProtocolError } from "../protocol/wire";
 import { countVotes } from "./reducer";
-import { activePoll, focusIsValid, logFull, openRefusal, own, stepInRange, voteRefusal } from "./rules";
-import type { PollOption, SessionEventBody, SessionState } from "./types";
+import {
+  activePoll,
+  focusIsValid,
+  logFull,
+  openRefusal,
+  own,
+  questionVisible,
+  stepInRange,
+  targetRefusal,
+  upvoteRefusal,
+  voteRefusal,
+} from "./rules";
+import type { PollOption, QuestionStatus, SessionEventBody, SessionState } from "./types";
 
 /**
  * What a command means, and whether it is allowed: the decider half of the
@@ -34,8 +52,8 @@ export interface DecideContext {
 /** The events a command produces (possibly none: an idempotent repeat) and what its acknowledgement carries. */
 export type Decision<T = unknown> = { ok: true; events: SessionEventBody[]; data: T } | { ok: false; error: ProtocolError };
 
-/** Commands that change the log; `projectors:close` acts on presence only and is handled by the room. */
-export type DurableCommand = Exclude<Command, { event: "projectors:close" }>;
+/** Commands that change the log; `projectors:close` and `lookback:set` act on presence only and are handled by the room. */
+export type DurableCommand = Exclude<Command, { event: "projectors:close" | "lookback:set" }>;
 
 const refuse = (code: ErrorCode, message?: string): Decision<never> => ({ ok: false, error: protocolError(code, message) });
 const accept = <T>(events: SessionEventBody[], data: T): Decision<T> => ({ ok: true, events, data });
@@ -54,13 +72,14 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
       return goToStep(state, command.payload.stepIndex);
 
     case "step:move": {
-      const total = getScenario(state.mode, state.variant).steps.length;
+      const total = diagramOf(state).steps.length;
       return goToStep(state, Math.min(total - 1, Math.max(0, state.stepIndex + command.payload.delta)));
     }
 
     case "mode:set": {
       const { mode, variant } = command.payload;
       if (!isVariantOf(mode, variant)) return refuse("BAD_MODE");
+      if (state.lesson) return refuse("BAD_MODE", "This lesson has no binding modes.");
       if (mode === state.mode && variant === state.variant) return accept([], { matched: true });
       const { index, matched } = mapPosition(getScenario(state.mode, state.variant), state.stepIndex, getScenario(mode, variant));
       return accept([{ type: "mode:changed", mode, variant, stepIndex: index, matched }], { matched });
@@ -150,12 +169,75 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
       const refusal = voteRefusal(state, actor.participantId, pollId, optionId);
       if (refusal) return refuse(refusal);
       const poll = state.polls[pollId];
-      const mine: MyVote = { pollId, round: poll.round, optionId };
-      // The same vote again writes nothing.
-      if (poll.votes[actor.participantId] === optionId) return accept([], mine);
+      // The same vote again writes nothing; a new one is the next event in the log.
+      if (poll.votes[actor.participantId] === optionId) return accept([], { pollId, round: poll.round, optionId, rev: state.seq });
+      const mine: MyVote = { pollId, round: poll.round, optionId, rev: state.seq + 1 };
       // Bounded writes per participant and round; the vote in force stays counted.
       if ((poll.voteWrites[actor.participantId] ?? 0) >= MAX_VOTES_PER_ROUND) return refuse("VOTE_LIMIT");
       return accept([{ type: "poll:voted", pollId, participantId: actor.participantId, optionId }], mine);
+    }
+
+    case "question:ask":
+      return askQuestion(state, command.payload, actor, ctx);
+
+    case "question:upvote": {
+      if (!actor.participantId) return refuse("NOT_STUDENT");
+      const { questionId, upvoted } = command.payload;
+      if (!own(state.participants, actor.participantId)) return refuse("REMOVED");
+      const refusal = upvoteRefusal(state, actor.participantId, questionId);
+      if (refusal === "BAD_REQUEST") return refuse(refusal, "That is your own question: it needs the others' upvotes.");
+      if (refusal) return refuse(refusal);
+      const question = state.questions[questionId];
+      const mine = (now: boolean, votes: number): MyUpvote & { votes: number } => ({ questionId, upvoted: now, votes });
+      // The same upvote again writes nothing.
+      if (Object.hasOwn(question.upvoters, actor.participantId) === upvoted) return accept([], mine(upvoted, question.votes));
+      if ((question.upvoteWrites[actor.participantId] ?? 0) >= MAX_UPVOTE_CHANGES_PER_QUESTION) {
+        return refuse("QUESTION_LIMIT", "You have changed your upvote on this question too often; it stays as it is.");
+      }
+      return accept(
+        [{ type: "question:upvoted", questionId, participantId: actor.participantId, upvoted }],
+        mine(upvoted, question.votes + (upvoted ? 1 : -1)),
+      );
+    }
+
+    case "questions:configure": {
+      const { mode, names } = command.payload;
+      const same = mode === state.questionSettings.mode && names === state.questionSettings.names;
+      return accept(same ? [] : [{ type: "questions:configured", mode, names }], null);
+    }
+
+    case "question:approve": {
+      const question = own(state.questions, command.payload.questionId);
+      if (!question) return refuse("NO_SUCH_QUESTION");
+      return accept(question.status === "pending" ? [{ type: "question:approved", questionId: question.id }] : [], null);
+    }
+
+    case "question:answer": {
+      const { questionId, answered } = command.payload;
+      const question = own(state.questions, questionId);
+      if (!question) return refuse("NO_SUCH_QUESTION");
+      if (question.status === "pending") return refuse("QUESTION_PENDING");
+      return accept((question.status === "answered") === answered ? [] : [{ type: "question:answered", questionId, answered }], null);
+    }
+
+    case "question:hide": {
+      const { questionId, hidden } = command.payload;
+      const question = own(state.questions, questionId);
+      if (!question) return refuse("NO_SUCH_QUESTION");
+      return accept(question.hidden === hidden ? [] : [{ type: "question:hidden", questionId, hidden }], null);
+    }
+
+    case "question:show": {
+      const { questionId } = command.payload;
+      if (questionId === state.shownQuestionId) return accept([], null);
+      if (questionId !== null) {
+        const question = own(state.questions, questionId);
+        if (!question) return refuse("NO_SUCH_QUESTION");
+        if (question.status === "pending") return refuse("QUESTION_PENDING");
+        if (!questionVisible(state, question))
+          return refuse("BAD_REQUEST", "A hidden question cannot go on the projector. Show it to the class first.");
+      }
+      return accept([{ type: "question:shown", questionId }], null);
     }
 
     default: {
@@ -185,7 +267,9 @@ function openPoll(
   let options: PollOption[];
   let correctOptionId: string | null;
   if (command.kind === "next-step") {
-    const generated = generateNextStepPoll(getScenario(state.mode, state.variant), state.stepIndex);
+    const generated = state.lesson
+      ? generateLessonPoll(diagramOf(state), state.stepIndex)
+      : generateNextStepPoll(getScenario(state.mode, state.variant), state.stepIndex);
     if (!generated) return refuse("NO_NEXT_STEP");
     // Shuffle first, then number: ids follow screen order, so neither the
     // position nor the id (visible in dev tools) says which one is right.
@@ -210,5 +294,35 @@ function openPoll(
       },
     ],
     { pollId: id },
+  );
+}
+
+function askQuestion(
+  state: SessionState,
+  command: Extract<DurableCommand, { event: "question:ask" }>["payload"],
+  actor: Actor,
+  ctx: DecideContext,
+): Decision<{ questionId: string; status: QuestionStatus }> {
+  if (!actor.participantId) return refuse("NOT_STUDENT");
+  const { mode, names } = state.questionSettings;
+  if (mode === "off") return refuse("QUESTIONS_OFF");
+  const asker = own(state.participants, actor.participantId);
+  if (!asker || asker.removed) return refuse("REMOVED");
+  const refusal = targetRefusal(state, command.target);
+  if (refusal) return refuse(refusal);
+  // Never named against the student's wish: asking anonymously where names are required is refused, not signed.
+  if (command.anonymous && names === "named") return refuse("NAMES_REQUIRED");
+  const anonymous = names === "anonymous" || command.anonymous;
+  if (state.questionOrder.length >= MAX_QUESTIONS_PER_SESSION) {
+    return refuse("QUESTION_LIMIT", "This session has as many questions as it can take. Ask the teacher directly.");
+  }
+  let asked = 0;
+  for (const id of state.questionOrder) if (state.questions[id].participantId === asker.id) asked++;
+  if (asked >= MAX_QUESTIONS_PER_PARTICIPANT) return refuse("QUESTION_LIMIT");
+  const id = ctx.newId();
+  const pending = mode === "moderated";
+  return accept(
+    [{ type: "question:asked", question: { id, participantId: asker.id, text: command.text, anonymous, target: command.target }, pending }],
+    { questionId: id, status: pending ? "pending" : "open" },
   );
 }

@@ -1,5 +1,6 @@
 import { applyEvent, countVotes, initialState, own, replay } from "./reducer";
 import { EVENT_LOG_VERSION, type SessionEvent, type SessionState } from "./types";
+import { questionRows, shareableQuestionEvents } from "./questions";
 
 /**
  * Read models over a saved log: what a shared replay may see, and the
@@ -32,7 +33,9 @@ export function anonymizeLog(events: readonly SessionEvent[]): SessionEvent[] {
  * saw them. A poll the teacher never revealed keeps its answer and its notes
  * secret, and a round's counts are shown only if that round was revealed (a
  * student holding a share link of a live session must not read the answer of
- * the open poll). Revealed polls are shown in full.
+ * the open poll). Revealed polls are shown in full. Questions as
+ * `shareableQuestionEvents` leaves them: only those the class could see, and
+ * no asker on an anonymous one.
  */
 export function shareableLog(events: readonly SessionEvent[]): SessionEvent[] {
   // A round's counts are shown once a reveal of its poll follows its close: the class then sees every
@@ -40,7 +43,7 @@ export function shareableLog(events: readonly SessionEvent[]): SessionEvent[] {
   const lastReveal = new Map<string, number>();
   for (const e of events) if (e.type === "poll:revealed") lastReveal.set(e.pollId, e.seq);
   const revealedPolls = new Set(lastReveal.keys());
-  return anonymizeLog(events).map((e) => {
+  return anonymizeLog(shareableQuestionEvents(events)).map((e) => {
     if (e.type === "poll:opened" && !revealedPolls.has(e.poll.id)) {
       return { ...e, poll: { ...e.poll, correctOptionId: null, options: e.poll.options.map(({ id, text }) => ({ id, text })) } };
     }
@@ -166,8 +169,13 @@ export function studentCsv(events: readonly SessionEvent[]): string {
   return toCsv(rows);
 }
 
+/** One row per question; the teacher's copy (`named`) says who asked the named ones. */
+export function questionCsv(events: readonly SessionEvent[], named: boolean): string {
+  return toCsv(questionRows(events, named));
+}
+
 /** What a saved-session read produces: the replay's log, or one of the downloads. */
-export type ExportKind = "events" | "json" | "pollCsv" | "studentCsv";
+export type ExportKind = "events" | "json" | "pollCsv" | "studentCsv" | "questionCsv";
 
 /**
  * The body of a read, from the full log: `shared` reads get `shareableLog`.
@@ -185,6 +193,9 @@ export function renderExport(events: readonly SessionEvent[], kind: ExportKind, 
       return pollCsv(visible);
     case "studentCsv":
       return studentCsv(visible);
+    case "questionCsv":
+      // Names only in the teacher's (and the admin's) copy; a shared link's sheet names nobody.
+      return questionCsv(visible, access !== "viewer");
     default: {
       const never: never = kind;
       throw new Error(`unknown export ${String(never)}`);

@@ -3,3 +3,5 @@ export * from "./reducer";
 export * from "./views";
 export * from "./export";
 export * from "./timeline";
+export * from "./questions";
+export * from "./roster";

@@ -1,7 +1,8 @@
 import { assertNever } from "../assertNever";
 import { getScenario, isVariantOf } from "../lesson/scenarios";
-import { activePoll, focusIsValid, own, stepInRange, voteRefusal } from "./rules";
-import { PROJECTOR_PANELS, type Poll, type SessionEvent, type SessionState } from "./types";
+import { activePoll, focusIsValid, own, questionVisible, stepInRange, targetRefusal, upvoteRefusal, voteRefusal } from "./rules";
+import { PROJECTOR_PANELS, QUESTION_MODES, QUESTION_NAMES, type Poll, type Question, type SessionEvent, type SessionState } from "./types";
+import { QUESTION_TEXT_MAX } from "../protocol/wire";
 import { isRecord } from "../guards";
 
 export { activePoll, own };
@@ -35,20 +36,37 @@ export function initialState(): SessionState {
     resultsVisible: false,
     projectorPanel: "none",
     projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
+    lesson: null,
+    questionSettings: { mode: "open", names: "either" },
+    questions: {},
+    questionOrder: [],
+    shownQuestionId: null,
   };
 }
 
 /**
  * A copy that `applyEvent` may change without touching `state`: records are
  * copied one level down, and each poll's votes (the only thing changed in
- * place) are copied too. Participants, options and history arrays are never
- * changed in place, so they are shared.
+ * place) are copied too, and so are each question's upvoters. Participants,
+ * options and history arrays are never changed in place, so they are shared.
  */
 export function cloneState(state: SessionState): SessionState {
   const polls: Record<string, Poll> = {};
   for (const id of Object.keys(state.polls))
     polls[id] = { ...state.polls[id], votes: { ...state.polls[id].votes }, voteWrites: { ...state.polls[id].voteWrites } };
-  return { ...state, participants: { ...state.participants }, polls, pollOrder: [...state.pollOrder] };
+  const questions: Record<string, Question> = {};
+  for (const id of Object.keys(state.questions)) {
+    const q = state.questions[id];
+    questions[id] = { ...q, upvoters: { ...q.upvoters }, upvoteWrites: { ...q.upvoteWrites } };
+  }
+  return {
+    ...state,
+    participants: { ...state.participants },
+    polls,
+    pollOrder: [...state.pollOrder],
+    questions,
+    questionOrder: [...state.questionOrder],
+  };
 }
 
 /** Pure: the state after one event, leaving `state` as it was. */
@@ -85,7 +103,13 @@ function apply(s: SessionState, event: SessionEvent): void {
   if (s.status === "ended" && event.type !== "session:created") return;
   switch (event.type) {
     case "session:created":
-      Object.assign(s, initialState(), { id: event.id, code: event.code, title: event.title, createdAt: event.at });
+      Object.assign(s, initialState(), {
+        id: event.id,
+        code: event.code,
+        title: event.title,
+        createdAt: event.at,
+        lesson: event.lesson ?? null,
+      });
       return;
 
     case "step:changed": {
@@ -96,6 +120,8 @@ function apply(s: SessionState, event: SessionEvent): void {
     }
 
     case "mode:changed": {
+      // A teacher's lesson has no binding modes.
+      if (s.lesson) return;
       if (!isVariantOf(event.mode, event.variant) || !stepInRange(event, event.stepIndex)) return;
       const fromLabel = getScenario(s.mode, s.variant).steps[s.stepIndex]?.label ?? 1;
       s.modeSwitch = { fromMode: s.mode, fromVariant: s.variant, fromLabel, matched: event.matched };
@@ -125,6 +151,9 @@ function apply(s: SessionState, event: SessionEvent): void {
       const active = activePoll(s);
       if (active && active.status === "open" && Object.hasOwn(active.votes, p.id)) delete active.votes[p.id];
       s.participants[p.id] = { ...p, removed: true };
+      // Their questions are hidden from the class, so none of them stays on the projector.
+      const shown = s.shownQuestionId ? own(s.questions, s.shownQuestionId) : undefined;
+      if (shown?.participantId === p.id) s.shownQuestionId = null;
       return;
     }
 
@@ -226,6 +255,90 @@ function apply(s: SessionState, event: SessionEvent): void {
       if (active && active.status === "open") closeRound(s, active);
       s.status = "ended";
       s.endedAt = event.at;
+      return;
+    }
+
+    case "questions:configured":
+      if (!(QUESTION_MODES as readonly string[]).includes(event.mode) || !(QUESTION_NAMES as readonly string[]).includes(event.names))
+        return;
+      s.questionSettings = { mode: event.mode, names: event.names };
+      return;
+
+    case "question:asked": {
+      const q = event.question;
+      if (!isRecord(q) || typeof q.id !== "string" || own(s.questions, q.id)) return;
+      if (typeof q.text !== "string" || q.text.length === 0 || q.text.length > QUESTION_TEXT_MAX) return;
+      if (!isRecord(q.target) || targetRefusal(s, q.target)) return;
+      s.questions[q.id] = {
+        id: q.id,
+        participantId: typeof q.participantId === "string" ? q.participantId : "",
+        text: q.text,
+        anonymous: q.anonymous === true,
+        // Rebuilt field by field: a hand-made log's extra keys stay out of the state.
+        target:
+          q.target.kind === "lifeline"
+            ? { kind: "lifeline", stepIndex: q.target.stepIndex, lifeline: q.target.lifeline }
+            : { kind: q.target.kind, stepIndex: q.target.stepIndex },
+        mode: s.mode,
+        variant: s.variant,
+        status: event.pending === true ? "pending" : "open",
+        hidden: false,
+        upvoters: {},
+        votes: 0,
+        upvoteWrites: {},
+        askedAt: event.at,
+      };
+      // Replaced, never pushed to: a replay checkpoint may share the old array.
+      s.questionOrder = [...s.questionOrder, q.id];
+      return;
+    }
+
+    case "question:upvoted": {
+      if (upvoteRefusal(s, event.participantId, event.questionId)) return;
+      const q = s.questions[event.questionId];
+      const had = Object.hasOwn(q.upvoters, event.participantId);
+      if (event.upvoted === had) return;
+      if (event.upvoted) {
+        q.upvoters[event.participantId] = true;
+        q.votes += 1;
+      } else {
+        delete q.upvoters[event.participantId];
+        q.votes -= 1;
+      }
+      q.upvoteWrites[event.participantId] = (q.upvoteWrites[event.participantId] ?? 0) + 1;
+      return;
+    }
+
+    case "question:approved": {
+      const q = own(s.questions, event.questionId);
+      if (!q || q.status !== "pending") return;
+      s.questions[q.id] = { ...q, status: "open" };
+      return;
+    }
+
+    case "question:answered": {
+      const q = own(s.questions, event.questionId);
+      if (!q || q.status === "pending") return;
+      s.questions[q.id] = { ...q, status: event.answered ? "answered" : "open" };
+      return;
+    }
+
+    case "question:hidden": {
+      const q = own(s.questions, event.questionId);
+      if (!q) return;
+      s.questions[q.id] = { ...q, hidden: event.hidden === true };
+      if (event.hidden && s.shownQuestionId === q.id) s.shownQuestionId = null;
+      return;
+    }
+
+    case "question:shown": {
+      if (event.questionId === null) {
+        s.shownQuestionId = null;
+        return;
+      }
+      const q = own(s.questions, event.questionId);
+      if (!q || !questionVisible(s, q)) return;
+      s.shownQuestionId = q.id;
       return;
     }
 

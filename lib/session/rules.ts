@@ -1,7 +1,8 @@
 import { MAX_EVENTS_PER_SESSION } from "../constants";
-import { NOT_SHOWN, getScenario } from "../lesson/scenarios";
+import { NOT_SHOWN } from "../lesson/scenarios";
+import { diagramOf } from "./lesson";
 import type { ErrorCode } from "../protocol/wire";
-import { PROJECTOR_OBJECTS, type Poll, type ProjectorFocus, type SessionState } from "./types";
+import { PROJECTOR_OBJECTS, type Poll, type ProjectorFocus, type Question, type QuestionTarget, type SessionState } from "./types";
 
 /**
  * The guards that both halves of the session share: `decide` refuses a
@@ -23,8 +24,11 @@ export function own<T>(record: Record<string, T>, key: string): T | undefined {
 }
 
 /** Whether `stepIndex` is a step of that mode's scenario. */
-export function stepInRange(state: Pick<SessionState, "mode" | "variant">, stepIndex: number): boolean {
-  return Number.isInteger(stepIndex) && stepIndex >= 0 && stepIndex < getScenario(state.mode, state.variant).steps.length;
+export function stepInRange(
+  state: Pick<SessionState, "mode" | "variant"> & Partial<Pick<SessionState, "lesson">>,
+  stepIndex: number,
+): boolean {
+  return Number.isInteger(stepIndex) && stepIndex >= 0 && stepIndex < diagramOf(state).steps.length;
 }
 
 /** Why a vote cannot count (null when it can): the poll must be the active one, open, and the voter present. */
@@ -53,14 +57,73 @@ export function logFull(state: Pick<SessionState, "seq">): boolean {
  * Whether the projector can show this focus: a known object tab, and a deep
  * dive (if any) that the current step or the card's "not shown" list has.
  */
-export function focusIsValid(state: Pick<SessionState, "mode" | "variant" | "stepIndex">, focus: ProjectorFocus): boolean {
+export function focusIsValid(
+  state: Pick<SessionState, "mode" | "variant" | "stepIndex"> & Partial<Pick<SessionState, "lesson">>,
+  focus: ProjectorFocus,
+): boolean {
   if (!(PROJECTOR_OBJECTS as readonly string[]).includes(focus.object)) return false;
   if (focus.deepDive === null) return true;
   return deepDivesAt(state).some((d) => d.title === focus.deepDive);
 }
 
 /** The deep dives the projector can open at the class's step: the step's own, then the card's "not shown" list. */
-export function deepDivesAt(state: Pick<SessionState, "mode" | "variant" | "stepIndex">) {
-  const step = getScenario(state.mode, state.variant).steps[state.stepIndex];
+export function deepDivesAt(state: Pick<SessionState, "mode" | "variant" | "stepIndex"> & Partial<Pick<SessionState, "lesson">>) {
+  // The Kubernetes deep dives belong to the built-in lesson only.
+  if (state.lesson) return [];
+  const step = diagramOf(state).steps[state.stepIndex];
   return [...(step?.underTheHood ?? []), ...NOT_SHOWN];
+}
+
+// ---------------------------------------------------------------------------
+// Questions
+
+/** The asker was removed by the teacher (an unknown asker, as in a shared log, is not). */
+export function askerRemoved(state: Pick<SessionState, "participants">, question: Pick<Question, "participantId">): boolean {
+  return own(state.participants, question.participantId)?.removed === true;
+}
+
+/** Whether the class (students, projector) may see a question: approved, not hidden, and its asker not removed. */
+export function questionVisible(state: Pick<SessionState, "participants">, question: Question): boolean {
+  return question.status !== "pending" && !question.hidden && !askerRemoved(state, question);
+}
+
+/**
+ * Why a question cannot be pinned there (null when it can): a step of the
+ * class's scenario that has been shown (never ahead of the class), a note
+ * only where the step has one, a lifeline of the card.
+ */
+export function targetRefusal(
+  state: Pick<SessionState, "mode" | "variant" | "stepIndex"> & Partial<Pick<SessionState, "lesson">>,
+  target: QuestionTarget,
+): ErrorCode | null {
+  if (!stepInRange(state, target.stepIndex) || target.stepIndex > state.stepIndex) return "NO_SUCH_ELEMENT";
+  const diagram = diagramOf(state);
+  const step = diagram.steps[target.stepIndex];
+  switch (target.kind) {
+    case "step":
+    case "arrow":
+      return null;
+    case "note":
+      return step.note ? null : "NO_SUCH_ELEMENT";
+    case "lifeline":
+      return diagram.lifelines.some((l) => l.id === target.lifeline) ? null : "NO_SUCH_ELEMENT";
+    default:
+      return "NO_SUCH_ELEMENT";
+  }
+}
+
+/**
+ * Why an upvote cannot count (null when it can): questions on, a question the
+ * class can see (a pending or hidden one answers exactly like an unknown one,
+ * so its existence does not leak), someone else's, and the voter not
+ * removed. (A shared log's upvoters are pseudonyms, not participants: `decide`
+ * checks that a live voter is known.)
+ */
+export function upvoteRefusal(state: SessionState, participantId: string, questionId: string): ErrorCode | null {
+  if (state.questionSettings.mode === "off") return "QUESTIONS_OFF";
+  const question = own(state.questions, questionId);
+  if (!question || !questionVisible(state, question)) return "NO_SUCH_QUESTION";
+  if (own(state.participants, participantId)?.removed) return "REMOVED";
+  if (question.participantId === participantId) return "BAD_REQUEST";
+  return null;
 }

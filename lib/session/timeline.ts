@@ -12,7 +12,7 @@ import type { SessionEvent, SessionState } from "./types";
 export const MAX_IDLE_GAP_MS = 5_000;
 const CHECKPOINT_EVERY = 64;
 
-export type MarkKind = "step" | "mode" | "poll" | "reveal" | "end";
+export type MarkKind = "step" | "mode" | "poll" | "reveal" | "question" | "end";
 
 export interface TimelineMark {
   kind: MarkKind;
@@ -133,6 +133,11 @@ function markFor(e: SessionEvent, wasEnded: boolean, after: SessionState, t: num
       return { kind: "poll", t, seq: e.seq, label: `Poll again: ${own(after.polls, e.pollId)?.question ?? ""}` };
     case "poll:revealed":
       return { kind: "reveal", t, seq: e.seq, label: `Answer revealed` };
+    case "question:asked": {
+      // Only a question the log kept (a damaged event is ignored by the reducer, and gets no mark).
+      const q = own(after.questions, e.question.id);
+      return q && q.askedAt === e.at ? { kind: "question", t, seq: e.seq, label: `Question: ${q.text}` } : null;
+    }
     case "session:ended":
       return wasEnded ? null : { kind: "end", t, seq: e.seq, label: "Session ended" };
     default:

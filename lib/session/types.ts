@@ -1,5 +1,6 @@
 import { OBJECT_KINDS, type BindingMode, type VariantId } from "../lesson/types";
 import { isRecord } from "../guards";
+import type { SessionLesson } from "../lesson/model";
 
 /**
  * Session state and the durable events that change it. Everything here is
@@ -82,6 +83,56 @@ export interface ModeSwitchNote {
   matched: boolean;
 }
 
+/** Whether students may ask: freely, only once the teacher approves each question, or not at all. */
+export const QUESTION_MODES = ["open", "moderated", "off"] as const;
+export type QuestionMode = (typeof QUESTION_MODES)[number];
+
+/** Whose name a question carries: the student chooses, always none, or always their nickname. */
+export const QUESTION_NAMES = ["either", "anonymous", "named"] as const;
+export type QuestionNames = (typeof QUESTION_NAMES)[number];
+
+export interface QuestionSettings {
+  mode: QuestionMode;
+  names: QuestionNames;
+}
+
+/** The parts of the diagram a question can be pinned to. */
+export const QUESTION_TARGET_KINDS = ["step", "arrow", "note", "lifeline"] as const;
+export type QuestionTargetKind = (typeof QUESTION_TARGET_KINDS)[number];
+
+/**
+ * What a question is about: a step in the list, its arrow or its note, or a
+ * lifeline (with the step the student was reading, so the teacher can group
+ * it with that step). Always in the scenario the class was in when it was asked.
+ */
+export type QuestionTarget =
+  { kind: "step" | "arrow" | "note"; stepIndex: number } | { kind: "lifeline"; stepIndex: number; lifeline: string };
+
+/** pending: waits for the teacher's approval (moderated); open: the class sees it; answered: marked by the teacher. */
+export type QuestionStatus = "pending" | "open" | "answered";
+
+export interface Question {
+  id: string;
+  /** The asker; "" in a shared log, where an anonymous asker is not recorded. */
+  participantId: string;
+  text: string;
+  anonymous: boolean;
+  target: QuestionTarget;
+  /** The scenario the target belongs to. */
+  mode: BindingMode;
+  variant: VariantId;
+  status: QuestionStatus;
+  /** Hidden by the teacher: nobody but the teacher sees it. */
+  hidden: boolean;
+  /** participantId -> true: one upvote per participant (changed in place, like a poll's votes). */
+  upvoters: Record<string, true>;
+  /** How many upvoters there are (kept with the record: views must not count it per message). */
+  votes: number;
+  /** participantId -> upvote changes logged on this question; capped so a participant's writes are bounded. */
+  upvoteWrites: Record<string, number>;
+  askedAt: number;
+}
+
 export interface SessionState {
   id: string;
   code: string;
@@ -106,11 +157,19 @@ export interface SessionState {
   resultsVisible: boolean;
   projectorPanel: ProjectorPanel;
   projectorFocus: ProjectorFocus;
+  /** The teacher's lesson this session runs (id, version and content, from `session:created`); null: the built-in lesson. */
+  lesson: SessionLesson | null;
+  questionSettings: QuestionSettings;
+  questions: Record<string, Question>;
+  /** Question ids in the order they were asked. */
+  questionOrder: string[];
+  /** The question the projector shows beside its element, or null. */
+  shownQuestionId: string | null;
 }
 
 /** The body of each durable event; the server stamps `seq` and `at`. */
 export type SessionEventBody =
-  | { type: "session:created"; id: string; code: string; title: string }
+  | { type: "session:created"; id: string; code: string; title: string; lesson?: SessionLesson }
   | { type: "step:changed"; stepIndex: number }
   | {
       type: "mode:changed";
@@ -143,7 +202,19 @@ export type SessionEventBody =
   | { type: "results:visibility"; visible: boolean }
   | { type: "projector:panelChanged"; panel: ProjectorPanel }
   | { type: "projector:focusChanged"; focus: ProjectorFocus }
-  | { type: "session:ended" };
+  | { type: "session:ended" }
+  | { type: "questions:configured"; mode: QuestionMode; names: QuestionNames }
+  | {
+      type: "question:asked";
+      question: Pick<Question, "id" | "participantId" | "text" | "anonymous" | "target">;
+      /** Moderated when asked: waits for the teacher's approval. */
+      pending: boolean;
+    }
+  | { type: "question:upvoted"; questionId: string; participantId: string; upvoted: boolean }
+  | { type: "question:approved"; questionId: string }
+  | { type: "question:answered"; questionId: string; answered: boolean }
+  | { type: "question:hidden"; questionId: string; hidden: boolean }
+  | { type: "question:shown"; questionId: string | null };
 
 export type SessionEventType = SessionEventBody["type"];
 

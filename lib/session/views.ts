@@ -1,4 +1,3 @@
-import { lookalikeKey } from "../protocol/wire";
 import { activePoll, countVotes } from "./reducer";
 import type {
   ProjectorFocus,
@@ -12,10 +11,12 @@ import type {
   SessionStatus,
 } from "./types";
 import type { BindingMode, VariantId } from "../lesson/types";
+import { questionSettingsView, type QuestionSettingsView } from "./questions";
 
 /**
  * What each audience may see of a session. The server sends these small
  * snapshots whole (with `rev`) instead of deltas; a client keeps the newest.
+ * The teacher's roster is the exception (it grows with the class): ./roster.ts.
  * Nothing private (who voted what, the answer before the reveal) is in the
  * public one.
  */
@@ -70,41 +71,25 @@ export interface PublicSnapshot {
   /** Students connected now (presence, not logged). */
   participantCount: number;
   poll: PublicPoll | null;
-}
-
-export interface HostParticipant {
-  id: string;
-  nickname: string;
-  connected: boolean;
-  /** 1-based join order: tells apart students whose names look the same. */
-  number: number;
-  /** Another student's name looks the same on screen (same letters, case, width or script look-alikes). */
-  lookalike: boolean;
-}
-
-/** A student the teacher removed: listed so they can be let back in. */
-export interface RemovedParticipant {
-  id: string;
-  nickname: string;
-  number: number;
+  /** Whether students may ask (and whose names questions carry), and the question on the projector; the list travels apart. */
+  questions: QuestionSettingsView;
 }
 
 export interface HostPoll extends Omit<PublicPoll, "results" | "correctOptionId" | "options"> {
   options: PollOption[];
   correctOptionId: string | null;
   results: PollResults;
-  /** participantId -> optionId: the teacher may see who voted what. */
-  votes: Record<string, string>;
 }
 
-/** What the teacher's sockets receive: the roster, every vote and the answer. */
+/**
+ * What the teacher's sockets receive: the answer and the counts. The roster
+ * (who joined, who is connected) travels apart, as changes (./roster.ts), so
+ * this stays small however large the class.
+ */
 export interface HostSnapshot extends Omit<PublicSnapshot, "poll" | "audience"> {
   audience: "host";
   sessionId: string;
   resultsVisible: boolean;
-  participants: HostParticipant[];
-  /** Removed students, in join order. */
-  removed: RemovedParticipant[];
   poll: HostPoll | null;
   /** How many polls the session has asked so far. */
   pollCount: number;
@@ -188,26 +173,8 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
     projectorFocus: state.projectorFocus,
     participantCount: connectedCount,
     poll: poll ? toPublicPoll(poll, state.resultsVisible) : null,
+    questions: questionSettingsView(state),
   };
-}
-
-function hostParticipants(state: SessionState, presence: Presence): HostParticipant[] {
-  const all = Object.values(state.participants);
-  const keys = new Map<string, number>();
-  const keyOf = all.map((p) => (p.removed ? "" : lookalikeKey(p.nickname)));
-  for (const k of keyOf) if (k) keys.set(k, (keys.get(k) ?? 0) + 1);
-  const out: HostParticipant[] = [];
-  all.forEach((p, i) => {
-    if (p.removed) return;
-    out.push({
-      id: p.id,
-      nickname: p.nickname,
-      connected: presence.isConnected(p.id),
-      number: i + 1,
-      lookalike: (keys.get(keyOf[i]) ?? 0) > 1,
-    });
-  });
-  return out;
 }
 
 export function toHostSnapshot(state: SessionState, presence: Presence): HostSnapshot {
@@ -218,16 +185,12 @@ export function toHostSnapshot(state: SessionState, presence: Presence): HostSna
     audience: "host",
     sessionId: state.id,
     resultsVisible: state.resultsVisible,
-    participants: hostParticipants(state, presence),
-    removed: Object.values(state.participants).flatMap((p, i) => (p.removed ? [{ id: p.id, nickname: p.nickname, number: i + 1 }] : [])),
     poll: poll
       ? {
           ...toPublicPoll(poll, true),
           options: poll.options,
           correctOptionId: poll.correctOptionId,
           results: resultsOf(poll),
-          // A copy: the live state keeps changing after this snapshot is taken.
-          votes: { ...poll.votes },
         }
       : null,
     pollCount: state.pollOrder.length,

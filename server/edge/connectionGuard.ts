@@ -3,6 +3,7 @@ import type { Socket as NetSocket } from "node:net";
 import { HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS } from "../../lib/constants";
 import { log } from "../logger";
 import { addressOf } from "./rateLimit";
+import { countRateLimited } from "../ops/metrics";
 
 export interface ConnectionLimits {
   /** Connections one address may hold open (WebSockets and HTTP keep-alive). */
@@ -96,6 +97,7 @@ export class ConnectionGuard {
     const pending = this.pending.get(key) ?? 0;
     if (open < this.limits.maxOpenPerAddress && pending < this.limits.maxPendingPerAddress) return true;
     this.refused += 1;
+    countRateLimited("connection");
     // One line per hundred refusals: a flood must not become a flood of log lines.
     if (this.refused % 100 === 1) {
       log.warn("connection refused: per-address cap", { open, pending, refusedSoFar: this.refused, ...this.limits });

@@ -3,6 +3,7 @@ import { FRAME_LIMITS } from "../../lib/constants";
 import type { ErrorCode } from "../../lib/protocol";
 import { KeyedLimiter, TokenBucket } from "./rateLimit";
 import { errorMessage } from "../../lib/errors";
+import { countAbusiveClose, countRateLimited } from "../ops/metrics";
 
 /**
  * The first thing every inbound socket.io frame meets, before anything is
@@ -94,6 +95,7 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
       const withinBudget =
         this.budget.take() && addressFrames.take(this.address) && addressBytes.take(this.address, Math.max(1, frame.length));
       if (!withinBudget) {
+        countRateLimited("frame");
         this.holdOff();
         return this.refuse(frame, "RATE_LIMITED");
       }
@@ -152,6 +154,7 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
 
     private close(reason: string): never {
       stats.closed += 1;
+      countAbusiveClose();
       // An address whose connections keep being closed for abuse is refused new ones for a while.
       abuse.take(this.address);
       // socket.io closes the connection when its parser throws.

@@ -23,9 +23,11 @@ import { RATE_LIMITS, SLOW_READER_MAX_BUFFERED_BYTES, SLOW_READER_SWEEP_MS } fro
 import type { ConnectionGuard } from "./connectionGuard";
 import { REFUSED_FRAME } from "./frameGuard";
 import type { RoomOutbox } from "../rooms/room";
-import type { JoinResult, Member, RoomGateway } from "../rooms/gateway";
+import type { QuestionOutbox } from "../rooms/questions";
+import { UnavailableError, type JoinResult, type Member, type RoomGateway } from "../rooms/gateway";
 import { toError, errorMessage } from "../../lib/errors";
 import { isRecord } from "../../lib/guards";
+import { observeCommand, observeJoinRefused } from "../ops/metrics";
 
 /**
  * Join refusals that count against the address's failed-join allowance (they are what a guesser sees).
@@ -42,17 +44,36 @@ const hostRoom = (sessionId: string) => `host:${sessionId}`;
 const participantRoom = (sessionId: string, participantId: string) => `p:${sessionId}:${participantId}`;
 const projectorRoom = (sessionId: string) => `proj:${sessionId}`;
 
+/** The socket.io side of a room's question messages: one emit per audience (see server/rooms/questions.ts). */
+function questionSocketOutbox(io: IoServer, sessionId: string): QuestionOutbox {
+  return {
+    questionChanges: (changes) =>
+      io.to(changes.audience === "host" ? hostRoom(sessionId) : publicRoom(sessionId)).emit("questions:changed", changes),
+    questionChangesFor: (participantId, changes) => io.to(participantRoom(sessionId, participantId)).emit("questions:changed", changes),
+    myUpvote: (participantId, upvote) => io.to(participantRoom(sessionId, participantId)).emit("question:myUpvote", upvote),
+    lookingBack: (count) => io.to(hostRoom(sessionId)).emit("lookback:count", { count }),
+  };
+}
+
 /** The socket.io side of a room's outbox: one emit per audience, encoded once by socket.io. */
 export function socketOutbox(io: IoServer, sessionId: string): RoomOutbox {
   return {
+    ...questionSocketOutbox(io, sessionId),
     publicSnapshot: (snapshot) => io.to(publicRoom(sessionId)).emit("session:snapshot", snapshot),
     hostSnapshot: (snapshot) => io.to(hostRoom(sessionId)).emit("session:snapshot", snapshot),
     tally: (audience, tally) =>
       audience === "host"
         ? io.to(hostRoom(sessionId)).emit("poll:tally", tally)
         : io.to([hostRoom(sessionId), publicRoom(sessionId)]).emit("poll:tally", tally),
-    myVote: (participantId, vote) => io.to(participantRoom(sessionId, participantId)).emit("poll:myVote", vote),
-    presence: (participantCount) => io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount }),
+    myVote: (participantId, vote, except) => {
+      const room = io.to(participantRoom(sessionId, participantId));
+      (except ? room.except(except) : room).emit("poll:myVote", vote);
+    },
+    presence: (participantCount, projectorCount) => {
+      io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount });
+      io.to(hostRoom(sessionId)).emit("session:presence", { participantCount, projectorCount });
+    },
+    rosterChanges: (changes) => io.to(hostRoom(sessionId)).emit("roster:changes", changes),
     renamed: (participantId, nickname) => io.to(participantRoom(sessionId, participantId)).emit("participant:renamed", { nickname }),
     kickProjectors: (error) => {
       io.to(projectorRoom(sessionId)).emit("session:kicked", error);
@@ -105,6 +126,12 @@ export function attachSocketLayer({
   // address mistyping codes; far too slow to walk 887 million codes.
   // Per participant, not per socket: reconnecting does not refill the bucket.
   const voteBuckets = new KeyedLimiter(RATE_LIMITS.votes);
+  // A student's questions and upvotes: per participant too, so tabs and reconnects share one allowance.
+  const participantBuckets: Partial<Record<string, KeyedLimiter>> = {
+    "poll:vote": voteBuckets,
+    "question:ask": new KeyedLimiter(RATE_LIMITS.questions),
+    "question:upvote": new KeyedLimiter(RATE_LIMITS.upvotes),
+  };
 
   /**
    * Failures are counted per address. Within the allowance (60 at once, then
@@ -131,6 +158,7 @@ export function attachSocketLayer({
     // One attempt per WebSocket: after a refusal the connection closes (the browser opens a new one to retry),
     // so every attempt passes the per-address connection caps again.
     const refuse = (error: Error) => {
+      observeJoinRefused(error);
       next(error);
       // socket.io sends the refusal on the next tick; close once it is queued (engine.io drains it first).
       setImmediate(() => socket.conn.close());
@@ -179,6 +207,7 @@ export function attachSocketLayer({
       (socket as IoSocket & { joined?: typeof joined }).joined = joined;
       next();
     } catch (err) {
+      if (err instanceof UnavailableError) return refuse(rejection("UNAVAILABLE"));
       log.error("handshake failed", { error: errorMessage(err) });
       refuse(rejection("INTERNAL"));
     }
@@ -187,7 +216,7 @@ export function attachSocketLayer({
   io.on("connection", (socket) => {
     connections?.joined(socket.conn);
     const { sessionId, role, participantId } = socket.data;
-    const member: Member = { sessionId, role, participantId };
+    const member: Member = { sessionId, role, participantId, socketId: socket.id };
     const joined = (socket as IoSocket & { joined?: Extract<JoinResult, { ok: true }> }).joined!;
     delete (socket as IoSocket & { joined?: unknown }).joined;
     socket.emit("session:welcome", {
@@ -197,6 +226,7 @@ export function attachSocketLayer({
       token: joined.token,
       nickname: joined.nickname,
       serverNow: Date.now(),
+      ...(joined.lesson ? { lesson: joined.lesson } : {}),
     });
     if (role === "host") {
       void socket.join(hostRoom(sessionId));
@@ -205,7 +235,10 @@ export function attachSocketLayer({
       void socket.join(participantId ? participantRoom(sessionId, participantId) : projectorRoom(sessionId));
     }
     socket.emit("session:snapshot", joined.snapshot);
+    if (joined.roster) socket.emit("roster:full", joined.roster);
     if (participantId) socket.emit("poll:myVote", joined.myVote);
+    if (joined.questions) socket.emit("questions:list", joined.questions);
+    if (role === "host") socket.emit("lookback:count", { count: joined.lookingBack ?? 0 });
     // Presence counts from here: a handshake abandoned half-way never reaches "connection", so it is never counted.
     const counted = gateway.connected(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message }));
     socket.on("disconnect", () => {
@@ -231,6 +264,7 @@ export function attachSocketLayer({
     // The ack is always the last argument, whether or not a payload came first.
     const ack = args.at(-1);
     const reply = (response: Ack<unknown>): void => {
+      observeCommand(event, response);
       if (typeof ack === "function") Reflect.apply(ack, undefined, [response]);
     };
     const payload = typeof ack === "function" ? (args.length > 1 ? args[0] : undefined) : args[0];
@@ -242,9 +276,9 @@ export function attachSocketLayer({
       if (!isCommandName(name) && name !== "session:sync") {
         return reply({ ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command "${name.slice(0, 40)}".`) });
       }
-      const voting = name === "poll:vote" && member.participantId !== null;
+      const perParticipant = member.participantId !== null ? participantBuckets[name] : undefined;
       let withinRate: boolean;
-      if (voting) withinRate = voteBuckets.take(`${member.sessionId}:${member.participantId}`);
+      if (perParticipant) withinRate = perParticipant.take(`${member.sessionId}:${member.participantId}`);
       else {
         let bucket = commandBuckets.get(socket);
         if (!bucket) commandBuckets.set(socket, (bucket = new TokenBucket(RATE_LIMITS.commands)));
@@ -264,7 +298,9 @@ export function attachSocketLayer({
         const view = await gateway.view(member);
         if (!view) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
         socket.emit("session:snapshot", view.snapshot);
+        if (view.roster) socket.emit("roster:full", view.roster);
         if (member.participantId) socket.emit("poll:myVote", view.myVote);
+        if (view.questions) socket.emit("questions:list", view.questions);
         return reply({ ok: true, data: null });
       }
 
@@ -272,7 +308,11 @@ export function attachSocketLayer({
       const command = name;
       const { schema, roles }: { schema: z.ZodType; roles: readonly Role[] } = COMMAND_RULES[command];
       if (!roles.includes(member.role)) {
-        return reply({ ok: false, error: protocolError(command === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST") });
+        if (command === "poll:vote") return reply({ ok: false, error: protocolError("NOT_STUDENT") });
+        return reply({
+          ok: false,
+          error: roles.includes("student") ? protocolError("NOT_STUDENT", "Only students can do that.") : protocolError("NOT_HOST"),
+        });
       }
       const parsed = schema.safeParse(payload ?? {});
       if (!parsed.success) {
@@ -287,6 +327,7 @@ export function attachSocketLayer({
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
       reply(await gateway.command(member, { event: command, payload: parsed.data ?? {} } as Command));
     } catch (err) {
+      if (err instanceof UnavailableError) return reply({ ok: false, error: protocolError(err.code, err.message) });
       log.error("command failed", { event: name.slice(0, 40), sessionId: member.sessionId, error: toError(err).stack });
       reply({ ok: false, error: protocolError("INTERNAL") });
     }
@@ -335,15 +376,23 @@ export function startSlowReaderSweep(io: IoServer): () => void {
   return () => clearInterval(timer);
 }
 
-/** Students (by participant id) and watchers (teacher, projector) connected to a session, on every node. */
-export async function countPresence(
-  io: IoServer,
-  sessionId: string,
-): Promise<{ participants: string[]; watchers: number; projectors: number }> {
-  const [pub, hosts] = await Promise.all([io.in(publicRoom(sessionId)).fetchSockets(), io.in(hostRoom(sessionId)).fetchSockets()]);
-  const participants = pub.map((s) => s.data.participantId).filter((id): id is string => !!id);
-  const projectors = pub.length - participants.length;
-  return { participants, watchers: hosts.length + projectors, projectors };
+/**
+ * Students (by participant id, one entry per socket) and watchers (teacher,
+ * projector) connected to a session through this process. In a cluster each
+ * node reports its own and the owner adds them up (server/scaleout/presenceBoard.ts):
+ * asking every node at once would wait on the slowest, or on a frozen one.
+ */
+export function localPresence(io: IoServer, sessionId: string): { participants: string[]; watchers: number; projectors: number } {
+  const nsp = io.of("/");
+  const participants: string[] = [];
+  let projectors = 0;
+  for (const id of nsp.adapter.rooms.get(publicRoom(sessionId)) ?? []) {
+    const participantId = nsp.sockets.get(id)?.data.participantId;
+    if (participantId) participants.push(participantId);
+    else if (participantId === null) projectors += 1;
+  }
+  const hosts = nsp.adapter.rooms.get(hostRoom(sessionId))?.size ?? 0;
+  return { participants, watchers: hosts + projectors, projectors };
 }
 
 /** Closes every socket of a session (all nodes, with an adapter) so clients reconnect to its durable state. */

@@ -19,8 +19,12 @@ import { KeyedLimiter, addressOf } from "../edge/rateLimit";
 import type { RoomRegistry } from "../rooms/registry";
 import { HttpError } from "./httpError";
 import { createSessionsReader } from "./sessionsApi";
+import { createLessonsApi } from "./lessonsApi";
+import type { LessonStore } from "../store/lessons";
+import { MAX_LESSON_BODY_BYTES } from "../../lib/protocol/rest";
 import type { SessionStore } from "../store/types";
 import { toError } from "../../lib/errors";
+import { countRateLimited } from "../ops/metrics";
 
 export const createSessionBodySchema = z
   .object({
@@ -28,15 +32,28 @@ export const createSessionBodySchema = z
       .string()
       .max(TITLE_MAX * 4)
       .optional(),
+    /** Run a teacher's lesson (its latest version unless one is named); the request must hold its lesson key. */
+    lesson: z
+      .object({ id: z.string().max(64), version: z.number().int().min(1).optional() })
+      .strip()
+      .optional(),
   })
   .strip();
 
 export interface ApiDeps {
-  config: Pick<Config, "publicUrl" | "port" | "adminToken"> & { sessionCreateLimitPerMinute?: number; trustProxy?: boolean };
+  config: Pick<Config, "publicUrl" | "port" | "adminToken"> & {
+    sessionCreateLimitPerMinute?: number;
+    trustProxy?: boolean;
+    /** What the saved-sessions list says is kept, and for how long. */
+    retentionDays?: number | null;
+    idleTimeoutMs?: number;
+  };
   rooms: RoomRegistry;
   store: SessionStore;
   /** Failed joins per address, shared with the socket handshake: asking about unknown codes is guessing too. */
   failedJoins: KeyedLimiter;
+  /** Teachers' lessons (`/api/lessons`); absent, those paths answer 404. */
+  lessons?: LessonStore;
 }
 
 /** Security headers for every response, pages included. */
@@ -73,8 +90,14 @@ export function createApiHandler(deps: ApiDeps) {
   const creations = new KeyedLimiter({ capacity: perMinute, refillPerSecond: perMinute / 60 });
   const reads = new KeyedLimiter(RATE_LIMITS.reads);
   const { failedJoins } = deps;
-  const sessions = createSessionsReader(deps.store, deps.config.adminToken);
+  const sessions = createSessionsReader(deps.store, deps.config.adminToken, {
+    endedSessionDays: deps.config.retentionDays ?? null,
+    idleEndMinutes: deps.config.idleTimeoutMs !== undefined ? Math.round(deps.config.idleTimeoutMs / 60_000) : null,
+  });
   const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy ?? false });
+  const lessons = deps.lessons ? createLessonsApi(deps.lessons, deps.config.adminToken) : null;
+  // Lessons written (created or edited) per address: each is up to MAX_LESSON_BODY_BYTES on disk.
+  const lessonWrites = new KeyedLimiter({ capacity: 30, refillPerSecond: 30 / 60 });
 
   return Object.assign(handleApi, { close: () => sessions.close() });
 
@@ -85,6 +108,7 @@ export function createApiHandler(deps: ApiDeps) {
       await route(req, res, url);
     } catch (err) {
       if (err instanceof HttpError) {
+        if (err.status === 429) countRateLimited("http");
         sendJson(res, err.status, { error: { code: err.code, message: err.message } });
       } else {
         log.error("api request failed", { path: url.pathname, error: toError(err).stack });
@@ -103,6 +127,32 @@ export function createApiHandler(deps: ApiDeps) {
     }
     if (path === "/api/health") {
       return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
+    }
+    const lessonPath = lessons && /^\/api\/lessons(?:\/([^/]+)(?:\/(mermaid))?)?$/.exec(path);
+    if (lessons && lessonPath) {
+      const address = clientAddress(req, deps.config.trustProxy);
+      const [, id, sub] = lessonPath;
+      const writing = req.method === "POST" || req.method === "PUT";
+      if (!(writing ? lessonWrites : reads).take(address)) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
+      if (!id) {
+        if (req.method === "GET") return sendJson(res, 200, await lessons.list(req));
+        if (req.method === "POST") return sendJson(res, 201, await lessons.create(await readJsonBody(req, MAX_LESSON_BODY_BYTES)));
+        throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET to list lessons or POST to create one.");
+      }
+      if (sub === "mermaid") {
+        if (req.method !== "GET") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET.");
+        const file = await lessons.mermaid(req, id, url.searchParams.get("version"));
+        res.statusCode = 200;
+        res.setHeader("Content-Type", "text/plain; charset=utf-8");
+        res.setHeader("Content-Disposition", `attachment; filename="${file.filename}"`);
+        res.setHeader("Cache-Control", "no-store");
+        res.end(file.body);
+        return;
+      }
+      if (req.method === "GET") return sendJson(res, 200, await lessons.get(req, id, url.searchParams.get("version")));
+      if (req.method === "PUT") return sendJson(res, 200, await lessons.update(req, id, await readJsonBody(req, MAX_LESSON_BODY_BYTES)));
+      if (req.method === "DELETE") return sendJson(res, 200, await lessons.remove(req, id));
+      throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET, PUT or DELETE.");
     }
     if (path === "/api/sessions" && req.method === "GET") {
       if (!reads.take(clientAddress(req, deps.config.trustProxy)))
@@ -146,8 +196,11 @@ export function createApiHandler(deps: ApiDeps) {
       if (!parsed.success) {
         throw new HttpError(400, "BAD_REQUEST", `Invalid body: ${parsed.error.issues[0]?.message ?? "malformed"}`);
       }
-      const title = cleanText(parsed.data.title ?? "", TITLE_MAX);
-      const created = await deps.rooms.create(title);
+      const lessonRef = parsed.data.lesson;
+      if (lessonRef && !lessons) throw new HttpError(404, "NO_SUCH_LESSON", "This server keeps no lessons.");
+      const lesson = lessonRef && lessons ? await lessons.forSession(req, lessonRef) : undefined;
+      const title = cleanText(parsed.data.title ?? "", TITLE_MAX) || (lesson ? lesson.lesson.title.slice(0, TITLE_MAX) : "");
+      const created = await deps.rooms.create(title, lesson);
       return sendJson(res, 201, {
         id: created.id,
         code: created.code,
@@ -232,7 +285,7 @@ export function isJsonMediaType(header: string | undefined): boolean {
 }
 
 /** The JSON body of a POST. Every POST must say `Content-Type: application/json`, even with no body. */
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, maxBytes: number = MAX_HTTP_BODY_BYTES): Promise<unknown> {
   if (!isJsonMediaType(req.headers["content-type"])) {
     throw new HttpError(415, "BAD_REQUEST", "Send the request with Content-Type: application/json.");
   }
@@ -241,7 +294,7 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   for await (const chunk of req as AsyncIterable<Buffer | string>) {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
     size += bytes.length;
-    if (size > MAX_HTTP_BODY_BYTES) throw new HttpError(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_HTTP_BODY_BYTES} bytes.`);
+    if (size > maxBytes) throw new HttpError(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
     chunks.push(bytes);
   }
   const raw = Buffer.concat(chunks).toString("utf8").trim();

@@ -7,6 +7,7 @@ import { hashSecret, secretMatches } from "../secrets";
 import {
   MAX_HOST_KEYS_PER_REQUEST,
   type Access,
+  type RetentionPolicy,
   type SessionDetail,
   type SessionList,
   type SessionSummary,
@@ -58,7 +59,11 @@ function hostKeysOf(req: IncomingMessage): string[] {
   return keys;
 }
 
-export function createSessionsReader(store: SessionStore, adminToken: string | null) {
+export function createSessionsReader(
+  store: SessionStore,
+  adminToken: string | null,
+  retention: RetentionPolicy = { endedSessionDays: null, idleEndMinutes: null },
+) {
   async function record(id: string) {
     if (!sessionIdSchema.safeParse(id).success) throw new HttpError(404, "NO_SUCH_SESSION", "There is no session with that id.");
     const rec = await store.getSession(id);
@@ -105,9 +110,11 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
   return {
     /** Sessions this browser hosted (by the keys it sends), or all of them for the admin. */
     async list(req: IncomingMessage): Promise<SessionList> {
-      if (isAdmin(req, adminToken)) return { scope: "admin", sessions: (await store.listSessions()).map((s) => detail(s, "admin")) };
+      if (isAdmin(req, adminToken)) {
+        return { scope: "admin", sessions: (await store.listSessions()).map((s) => detail(s, "admin")), retention };
+      }
       const ids = await store.sessionIdsByHostKeyHash(hostKeysOf(req).map(hashSecret));
-      return { scope: "host", sessions: (await store.listSessions(ids)).map((s) => detail(s, "host")) };
+      return { scope: "host", sessions: (await store.listSessions(ids)).map((s) => detail(s, "host")), retention };
     },
 
     /**
@@ -161,7 +168,15 @@ export function createSessionsReader(store: SessionStore, adminToken: string | n
           if (access === "viewer") throw new HttpError(403, "NOT_HOST", "The per-student sheet is for the teacher: send the host key.");
           return { contentType: "text/csv; charset=utf-8", filename: `${base}-students.csv`, body: await render(id, "studentCsv", access) };
         }
-        if (sheet !== null && sheet !== "polls") throw new HttpError(400, "BAD_REQUEST", "sheet must be polls or students.");
+        if (sheet === "questions") {
+          // Everyone who may read the session gets the questions; only the teacher's (and the admin's) copy names askers.
+          return {
+            contentType: "text/csv; charset=utf-8",
+            filename: `${base}-questions.csv`,
+            body: await render(id, "questionCsv", access),
+          };
+        }
+        if (sheet !== null && sheet !== "polls") throw new HttpError(400, "BAD_REQUEST", "sheet must be polls, questions or students.");
         return { contentType: "text/csv; charset=utf-8", filename: `${base}-polls.csv`, body: await render(id, "pollCsv", access) };
       }
       throw new HttpError(400, "BAD_REQUEST", "format must be json or csv.");

@@ -1,5 +1,7 @@
+import { publicLesson, type SessionLesson } from "../../lib/lesson/model";
 import { MAX_PARTICIPANTS_PER_SESSION, MAX_PROJECTORS_PER_SESSION, RATE_LIMITS } from "../../lib/constants";
 import {
+  ERROR_CODES,
   isRoomCode,
   normalizeRoomCode,
   protocolError,
@@ -16,8 +18,10 @@ import { log } from "../logger";
 import { KeyedLimiter } from "../edge/rateLimit";
 import type { RoomRegistry } from "./registry";
 import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
-import type { SessionStore } from "../store/types";
+import { LostOwnershipError, StoreInDoubtError, StoreUnavailableError, type SessionStore } from "../store/types";
+import type { QuestionList } from "../../lib/session/questions";
 import { errorMessage } from "../../lib/errors";
+import type { RosterFull } from "../../lib/session/roster";
 
 /**
  * What the socket layer asks of the rooms, as plain data in and out: who may
@@ -52,13 +56,32 @@ export type JoinResult =
       nickname?: string;
       snapshot: AnySnapshot;
       myVote: MyVote | null;
+      /** The questions this socket may see (they travel apart from the snapshot). */
+      questions?: QuestionList;
+      /** Teachers: students looking back now. */
+      lookingBack?: number;
+      /** The teacher's: every student, then changes (`roster:changes`). */
+      roster?: RosterFull;
+      /** The teacher's lesson the session runs (speaker notes for the host only); absent for the built-in lesson. */
+      lesson?: SessionLesson;
     }
   | { ok: false; error: ProtocolError };
+
+/** What a resync sends one socket again. */
+export interface MemberView {
+  snapshot: AnySnapshot;
+  myVote: MyVote | null;
+  roster?: RosterFull;
+  /** The questions this socket may see (they travel apart from the snapshot). */
+  questions?: QuestionList;
+}
 
 export interface Member {
   sessionId: string;
   role: Role;
   participantId: string | null;
+  /** The member's socket: a command's own receipt is its ack, so echoes to the participant's tabs leave it out. */
+  socketId?: string;
 }
 
 export type CommandName = Exclude<keyof ClientToServerEvents, "session:sync">;
@@ -72,7 +95,35 @@ export interface RoomGateway {
   /** The member's socket is gone (presence only). */
   left(member: Member): Promise<void>;
   /** The member's current view, for a resync. */
-  view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null>;
+  view(member: Member): Promise<MemberView | null>;
+}
+
+/**
+ * A call the rooms could not answer in time or could not reach (scale-out:
+ * the owner node or Redis): UNAVAILABLE when it was not applied, UNCONFIRMED
+ * when it may have been. The socket layer answers with the code, never INTERNAL.
+ */
+export class UnavailableError extends Error {
+  constructor(
+    readonly code: "UNAVAILABLE" | "UNCONFIRMED",
+    message: string = ERROR_CODES[code],
+  ) {
+    super(message);
+    this.name = "UnavailableError";
+  }
+}
+
+/**
+ * What a command's sender is told when its events could not be written.
+ * A lost ownership is not an answer: the cluster runs the command again on
+ * the new owner (nothing was written), so it is thrown on.
+ */
+function writeFailure(err: unknown): ProtocolError {
+  if (err instanceof LostOwnershipError) throw err;
+  if (err instanceof StoreUnavailableError)
+    return protocolError("UNAVAILABLE", "The class's data store is unreachable: that was not saved. Try again in a moment.");
+  if (err instanceof StoreInDoubtError) return protocolError("UNCONFIRMED");
+  return protocolError("INTERNAL", "The server could not save that. Reconnecting…");
 }
 
 const refuse = (code: ErrorCode, message?: string): JoinResult => ({ ok: false, error: protocolError(code, message) });
@@ -94,14 +145,23 @@ export class LocalGateway implements RoomGateway {
     if (!isRoomCode(code)) return refuse("NO_SUCH_SESSION");
     const room = await this.rooms.byRoomCode(code);
     if (!room) return (await this.store.findByCode(code)) ? refuse("SESSION_ENDED") : refuse("NO_SUCH_SESSION");
-    const base = { ok: true as const, sessionId: room.id, code: room.code, role: request.role };
+    const lesson = room.lesson && (request.role === "host" ? room.lesson : publicLesson(room.lesson));
+    const base = { ok: true as const, sessionId: room.id, code: room.code, role: request.role, ...(lesson ? { lesson } : {}) };
 
     if (request.role === "host") {
       const hash = await this.rooms.hostKeyHash(room.id);
       if (!hash || !secretMatches(request.hostKey, hash)) {
         return refuse("NOT_HOST", "This browser does not hold the host key for this session.");
       }
-      return { ...base, participantId: null, snapshot: room.hostSnapshot(), myVote: null };
+      return {
+        ...base,
+        participantId: null,
+        snapshot: room.hostSnapshot(),
+        myVote: null,
+        roster: room.roster(),
+        questions: room.questions.list("host", null),
+        lookingBack: room.presence.lookingBackCount,
+      };
     }
     if (request.role === "projector") {
       // A locked room admits no new watchers either, except the teacher's own projector (it holds the host key);
@@ -115,7 +175,13 @@ export class LocalGateway implements RoomGateway {
         // Over the allowance this is one more guess, refused exactly like an unknown code (the edge counts it).
         if (!hash || !secretMatches(request.hostKey, hash)) return refuse(request.admitNew === false ? "NO_SUCH_SESSION" : "ROOM_LOCKED");
       }
-      return { ...base, participantId: null, snapshot: room.publicSnapshot(), myVote: null };
+      return {
+        ...base,
+        participantId: null,
+        snapshot: room.publicSnapshot(),
+        myVote: null,
+        questions: room.questions.list("public", null),
+      };
     }
 
     let participantId = request.token ? await this.store.findParticipantByToken(room.id, hashSecret(request.token)) : null;
@@ -141,10 +207,16 @@ export class LocalGateway implements RoomGateway {
     try {
       await this.store.flush(room.id);
     } catch (err) {
-      log.error("a join could not be written; reloading the room", { sessionId: room.id, error: errorMessage(err) });
-      this.rooms.drop(room);
-      this.disconnectAll(room.id);
-      return refuse("INTERNAL");
+      // Another node owning the session now is no failure of this one (the cluster runs the join there).
+      log[err instanceof LostOwnershipError ? "warn" : "error"]("a join could not be written; reloading the room", {
+        sessionId: room.id,
+        error: errorMessage(err),
+      });
+      this.rooms.dropSessions([room.id]);
+      const error = writeFailure(err);
+      if (error.code === "INTERNAL") this.disconnectAll(room.id);
+      // Whether or not it was written, this student was not admitted: they join again as new.
+      return { ok: false, error: error.code === "UNCONFIRMED" ? protocolError("UNAVAILABLE") : error };
     }
     return {
       ...base,
@@ -153,6 +225,7 @@ export class LocalGateway implements RoomGateway {
       nickname: room.participant(participantId!)?.nickname,
       snapshot: room.publicSnapshot(),
       myVote: room.myVote(participantId!),
+      questions: room.questions.list("public", participantId),
     };
   }
 
@@ -160,16 +233,20 @@ export class LocalGateway implements RoomGateway {
     const room = await this.rooms.load(member.sessionId);
     // Ending twice is not an error: the second click finds the session already ended.
     if (!room) return command.event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") };
-    const result = room.handle(command, { participantId: member.participantId });
+    const result = room.handle(command, { participantId: member.participantId }, member.socketId);
     if (command.event === "session:end") this.rooms.drop(room);
     try {
       // Acknowledge only what is on disk.
       await this.store.flush(member.sessionId);
     } catch (err) {
-      log.error("events could not be written; reloading the room", { sessionId: member.sessionId, error: errorMessage(err) });
-      this.rooms.drop(room);
-      this.disconnectAll(member.sessionId);
-      return { ok: false, error: protocolError("INTERNAL", "The server could not save that. Reconnecting…") };
+      log[err instanceof LostOwnershipError ? "warn" : "error"]("events could not be written; reloading the room", {
+        sessionId: member.sessionId,
+        error: errorMessage(err),
+      });
+      this.rooms.dropSessions([member.sessionId]);
+      const error = writeFailure(err);
+      if (error.code === "INTERNAL") this.disconnectAll(member.sessionId);
+      return { ok: false, error };
     }
     return result;
   }
@@ -188,12 +265,16 @@ export class LocalGateway implements RoomGateway {
     else room.presence.watcherLeft(member.role === "projector" ? "projector" : "host");
   }
 
-  async view(member: Member): Promise<{ snapshot: AnySnapshot; myVote: MyVote | null } | null> {
+  async view(member: Member): Promise<MemberView | null> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return null;
+    if (member.role === "host") {
+      return { snapshot: room.hostSnapshot(), myVote: null, roster: room.roster(), questions: room.questions.list("host", null) };
+    }
     return {
-      snapshot: member.role === "host" ? room.hostSnapshot() : room.publicSnapshot(),
+      snapshot: room.publicSnapshot(),
       myVote: member.participantId ? room.myVote(member.participantId) : null,
+      questions: room.questions.list("public", member.participantId),
     };
   }
 }

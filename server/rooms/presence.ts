@@ -6,6 +6,8 @@
  */
 export class Presence {
   private readonly connections = new Map<string, number>();
+  /** Connected students looking back at an earlier step (what their last tab said; cleared when they leave). */
+  private readonly lookingBack = new Set<string>();
   private students = 0;
   private watchers = 0;
   private projectors = 0;
@@ -15,10 +17,12 @@ export class Presence {
 
   constructor(
     private readonly now: () => number,
-    /** Something the console shows changed (a student came or went, a projector view opened or closed). */
-    private readonly changed: () => void,
+    /** Something the console shows changed: this student came or went, or (no id) a projector view opened or closed. */
+    private readonly changed: (participantId?: string) => void,
     /** A new highest number of students connected at once (kept with the session, best effort). */
     private readonly newPeak: (peak: number) => void,
+    /** The number of students looking back changed. */
+    private readonly lookBackChanged: () => void = () => undefined,
   ) {
     this.quietSince = now();
   }
@@ -28,6 +32,20 @@ export class Presence {
   }
   get projectorCount(): number {
     return this.projectors;
+  }
+  /** Students looking back at an earlier step now: a count for the console, never who. */
+  get lookingBackCount(): number {
+    return this.lookingBack.size;
+  }
+
+  /** A connected student says they are looking back (true) or back to live (false). */
+  lookBack(participantId: string, lookingBack: boolean): void {
+    if (lookingBack && !this.isConnected(participantId)) return;
+    const had = this.lookingBack.has(participantId);
+    if (had === lookingBack) return;
+    if (lookingBack) this.lookingBack.add(participantId);
+    else this.lookingBack.delete(participantId);
+    this.lookBackChanged();
   }
   get anyoneConnected(): boolean {
     return this.watchers > 0 || this.students > 0;
@@ -48,7 +66,7 @@ export class Presence {
     if (n > 0) return;
     this.students += 1;
     this.notePeak();
-    this.changed();
+    this.changed(participantId);
   }
 
   disconnect(participantId: string): void {
@@ -59,9 +77,10 @@ export class Presence {
     }
     this.connections.delete(participantId);
     if (n !== 1) return;
+    this.lookBack(participantId, false);
     this.students -= 1;
     this.noteQuiet();
-    this.changed();
+    this.changed(participantId);
   }
 
   /** A teacher or projector socket: not students, but they keep a room from counting as idle. */
@@ -82,16 +101,31 @@ export class Presence {
     this.noteQuiet();
   }
 
-  /** Replace everything with a fresh count (a cluster re-counts sockets on every node, so a dead node's students do not linger). */
+  /**
+   * Replace everything with a fresh count: in a cluster the owner counts the
+   * sockets every node reports (a dead node's students do not linger, a
+   * silent node's are kept for a while). The console is told when the count or
+   * who is connected changed.
+   */
   reset(participantIds: readonly string[], watchers: number, projectors: number): void {
-    const before = [this.students, this.projectors];
+    const before = new Set(this.connections.keys());
+    const projectorsBefore = this.projectors;
+    const wasConnected = this.anyoneConnected;
     this.connections.clear();
     for (const id of participantIds) this.connections.set(id, (this.connections.get(id) ?? 0) + 1);
     this.students = this.connections.size;
+    // Someone whose sockets are all gone is not looking at anything.
+    const lookingBefore = this.lookingBack.size;
+    for (const id of [...this.lookingBack]) if (!this.connections.has(id)) this.lookingBack.delete(id);
+    if (this.lookingBack.size !== lookingBefore) this.lookBackChanged();
     this.watchers = watchers;
     this.projectors = projectors;
     this.notePeak();
-    if (this.students !== before[0] || this.projectors !== before[1]) this.changed();
+    // Only when the room empties now: recounting an empty room must not restart its idle time.
+    if (wasConnected) this.noteQuiet();
+    for (const id of this.connections.keys()) if (!before.delete(id)) this.changed(id);
+    for (const id of before) this.changed(id);
+    if (this.projectors !== projectorsBefore) this.changed();
   }
 
   private notePeak(): void {

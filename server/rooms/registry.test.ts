@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RoomRegistry } from "./registry";
 import { SqliteSessionStore } from "../store/sqlite";
 import type { RoomOutbox } from "./room";
+import { silentQuestionOutbox } from "./questions";
 
 const silent: RoomOutbox = {
   publicSnapshot() {},
@@ -9,9 +10,11 @@ const silent: RoomOutbox = {
   tally() {},
   myVote() {},
   presence() {},
+  rosterChanges() {},
   renamed() {},
   kick() {},
   kickProjectors() {},
+  ...silentQuestionOutbox,
 };
 
 describe("RoomRegistry", () => {

@@ -1,3 +1,4 @@
+import type { SessionLesson } from "../../lib/lesson/model";
 import { replay, type SessionEvent, type SessionState } from "../../lib/session";
 import { log } from "../logger";
 import { Room, type RoomOutbox } from "./room";
@@ -11,6 +12,20 @@ export interface RoomRegistryOptions {
   now?: () => number;
   /** Live sessions idle this long with nobody connected are ended. 0 disables. */
   idleTimeoutMs: number;
+  /** Scale-out: makes this node the owner of a session it has just created, before its room exists. */
+  claimNew?: (sessionId: string) => Promise<void>;
+  /**
+   * Scale-out: who is connected to a session across the nodes, so a room
+   * loaded by a new owner starts with the class's count instead of zero.
+   */
+  presenceOf?: (sessionId: string) => Promise<PresenceFigure | null>;
+}
+
+/** Who is connected to a session: students by participant id (one entry per socket), and watchers. */
+export interface PresenceFigure {
+  participants: string[];
+  watchers: number;
+  projectors: number;
 }
 
 export interface CreatedSession {
@@ -36,9 +51,14 @@ export function durableOutbox(store: SessionStore, sessionId: string, outbox: Ro
     tally: gate(outbox.tally),
     myVote: gate(outbox.myVote),
     presence: gate(outbox.presence),
+    rosterChanges: gate(outbox.rosterChanges),
     renamed: gate(outbox.renamed),
     kick: gate(outbox.kick),
     kickProjectors: gate(outbox.kickProjectors),
+    questionChanges: gate(outbox.questionChanges),
+    questionChangesFor: gate(outbox.questionChangesFor),
+    myUpvote: gate(outbox.myUpvote),
+    lookingBack: gate(outbox.lookingBack),
   };
 }
 
@@ -72,7 +92,8 @@ export class RoomRegistry {
     return n;
   }
 
-  async create(title: string): Promise<CreatedSession> {
+  /** `lesson`: a teacher's lesson version, recorded in `session:created` so the session, its replay and exports keep it. */
+  async create(title: string, lesson?: SessionLesson): Promise<CreatedSession> {
     const { store } = this.options;
     let code = newRoomCode();
     for (let tries = 0; this.byCode.has(code) || (await store.codeExists(code)); tries++) {
@@ -82,8 +103,9 @@ export class RoomRegistry {
     const id = newId();
     const hostKey = newSecret();
     const createdAt = this.now();
-    const created: SessionEvent = { type: "session:created", id, code, title, seq: 1, at: createdAt };
+    const created: SessionEvent = { type: "session:created", id, code, title, ...(lesson ? { lesson } : {}), seq: 1, at: createdAt };
     await store.createSession({ id, code, title, hostKeyHash: hashSecret(hostKey), createdAt, endedAt: null }, created);
+    await this.options.claimNew?.(id);
     this.attach(replay([created]));
     log.info("session created", { sessionId: id, code });
     return { id, code, title, hostKey, createdAt };
@@ -138,6 +160,8 @@ export class RoomRegistry {
     for (const id of ids) {
       const room = this.rooms.get(id);
       if (room) this.drop(room);
+      // An end that failed to write did not happen: the session may be loaded again.
+      this.ended.delete(id);
     }
   }
 
@@ -170,7 +194,13 @@ export class RoomRegistry {
     if (!record || record.endedAt !== null) return null;
     const state = replay(await this.options.store.loadEvents(id));
     if (state.status === "ended" || !state.id || this.ended.has(id)) return null;
-    return this.rooms.get(id) ?? this.attach(state);
+    const presence = (await this.options.presenceOf?.(id)) ?? null;
+    const existing = this.rooms.get(id);
+    if (existing || this.ended.has(id)) return existing ?? null;
+    const room = this.attach(state);
+    // Before anything is published (an overdue poll closes on the next turn): the count the class already had.
+    if (presence) room.presence.reset(presence.participants, presence.watchers, presence.projectors);
+    return room;
   }
 
   private attach(state: SessionState): Room {

@@ -3,6 +3,7 @@ import { TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
 import type { TallyUpdate } from "../../lib/protocol";
 import { replay, type SessionEvent } from "../../lib/session";
 import { Room, type RoomOutbox } from "./room";
+import { silentQuestionOutbox } from "./questions";
 import { durableOutbox } from "./registry";
 import { SqliteSessionStore } from "../store/sqlite";
 
@@ -16,9 +17,11 @@ function setup() {
     tally: (audience, tally) => void sent.tallies.push({ audience, tally }),
     myVote: () => undefined,
     presence: () => undefined,
+    rosterChanges: () => undefined,
     renamed: () => undefined,
     kick: (id) => void sent.kicked.push(id),
     kickProjectors: () => void sent.kicked.push("projectors"),
+    ...silentQuestionOutbox,
   };
   const created: SessionEvent = { type: "session:created", id: "s1", code: "ABCDEF", title: "t", seq: 1, at: Date.now() };
   void store.createSession({ id: "s1", code: "ABCDEF", title: "t", hostKeyHash: "00", createdAt: created.at, endedAt: null }, created);
@@ -92,9 +95,12 @@ describe("Room", () => {
         tally() {},
         myVote() {},
         presence() {},
+        rosterChanges() {},
         renamed() {},
         kick() {},
         kickProjectors() {},
+        ...silentQuestionOutbox,
+        ...silentQuestionOutbox,
       },
       now: () => Date.now(),
       newId: () => "x",

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { assertNever } from "../../lib/assertNever";
 import { MAX_SELF_RENAMES, PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
 import { protocolError, type Ack, type Command, type MyVote, type ProtocolError, type TallyUpdate } from "../../lib/protocol";
@@ -9,7 +10,11 @@ import {
   cloneState,
   countVotes,
   own,
+  rosterRow,
+  rosterRows,
   toHostSnapshot,
+  type RosterChanges,
+  type RosterFull,
   toPublicSnapshot,
   type HostSnapshot,
   type PublicSnapshot,
@@ -18,20 +23,23 @@ import {
   type SessionState,
 } from "../../lib/session";
 import { Presence } from "./presence";
+import { RoomQuestions, type QuestionOutbox } from "./questions";
 import type { SessionStore } from "../store/types";
 import { LeadingEdgeThrottle } from "./throttle";
 
 /** Where a room's messages go. The socket.io adapter implements it; tests can record it. */
-export interface RoomOutbox {
+export interface RoomOutbox extends QuestionOutbox {
   /** Everyone watching: projector and students. */
   publicSnapshot: (snapshot: PublicSnapshot) => void;
   /** The teacher's sockets. */
   hostSnapshot: (snapshot: HostSnapshot) => void;
   tally: (audience: "host" | "everyone", tally: TallyUpdate) => void;
-  /** One participant's sockets (every tab of that browser). */
-  myVote: (participantId: string, vote: MyVote | null) => void;
-  /** Projectors: the connected-student count, coalesced. */
-  presence: (participantCount: number) => void;
+  /** One participant's sockets (every tab of that browser), but `except` (the socket that voted: its ack says it). */
+  myVote: (participantId: string, vote: MyVote | null, except?: string) => void;
+  /** Projectors and teachers: the connected-student count (teachers also get the projector views), coalesced. */
+  presence: (participantCount: number, projectorCount: number) => void;
+  /** The teacher's sockets: the roster rows that changed, coalesced with presence. */
+  rosterChanges: (changes: RosterChanges) => void;
   /** One participant's sockets: their nickname changed. */
   renamed: (participantId: string, nickname: string) => void;
   /** Disconnect a participant's sockets with a reason. */
@@ -65,11 +73,21 @@ export class Room {
   readonly presence: Presence;
   /** Vote counts reach the room at most 4 times a second, whatever the vote rate. */
   private readonly tally = new LeadingEdgeThrottle(TALLY_BROADCAST_INTERVAL_MS, () => this.sendTally());
-  /** Joins and leaves reach the console (and projectors' counts) at most twice a second. */
-  private readonly presenceUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () => {
-    this.deps.outbox.hostSnapshot(this.hostSnapshot());
-    this.deps.outbox.presence(this.presence.connectedCount);
-  });
+  /** Joins, leaves and roster changes reach the console (and projectors' counts) at most twice a second. */
+  private readonly presenceUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () => this.sendPresence());
+  /** Each participant's place in join order (the console's `#N`). */
+  private readonly joinNumbers = new Map<string, number>();
+  /** Names this room instance's roster revisions (a reloaded room counts afresh). */
+  private readonly rosterEpoch: string;
+  private rosterRev = 0;
+  /** Students whose roster rows changed since the console was last told. */
+  private readonly rosterPending = new Set<string>();
+  /** Students looking back reach the console at most twice a second, like presence. */
+  private readonly lookBackUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () =>
+    this.deps.outbox.lookingBack(this.presence.lookingBackCount),
+  );
+  /** The questions' own channel (lists on join, coalesced changes): never in the snapshots. */
+  readonly questions: RoomQuestions;
   private closeTimer: NodeJS.Timeout | null = null;
   private disposed = false;
 
@@ -79,11 +97,18 @@ export class Room {
   ) {
     this.state = state;
     this.participantTotal = Object.keys(state.participants).length;
+    Object.keys(state.participants).forEach((id, i) => this.joinNumbers.set(id, i + 1));
+    this.rosterEpoch = randomBytes(9).toString("base64url");
     this.presence = new Presence(
       deps.now,
-      () => this.presenceUpdates.request(),
+      (participantId) => {
+        if (participantId) this.rosterPending.add(participantId);
+        this.presenceUpdates.request();
+      },
       (peak) => deps.store.notePeakParticipants(this.id, peak),
+      () => this.lookBackUpdates.request(),
     );
+    this.questions = new RoomQuestions(this.state, deps.outbox);
     this.armAutoClose();
   }
 
@@ -96,6 +121,10 @@ export class Room {
   /** A copy of the state (the room's own keeps changing in place). For inspection and tests. */
   get snapshotState(): SessionState {
     return cloneState(this.state);
+  }
+  /** The teacher's lesson this session runs, or null for the built-in one. */
+  get lesson(): SessionState["lesson"] {
+    return this.state.lesson;
   }
   get lastEventAt(): number {
     return this.state.lastEventAt;
@@ -126,10 +155,15 @@ export class Room {
     });
   }
 
+  /** The whole roster, for a console that joins or resyncs. */
+  roster(): RosterFull {
+    return { epoch: this.rosterEpoch, rev: this.rosterRev, rows: rosterRows(this.state, this.presence) };
+  }
+
   myVote(participantId: string): MyVote | null {
     const poll = activePoll(this.state);
     if (!poll) return null;
-    return { pollId: poll.id, round: poll.round, optionId: poll.votes[participantId] ?? null };
+    return { pollId: poll.id, round: poll.round, optionId: poll.votes[participantId] ?? null, rev: this.state.seq };
   }
 
   // -------------------------------------------------------------------------
@@ -144,7 +178,10 @@ export class Room {
   }
 
   addParticipant(participantId: string, nickname: string): void {
-    if (!own(this.state.participants, participantId)) this.participantTotal += 1;
+    if (!own(this.state.participants, participantId)) {
+      this.participantTotal += 1;
+      this.joinNumbers.set(participantId, this.participantTotal);
+    }
     this.commit({ type: "participant:joined", participantId, nickname });
   }
 
@@ -157,16 +194,22 @@ export class Room {
    * published. Only presence commands (closing projector views) are the
    * room's own.
    */
-  handle(command: Command, actor: Actor = { participantId: null }): Ack<unknown> {
+  handle(command: Command, actor: Actor = { participantId: null }, sender?: string): Ack<unknown> {
     if (command.event === "projectors:close") {
       if (this.isEnded) return { ok: false, error: protocolError("SESSION_ENDED") };
       this.deps.outbox.kickProjectors(protocolError("PROJECTOR_CLOSED"));
       return ok;
     }
+    if (command.event === "lookback:set") {
+      // Presence, like being connected: counted for the console, never logged.
+      if (this.isEnded) return { ok: false, error: protocolError("SESSION_ENDED") };
+      if (actor.participantId) this.presence.lookBack(actor.participantId, command.payload.lookingBack);
+      return ok;
+    }
     const decision = decide(this.state, command, actor, { now: this.deps.now(), newId: this.deps.newId, shuffle: this.deps.shuffle });
     if (!decision.ok) return decision;
     for (const body of decision.events) this.commit(body);
-    this.afterEvents(decision.events);
+    this.afterEvents(decision.events, sender);
     return { ok: true, data: decision.data };
   }
 
@@ -192,22 +235,26 @@ export class Room {
   }
 
   /** What follows a command's events: publishing, coalesced tallies, timers, kicks. */
-  private afterEvents(events: readonly SessionEventBody[]): void {
+  private afterEvents(events: readonly SessionEventBody[], sender?: string): void {
     let publish = false;
     for (const e of events) {
+      // Questions travel on their own channel; their settings and the projector's question are in the snapshots.
+      if (this.questions.note(e)) publish = true;
       switch (e.type) {
         case "poll:voted":
           this.tally.request();
-          // Other tabs of the same browser show the change too.
-          this.deps.outbox.myVote(e.participantId, this.myVote(e.participantId));
+          // Other tabs of the same browser show the change too; the voting socket has its receipt (the ack),
+          // so it is left out: at 10,000 votes a second the echo would double the writes to voters' sockets.
+          this.deps.outbox.myVote(e.participantId, this.myVote(e.participantId), sender);
           break;
         case "participant:renamed":
           // Only the teacher lists names; the student's own tabs are told.
-          this.deps.outbox.hostSnapshot(this.hostSnapshot());
+          this.rosterChanged(e.participantId);
           this.deps.outbox.renamed(e.participantId, e.nickname);
           break;
         case "participant:removed":
           publish = true;
+          this.rosterChanged(e.participantId);
           this.deps.outbox.kick(e.participantId, protocolError("REMOVED"));
           break;
         case "poll:closed":
@@ -216,10 +263,11 @@ export class Room {
           break;
         case "participant:readmitted":
           // Only the teacher lists who was removed; the student is let in on their next join.
-          this.deps.outbox.hostSnapshot(this.hostSnapshot());
+          this.rosterChanged(e.participantId);
           break;
         case "participant:joined":
-          // Presence publishes the newcomer, coalesced with the rest of the join storm.
+          // Coalesced with the rest of the join storm.
+          this.rosterChanged(e.participantId);
           break;
         case "session:created":
         case "step:changed":
@@ -233,6 +281,14 @@ export class Room {
         case "projector:focusChanged":
         case "session:ended":
           publish = true;
+          break;
+        case "questions:configured":
+        case "question:asked":
+        case "question:upvoted":
+        case "question:approved":
+        case "question:answered":
+        case "question:hidden":
+        case "question:shown":
           break;
         default:
           assertNever(e);
@@ -259,6 +315,27 @@ export class Room {
   publish(): void {
     this.deps.outbox.publicSnapshot(this.publicSnapshot());
     this.deps.outbox.hostSnapshot(this.hostSnapshot());
+  }
+
+  /** A student's row changed: the console hears of it with the next presence update (leading edge: at once if quiet). */
+  private rosterChanged(participantId: string): void {
+    this.rosterPending.add(participantId);
+    this.presenceUpdates.request();
+  }
+
+  /** The counts to projectors and teachers, and the changed roster rows to teachers: O(changes), never the whole class. */
+  private sendPresence(): void {
+    this.deps.outbox.presence(this.presence.connectedCount, this.presence.projectorCount);
+    if (this.rosterPending.size === 0) return;
+    const rows = [];
+    for (const id of this.rosterPending) {
+      const row = rosterRow(this.state, id, this.joinNumbers.get(id) ?? 0, this.presence);
+      if (row) rows.push(row);
+    }
+    this.rosterPending.clear();
+    const from = this.rosterRev;
+    this.rosterRev += 1;
+    this.deps.outbox.rosterChanges({ epoch: this.rosterEpoch, from, to: this.rosterRev, rows });
   }
 
   private sendTally(): void {
@@ -291,6 +368,8 @@ export class Room {
     this.disposed = true;
     this.tally.stop();
     this.presenceUpdates.stop();
+    this.lookBackUpdates.stop();
+    this.questions.dispose();
     if (this.closeTimer) clearTimeout(this.closeTimer);
     this.closeTimer = null;
   }

@@ -65,4 +65,30 @@ describe("Presence", () => {
     p.reset(["c", "c", "d"], 1, 0);
     expect([p.connectedCount, p.anyoneConnected, peaks.at(-1)]).toEqual([2, true, 2]);
   });
+
+  it("a recount tells the console who came and went, nothing when nobody did, and keeps idleness", () => {
+    let now = 1_000;
+    const told: (string | undefined)[] = [];
+    const p = new Presence(
+      () => now,
+      (id) => told.push(id),
+      () => undefined,
+    );
+    p.reset(["a", "b"], 0, 0);
+    expect(told.sort()).toEqual(["a", "b"]);
+    // The same students (one with a second tab): nothing to tell.
+    told.length = 0;
+    p.reset(["b", "a", "a"], 0, 0);
+    expect(told).toEqual([]);
+    // One left and another came: still two, but the roster's connected marks changed.
+    p.reset(["a", "c"], 0, 0);
+    expect([told.sort(), p.isConnected("b"), p.isConnected("c")]).toEqual([["b", "c"], false, true]);
+    now = 9_000;
+    p.reset([], 0, 0);
+    expect([p.anyoneConnected, p.idleSince]).toEqual([false, 9_000]);
+    // Recounting an empty room again does not restart its idle time (the idle sweep must still end it).
+    now = 20_000;
+    p.reset([], 0, 0);
+    expect(p.idleSince).toBe(9_000);
+  });
 });

@@ -12,8 +12,10 @@ import {
   type SessionRecord,
   type SessionStore,
   type SessionSummary,
+  type RetentionSweep,
 } from "./types";
 import { toError, errorMessage } from "../../lib/errors";
+import { countEvent } from "../ops/metrics";
 
 /** The schema version this code writes; a database from a newer version is refused. */
 export const SQLITE_SCHEMA_VERSION = 2;
@@ -35,7 +37,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   private readonly writeTransaction: (batch: QueuedWrite[]) => void;
 
   constructor(private readonly file: string) {
-    super("events", logError);
+    super("events", logError, "sqlite");
     fs.mkdirSync(path.dirname(file), { recursive: true });
     try {
       this.db = new Database(file);
@@ -43,6 +45,9 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       this.db.pragma("synchronous = NORMAL");
       this.db.pragma("foreign_keys = ON");
       this.migrate();
+      // Readiness writes one row here (server/ops/readiness.ts). It holds no data, so it is not part of the
+      // versioned schema: an older or newer server ignores it.
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ops_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)`);
       const check = this.db.pragma("quick_check", { simple: true });
       if (check !== "ok") throw new StoreError(`integrity check failed: ${String(check)}`);
     } catch (err) {
@@ -68,6 +73,15 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       peak: this.db.prepare(`UPDATE sessions SET peak_participants = MAX(peak_participants, ?) WHERE id = ?`),
       saveToken: this.db.prepare(`INSERT OR REPLACE INTO participant_tokens (session_id, token_hash, participant_id) VALUES (?, ?, ?)`),
       setSharing: this.db.prepare(`UPDATE sessions SET share_key_hash = ?, share_generation = ? WHERE id = ?`),
+      probe: this.db.prepare(`INSERT INTO ops_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`),
+      endedBefore: this.db.prepare<[number], { id: string }>(
+        `SELECT id FROM sessions WHERE ended_at IS NOT NULL AND ended_at < ? ORDER BY ended_at LIMIT 100`,
+      ),
+      stillEnded: this.db.prepare(`SELECT 1 FROM sessions WHERE id = ? AND ended_at IS NOT NULL AND ended_at < ?`),
+      countEvents: this.db.prepare<[string], { n: number }>(`SELECT COUNT(*) AS n FROM events WHERE session_id = ?`),
+      deleteEvents: this.db.prepare(`DELETE FROM events WHERE session_id = ?`),
+      deleteTokens: this.db.prepare(`DELETE FROM participant_tokens WHERE session_id = ?`),
+      deleteSession: this.db.prepare(`DELETE FROM sessions WHERE id = ?`),
       findToken: this.db.prepare<[string, string], { participant_id: string }>(
         `SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`,
       ),
@@ -168,6 +182,43 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       this.stmts.insertSession.run(record);
       this.stmts.insertEvent.run(record.id, created.seq, created.at, created.type, JSON.stringify(created));
     })();
+    countEvent(created.type);
+  }
+
+  async checkWritable(): Promise<void> {
+    this.stmts.probe.run(Date.now());
+  }
+
+  /**
+   * One transaction per session (its events, its students' tokens, then the
+   * row, which holds the share key), yielding between sessions: a session
+   * with a long log must not hold the write lock, or the event loop, for
+   * every class at once.
+   */
+  async deleteEndedBefore(cutoff: number, signal?: AbortSignal): Promise<RetentionSweep> {
+    const total: RetentionSweep = { sessions: 0, events: 0 };
+    const deleteOne = this.db.transaction((id: string): number | null => {
+      if (this.stmts.stillEnded.get(id, cutoff) === undefined) return null;
+      const events = this.stmts.countEvents.get(id)?.n ?? 0;
+      // Children first: the log and the tokens reference the session row.
+      this.stmts.deleteEvents.run(id);
+      this.stmts.deleteTokens.run(id);
+      this.stmts.deleteSession.run(id);
+      return events;
+    });
+    for (;;) {
+      const before = total.sessions;
+      for (const { id } of this.stmts.endedBefore.all(cutoff)) {
+        if (signal?.aborted) return total;
+        const events = deleteOne(id);
+        if (events !== null) {
+          total.sessions += 1;
+          total.events += events;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (total.sessions === before) return total;
+    }
   }
 
   async loadEvents(sessionId: string): Promise<SessionEvent[]> {

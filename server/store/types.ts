@@ -1,6 +1,7 @@
 import type { SessionSummary } from "../../lib/protocol/rest";
 import type { SessionEvent } from "../../lib/session/types";
 import { toError } from "../../lib/errors";
+import { observeBatch, type StoreKind } from "../ops/metrics";
 
 /**
  * Where sessions and their event logs are kept. The room logic sees only this
@@ -18,6 +19,35 @@ export class StoreError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "StoreError";
+  }
+}
+
+/** The store could not be reached, and nothing was sent to it: the write was not made. */
+export class StoreUnavailableError extends StoreError {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** The connection failed while the store was answering: the write may or may not have been made. */
+export class StoreInDoubtError extends StoreError {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreInDoubtError";
+  }
+}
+
+/**
+ * Scale-out: this node's write of a session was refused and nothing was
+ * written. `certain`: Redis refused it, another node owns the session now;
+ * otherwise this node refused it itself, unsure it still does (its lease ran
+ * out, or its claim is not confirmed since), and may find it still does.
+ */
+export class LostOwnershipError extends StoreError {
+  constructor(readonly certain: boolean) {
+    super(certain ? "this node no longer owns the session" : "this node cannot confirm it still owns the session");
+    this.name = "LostOwnershipError";
   }
 }
 
@@ -51,9 +81,10 @@ export interface SessionStore {
   flush(sessionId?: string): Promise<void>;
   /**
    * Called when writes could not be made durable (whoever appended them may not be waiting: a poll timer, the
-   * idle sweep). `failed` names the sessions affected, or is null when the whole batch failed.
+   * idle sweep), with each affected session and its error. Only the sessions whose writes were in the failed
+   * batch are named: a failure never concerns every session of the process.
    */
-  onWriteError(listener: (err: Error, failed: ReadonlySet<string> | null) => void): void;
+  onWriteError(listener: (failures: ReadonlyMap<string, Error>) => void): void;
   loadEvents(sessionId: string): Promise<SessionEvent[]>;
   getSession(id: string): Promise<SessionRecord | null>;
   findByCode(code: string): Promise<SessionRecord | null>;
@@ -69,9 +100,22 @@ export interface SessionStore {
   setReplaySharing(id: string, shareKeyHash: string | null, generation: number): Promise<void>;
   saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void>;
   findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null>;
+  /** Commits one small write that holds no data (readiness): rejects when the store cannot take writes. */
+  checkWritable(): Promise<void>;
+  /**
+   * Retention: deletes the sessions that ended before `cutoff` (ms), with their events, tokens and share keys,
+   * one at a time; stops between two sessions once `signal` is aborted (shutdown).
+   */
+  deleteEndedBefore(cutoff: number, signal?: AbortSignal): Promise<RetentionSweep>;
   /** The SQLite file, when the log is one that another thread can read (exports run off the event loop). */
   sqliteFile?(): string;
   close(): Promise<void>;
+}
+
+/** What one retention pass deleted. */
+export interface RetentionSweep {
+  sessions: number;
+  events: number;
 }
 
 /** One queued write: an event, a student's token, or a new peak of connected students. */
@@ -86,14 +130,16 @@ export type QueuedWrite =
  */
 export abstract class BatchedStore {
   private readonly queue: WriteQueue<QueuedWrite>;
-  private readonly writeErrorListeners: ((err: Error, failed: ReadonlySet<string> | null) => void)[] = [];
+  private readonly writeErrorListeners: ((failures: ReadonlyMap<string, Error>) => void)[] = [];
 
-  constructor(description: string, onLog: (msg: string, err: Error) => void) {
+  constructor(description: string, onLog: (msg: string, err: Error) => void, kind: StoreKind) {
     this.queue = new WriteQueue(
-      (batch) => this.writeBatch(batch),
-      (err, failed) => {
-        onLog(`writing ${description} failed${failed ? ` for ${failed.size} session(s)` : ""}`, err);
-        for (const listener of this.writeErrorListeners) listener(err, failed);
+      (batch) => observeBatch(kind, batch, () => this.writeBatch(batch)),
+      (err, failures) => {
+        // Every write carries its session, so a failure always names its sessions (never "all of them").
+        const bySession = failures ?? new Map<string, Error>();
+        onLog(`writing ${description} failed for ${bySession.size} session(s)`, err);
+        for (const listener of this.writeErrorListeners) listener(bySession);
       },
       (write) => write.sessionId,
     );
@@ -118,7 +164,7 @@ export abstract class BatchedStore {
     return this.queue.flush(sessionId);
   }
 
-  onWriteError(listener: (err: Error, failed: ReadonlySet<string> | null) => void): void {
+  onWriteError(listener: (failures: ReadonlyMap<string, Error>) => void): void {
     this.writeErrorListeners.push(listener);
   }
 
@@ -168,8 +214,8 @@ export class WriteQueue<T> {
 
   constructor(
     private readonly write: (batch: T[]) => Promise<BatchOutcome> | BatchOutcome,
-    /** `failed` lists the sessions that failed, or is null when the whole batch failed. */
-    private readonly onError: (err: Error, failed: ReadonlySet<string> | null) => void,
+    /** `failures` maps each key that failed to its error; null only when items carry no key and the whole batch failed. */
+    private readonly onError: (err: Error, failures: ReadonlyMap<string, Error> | null) => void,
     private readonly keyOf: (item: T) => string | undefined = () => undefined,
   ) {}
 
@@ -218,14 +264,14 @@ export class WriteQueue<T> {
       if (outcome && outcome.size > 0) {
         failures = outcome;
         const first = outcome.values().next().value!;
-        this.onError(first, new Set(outcome.keys()));
+        this.onError(first, outcome);
       }
     } catch (err) {
       // Nothing was written: every session in the batch failed (all of them, when items carry no key).
       const keys = batch.map(this.keyOf);
       const all = keys.some((k) => k === undefined);
       failures = all ? new Map([["*", toError(err)]]) : new Map(keys.map((k) => [k!, toError(err)]));
-      this.onError(toError(err), all ? null : new Set(failures.keys()));
+      this.onError(toError(err), all ? null : failures);
     }
     this.inFlight = false;
     const failureOf = (w: Waiter): Error | undefined => {

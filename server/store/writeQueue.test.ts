@@ -53,6 +53,26 @@ describe("WriteQueue", () => {
     expect(broadcast).toBe(false);
   });
 
+  it("a batch that fails whole names only the sessions it held: nothing else is told it failed", async () => {
+    const told: (string[] | null)[] = [];
+    const q = new WriteQueue<{ session: string }>(
+      () => {
+        throw new Error("disk full");
+      },
+      (_err, failures) => told.push(failures ? [...failures.keys()] : null),
+      (item) => item.session,
+    );
+    let otherDone = false;
+    q.push({ session: "a" });
+    q.push({ session: "b" });
+    const a = q.flush("a");
+    await expect(a).rejects.toThrow("disk full");
+    expect(told).toEqual([["a", "b"]]);
+    // A session with nothing in the failed batch is not affected.
+    q.afterDurable(() => (otherDone = true), "c");
+    expect(otherDone).toBe(true);
+  });
+
   it("rejects flush when the write fails, and recovers on the next batch", async () => {
     let fail = true;
     const errors: string[] = [];

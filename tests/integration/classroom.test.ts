@@ -23,7 +23,7 @@ describe("live classroom over real sockets", () => {
     await host.emit("step:move", { delta: -1 });
     for (const c of [projector, ...students]) await c.waitFor((x) => x.latest().stepIndex === 1);
 
-    await host.waitFor((x) => x.host().participants?.filter((p) => p.connected).length === 3);
+    await host.waitFor((x) => x.students().filter((p) => p.connected).length === 3);
     expect(host.latest().participantCount).toBe(3);
   });
 
@@ -45,7 +45,7 @@ describe("live classroom over real sockets", () => {
     const again = track(await connectClient(t.srv.url, { role: "student", code, token }));
     expect(again.welcome!.participantId).toBe(id);
     expect(again.welcome!.nickname).toBe("Sam");
-    await host.waitFor((x) => x.host().participants.length === 1 && x.latest().participantCount === 1);
+    await host.waitFor((x) => x.students().length === 1 && x.latest().participantCount === 1);
   });
 
   it("rejects every teacher command from a student or projector socket", async () => {

@@ -5,7 +5,7 @@ import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type TallyUpdate, type Welcome } from "../../lib/protocol";
 import type { ClientSocket } from "./harness";
-import { waitUntil, hostSnapshot } from "./harness";
+import { followRoster, waitUntil, hostSnapshot } from "./harness";
 import { freePort, startRedis, type RedisServer } from "../support/loopback";
 import { spawnServer, type ServerProcess } from "./process";
 
@@ -46,6 +46,7 @@ function client(url: string, auth: Record<string, unknown>) {
   socket.on("session:snapshot", (s) => (state.snapshot = s));
   socket.on("poll:myVote", (v) => (state.myVote = v));
   socket.on("poll:tally", (t) => state.tallies.push(t));
+  const roster = followRoster(socket);
   const emit = (event: string, payload: unknown) =>
     new Promise<Ack<unknown>>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ack for ${event}`)), 10_000);
@@ -54,7 +55,7 @@ function client(url: string, auth: Record<string, unknown>) {
         resolve(r);
       });
     });
-  return { socket, state, emit, ready: () => waitUntil(() => state.snapshot !== null && state.welcome !== null, 10_000) };
+  return { socket, state, roster, emit, ready: () => waitUntil(() => state.snapshot !== null && state.welcome !== null, 10_000) };
 }
 
 describe("scale-out on Redis", () => {
@@ -97,7 +98,7 @@ describe("scale-out on Redis", () => {
       client([a, b, c][i % 3].url, { role: "student", code: created.code, nickname: `s${i}` }),
     );
     await Promise.all([projector.ready(), ...students.map((s) => s.ready())]);
-    await waitUntil(() => hostSnapshot(teacher.state.snapshot).participants?.length === 12, 10_000);
+    await waitUntil(() => teacher.roster.students().length === 12, 10_000);
 
     // Steps reach everyone, on every node.
     for (let i = 0; i < 3; i++) expect((await teacher.emit("step:move", { delta: 1 })).ok).toBe(true);
@@ -135,7 +136,7 @@ describe("scale-out on Redis", () => {
     expect(snap.stepIndex).toBe(3);
     expect(snap.poll).toMatchObject({ id: open.data.pollId, status: "open" });
     expect(snap.poll!.results.total).toBe(8);
-    expect(snap.participants).toHaveLength(12);
+    expect(teacher2.roster.students()).toHaveLength(12);
     // A moved student's earlier vote is still theirs.
     expect(moved.get(1)!.state.myVote).toMatchObject({ pollId: open.data.pollId, optionId: options[1].id });
     expect(moved.get(1)!.state.welcome!.participantId).toBe(students[1].state.welcome!.participantId);

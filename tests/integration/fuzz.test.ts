@@ -14,6 +14,7 @@ import {
   type ErrorCode,
   type MyVote,
   type TallyUpdate,
+  newerVote,
 } from "../../lib/protocol";
 import {
   PROJECTOR_PANELS,
@@ -26,6 +27,7 @@ import {
   toPublicSnapshot,
   type SessionEvent,
   type SessionState,
+  type RosterRow,
 } from "../../lib/session";
 import type { Room } from "../../server/rooms/room";
 import { connectClient, startServer, waitUntil, type TestClient, type TestServer } from "./harness";
@@ -215,7 +217,7 @@ function shownCounts(tab: Tab): Record<string, number> | null {
 function withoutPresence(snapshot: AnySnapshot): Record<string, unknown> {
   if (snapshot.audience === "host") {
     const { participantCount: _count, projectorCount: _views, ...rest } = snapshot;
-    return { ...rest, participants: snapshot.participants.map(({ connected: _c, ...p }) => p) };
+    return rest;
   }
   const { participantCount: _count, ...rest } = snapshot;
   return rest;
@@ -228,8 +230,7 @@ function withoutVoteDrift(snapshot: AnySnapshot, state: SessionState, keepPresen
   const poll = snapshot.poll as (Record<string, unknown> & { status: string }) | null;
   if (poll) {
     const copy: Record<string, unknown> = { ...poll };
-    delete copy.votes;
-    if (poll.status === "open" && ("votes" in poll || state.resultsVisible)) delete copy.results;
+    if (poll.status === "open" && (snapshot.audience === "host" || state.resultsVisible)) delete copy.results;
     // The class's vote count is coalesced like the tally (at most 4 a second), so it drifts like it while open.
     if (poll.status === "open") delete copy.voted;
     base.poll = copy;
@@ -491,6 +492,9 @@ async function runSeed(seed: number): Promise<void> {
       const timer = setTimeout(() => resolve("no reply"), timeoutMs);
       (tab.client.socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
         clearTimeout(timer);
+        // As the bundled client does: the vote's receipt is this tab's vote (other tabs get poll:myVote).
+        if (event === "poll:vote" && r.ok && newerVote(tab.client.myVotes.at(-1) ?? null, r.data as MyVote))
+          tab.client.myVotes.push(r.data as MyVote);
         resolve(r);
       });
     });
@@ -580,16 +584,12 @@ async function runSeed(seed: number): Promise<void> {
 
     const host = room.hostSnapshot();
     check(host.rev === s.seq, () => `host snapshot rev ${host.rev} vs seq ${s.seq}`);
-    const listed = host.participants
-      .map((p) => p.id)
-      .sort()
-      .join();
-    const live = Object.values(s.participants)
-      .filter((p) => !p.removed)
-      .map((p) => p.id)
-      .sort()
-      .join();
-    check(listed === live, () => `host participants ${short(host.participants)} vs live participants`);
+    const roster = room.roster().rows;
+    check(roster.length === Object.keys(s.participants).length, () => `roster ${short(roster)} vs participants`);
+    for (const row of roster) {
+      const p = s.participants[row.id];
+      check(p?.nickname === row.nickname && p.removed === row.removed, () => `roster row ${short(row)} vs participant ${short(p)}`);
+    }
     const active = activePoll(s);
     check((host.poll?.id ?? null) === (active?.id ?? null), () => `host poll ${short(host.poll?.id)} vs active ${short(active?.id)}`);
     if (active && host.poll) {
@@ -716,6 +716,16 @@ async function runSeed(seed: number): Promise<void> {
         expect(effectiveMyVote(tab), `${where()} [barrier]: ${tab.name} myVote`).toBe(active?.votes[tab.identity.participantId] ?? null);
       }
     }
+    // Each teacher tab's roster (whole, then changes) lists who the state holds, as the state holds them.
+    const rows = (r: Iterable<RosterRow>) => [...r].map(({ connected: _c, ...row }) => row).sort((a, b) => a.number - b.number);
+    const expected = rows(room.roster().rows);
+    await vi.waitFor(
+      () => {
+        for (const tab of openTabs())
+          if (tab.role === "host") expect(rows(tab.client.roster?.rows.values() ?? []), `${where()}: ${tab.name} roster`).toEqual(expected);
+      },
+      { timeout: CONVERGE_TIMEOUT_MS, interval: 25 },
+    );
     const events = await durableEvents();
     messagesMatchLog(events);
     expect(replay(events), `${where()}: replaying the durable log`).toEqual(state());
@@ -869,7 +879,9 @@ async function runSeed(seed: number): Promise<void> {
     const ack = await command(tab, "poll:vote", { pollId, optionId }, outcome, writes);
     if (!ack.ok) return;
     stats.votes++;
-    const mine: MyVote = { pollId, round: state().polls[pollId].round, optionId };
+    const mine: MyVote = { pollId, round: state().polls[pollId].round, optionId, rev: (ack.data as MyVote).rev };
+    // The receipt's position: the vote's own event when it wrote one, else where the log already was.
+    expect(mine.rev, `${where()}: vote receipt rev`).toBe(writes.length ? state().seq : mine.rev);
     expect(ack.data, `${where()}: vote receipt`).toEqual(mine);
     if (writes.length === 0) return;
     // A changed vote reaches every tab of that student (docs: "each tab gets that participant's poll:myVote").
@@ -959,7 +971,7 @@ async function runSeed(seed: number): Promise<void> {
           if (!ack.ok && ack.error.code === "RATE_LIMITED") return void stats.rateLimited++;
           expect(ack, `${where()}: wave vote ${k} by ${wave[k].name}`).toEqual({
             ok: true,
-            data: { pollId: poll.id, round: poll.round, optionId: choices[k] },
+            data: { pollId: poll.id, round: poll.round, optionId: choices[k], rev: expect.any(Number) },
           });
           stats.votes++;
         });
@@ -1322,7 +1334,8 @@ async function runSeed(seed: number): Promise<void> {
         const body = JSON.stringify([event, onTheWire(payload)]);
         let expected: Outcome | Outcome[] | null;
         if (body.length + 2 > FRAME_LIMITS.maxFrameChars || nestingExceeds(body, FRAME_LIMITS.maxDepth)) expected = "PAYLOAD_TOO_LARGE";
-        else if (!COMMANDS[event].roles.includes(tab.role)) expected = event === "poll:vote" ? "NOT_STUDENT" : "NOT_HOST";
+        else if (!COMMANDS[event].roles.includes(tab.role))
+          expected = COMMANDS[event].roles.includes("student") ? "NOT_STUDENT" : "NOT_HOST";
         // session:sync carries nothing, so the server may ignore what it is sent.
         else if (event === "session:sync") expected = ["ok", "BAD_REQUEST"];
         else expected = COMMANDS[event].schema.safeParse(onTheWire(payload) ?? {}).success ? null : "BAD_REQUEST";

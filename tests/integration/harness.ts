@@ -7,6 +7,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterEach, beforeEach } from "vitest";
 import WebSocket from "ws";
 import {
+  newerVote,
   PROTOCOL_VERSION,
   type Ack,
   type AnySnapshot,
@@ -17,6 +18,15 @@ import {
   type Welcome,
 } from "../../lib/protocol";
 import type { HostSnapshot, PublicSnapshot } from "../../lib/session";
+import {
+  applyRosterChanges,
+  splitRoster,
+  type ListedStudent,
+  type RosterChanges,
+  type RosterFull,
+  type RosterRow,
+} from "../../lib/session/roster";
+import type { Roster } from "../../components/live/store";
 import { createClassroomServer, type ClassroomServer } from "../../server/app";
 import { setLogLevel } from "../../server/logger";
 import { SqliteSessionStore } from "../../server/store/sqlite";
@@ -92,6 +102,40 @@ export function hostSnapshot(s: AnySnapshot | null): HostSnapshot {
   return s;
 }
 
+/**
+ * Keeps a teacher socket's roster as the console does: the whole roster, then
+ * changes; a gap asks for the whole roster again (`session:sync`).
+ */
+export function followRoster(socket: ClientSocket): {
+  roster: Roster | null;
+  messages: (RosterFull | RosterChanges)[];
+  gaps: number;
+  students(): ListedStudent[];
+} {
+  const follower = {
+    roster: null as Roster | null,
+    messages: [] as (RosterFull | RosterChanges)[],
+    gaps: 0,
+    students: () => splitRoster(follower.roster?.rows.values() ?? []).listed,
+  };
+  socket.on("roster:full", (full) => {
+    follower.messages.push(full);
+    const held = follower.roster;
+    if (held && held.epoch === full.epoch && held.rev > full.rev) return;
+    follower.roster = { epoch: full.epoch, rev: full.rev, rows: new Map(full.rows.map((r) => [r.id, r])) };
+  });
+  socket.on("roster:changes", (changes) => {
+    follower.messages.push(changes);
+    const next = follower.roster && applyRosterChanges(follower.roster, changes);
+    if (next) follower.roster = next;
+    else {
+      follower.gaps += 1;
+      socket.emit("session:sync", {}, () => undefined);
+    }
+  });
+  return follower;
+}
+
 /** A connected client that records everything it receives. */
 export interface TestClient {
   socket: ClientSocket;
@@ -100,6 +144,17 @@ export interface TestClient {
   tallies: TallyUpdate[];
   myVotes: (MyVote | null)[];
   kicked: { code: string; message: string }[];
+  /** The teacher's roster as the console keeps it (whole, then changes; a gap resyncs as the browser does). */
+  readonly roster: Roster | null;
+  /** Roster messages received, in order. */
+  readonly rosterMessages: (RosterFull | RosterChanges)[];
+  /** Gaps found in the roster changes (each one asked for the whole roster again). */
+  readonly rosterGaps: number;
+  /** The teacher's listed students (not removed), in join order, look-alike names marked. */
+  students(): ListedStudent[];
+  /** Students the teacher removed, in join order. */
+  removedStudents(): RosterRow[];
+  /** The newest snapshot, with presence counts applied as the browser applies them. */
   latest(): AnySnapshot;
   /** The newest snapshot, as the teacher's (throws if this socket got another audience's). */
   host(): HostSnapshot;
@@ -113,7 +168,10 @@ export interface TestClient {
 export async function connectClient(
   url: string,
   auth: Record<string, unknown>,
-  options: { expectError?: boolean } = {},
+  options: {
+    expectError?: boolean;
+    /** Attach listeners before anything arrives (the join's first messages come at once). */ listen?: (socket: ClientSocket) => void;
+  } = {},
 ): Promise<TestClient> {
   const socket: ClientSocket = connect(url, {
     auth: { v: PROTOCOL_VERSION, ...auth },
@@ -121,6 +179,12 @@ export async function connectClient(
     reconnection: false,
     forceNew: true,
   });
+  options.listen?.(socket);
+  const roster = followRoster(socket);
+  /** Kept as the bundled client keeps it: an older echo or receipt of the same round does not replace a newer one. */
+  const recordVote = (v: MyVote | null) => {
+    if (newerVote(client.myVotes.at(-1) ?? null, v)) client.myVotes.push(v);
+  };
   const client: TestClient = {
     socket,
     welcome: null,
@@ -128,6 +192,21 @@ export async function connectClient(
     tallies: [],
     myVotes: [],
     kicked: [],
+    get roster() {
+      return roster.roster;
+    },
+    get rosterMessages() {
+      return roster.messages;
+    },
+    get rosterGaps() {
+      return roster.gaps;
+    },
+    students() {
+      return roster.students();
+    },
+    removedStudents() {
+      return splitRoster(client.roster?.rows.values() ?? []).removed;
+    },
     latest() {
       const s = client.snapshots[client.snapshots.length - 1];
       if (!s) throw new Error("no snapshot yet");
@@ -146,6 +225,8 @@ export async function connectClient(
         const timer = setTimeout(() => reject(new Error(`no ack for ${event}`)), 5000);
         (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
           clearTimeout(timer);
+          // As the bundled client does: the vote's receipt is this tab's vote (other tabs get poll:myVote).
+          if (event === "poll:vote" && r.ok) recordVote(r.data as MyVote);
           resolve(r);
         });
       });
@@ -160,8 +241,15 @@ export async function connectClient(
   socket.on("session:welcome", (w) => (client.welcome = w));
   socket.on("session:snapshot", (s) => client.snapshots.push(s));
   socket.on("poll:tally", (t) => client.tallies.push(t));
-  socket.on("poll:myVote", (v) => client.myVotes.push(v));
+  socket.on("poll:myVote", (v) => recordVote(v));
   socket.on("session:kicked", (e) => client.kicked.push(e));
+  // Presence is not an event: like the browser, it updates the counts of the snapshot held.
+  socket.on("session:presence", ({ participantCount, projectorCount }) => {
+    const s = client.snapshots.at(-1);
+    if (!s) return;
+    s.participantCount = participantCount;
+    if (s.audience === "host" && projectorCount !== undefined) s.projectorCount = projectorCount;
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", () => resolve());
     socket.once("connect_error", (err) => {

@@ -31,7 +31,7 @@ describe("found by the outside review", () => {
       events: { type: string }[];
     };
     expect(log.events.filter((e) => e.type === "participant:renamed")).toHaveLength(MAX_SELF_RENAMES);
-    await host.waitFor((c) => hostView(c).participants[0]?.nickname === `name${MAX_SELF_RENAMES}`);
+    await host.waitFor((c) => c.students()[0]?.nickname === `name${MAX_SELF_RENAMES}`);
     // The teacher can still rename them.
     const pid = first.welcome!.participantId!;
     expect(await host.emit("participant:rename", { participantId: pid, nickname: "Grace" })).toEqual({ ok: true, data: null });
@@ -65,8 +65,8 @@ describe("found by the outside review", () => {
     for (const nickname of ["Ada", "Ada\uFE0F", "Ada\u034F", "Ada\u180B", "Ada\u{E0100}", "Ada\u17B4"]) {
       track(await connectClient(t.srv.url, { role: "student", code, nickname }));
     }
-    await host.waitFor((c) => hostView(c).participants.length === 6);
-    const people = hostView(host).participants;
+    await host.waitFor((c) => c.students().length === 6);
+    const people = host.students();
     // The marks are gone, and every "Ada" is marked as looking like the others.
     expect(people.map((p) => p.nickname)).toEqual(Array(6).fill("Ada"));
     expect(people.every((p) => p.lookalike)).toBe(true);

@@ -4,10 +4,10 @@ import path from "node:path";
 import { io as connect } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type Welcome } from "../../lib/protocol";
-import { replay } from "../../lib/session";
+import { replay, type QuestionList } from "../../lib/session";
 import { SqliteSessionStore, StoreError } from "../../server/store/sqlite";
 import type { ClientSocket } from "./harness";
-import { waitUntil, hostSnapshot } from "./harness";
+import { followRoster, waitUntil, hostSnapshot } from "./harness";
 import { freePort } from "../support/loopback";
 import { spawnServer, type ServerProcess } from "./process";
 
@@ -20,7 +20,13 @@ afterEach(() => {
 
 /** A client that reconnects by itself, like the browser: it resends the token the server issued. */
 function liveClient(url: string, auth: Record<string, unknown>) {
-  const state = { snapshot: null as AnySnapshot | null, welcome: null as Welcome | null, myVote: null as MyVote | null, connects: 0 };
+  const state = {
+    snapshot: null as AnySnapshot | null,
+    welcome: null as Welcome | null,
+    myVote: null as MyVote | null,
+    questions: null as QuestionList | null,
+    connects: 0,
+  };
   const socket: ClientSocket = connect(url, {
     transports: ["websocket"],
     reconnectionDelay: 100,
@@ -32,11 +38,16 @@ function liveClient(url: string, auth: Record<string, unknown>) {
   socket.on("session:welcome", (w) => (state.welcome = { ...w, token: w.token ?? state.welcome?.token }));
   socket.on("session:snapshot", (s) => (state.snapshot = s));
   socket.on("poll:myVote", (v) => (state.myVote = v));
+  socket.on("questions:list", (list) => (state.questions = list));
+  socket.on("session:presence", ({ participantCount }) => {
+    if (state.snapshot) state.snapshot = { ...state.snapshot, participantCount };
+  });
+  const roster = followRoster(socket);
   const emit = (event: string, payload: unknown) =>
     new Promise<Ack<unknown>>((resolve) =>
       (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, resolve),
     );
-  return { socket, state, emit };
+  return { socket, state, roster, emit };
 }
 
 describe("durability", () => {
@@ -64,6 +75,15 @@ describe("durability", () => {
     for (const [i, s] of students.entries()) {
       expect((await s.emit("poll:vote", { pollId: open.data.pollId, optionId: choices[i] })).ok).toBe(true);
     }
+    // A question about step 5's arrow, anonymous, with two upvotes and the teacher's "answered".
+    const asked = (await students[0].emit("question:ask", { text: "Kept?", target: { kind: "arrow", stepIndex: 4 }, anonymous: true })) as {
+      ok: true;
+      data: { questionId: string };
+    };
+    expect(asked.ok).toBe(true);
+    const questionId = asked.data.questionId;
+    for (const s of students.slice(1)) expect((await s.emit("question:upvote", { questionId, upvoted: true })).ok).toBe(true);
+    expect((await host.emit("question:answer", { questionId, answered: true })).ok).toBe(true);
     const before = host.state.snapshot!;
 
     first.proc.kill("SIGKILL");
@@ -86,9 +106,23 @@ describe("durability", () => {
       [options[1].id]: 2,
     });
     // Same identities: no new participants, and each student sees their own vote.
-    expect(hostSnapshot(host.state.snapshot).participants).toHaveLength(3);
+    expect(host.roster.students()).toHaveLength(3);
     students.forEach((s, i) => expect(s.state.myVote).toMatchObject({ pollId: open.data.pollId, optionId: choices[i] }));
     await waitUntil(() => host.state.snapshot!.participantCount === 3, 5000);
+
+    // The question and its upvotes too, with each student's own upvote; and in the teacher's export.
+    await waitUntil(() => students.every((s) => s.state.connects >= 2 && s.state.questions !== null));
+    expect(students[1].state.questions).toMatchObject({
+      myUpvotes: [questionId],
+      questions: [{ id: questionId, text: "Kept?", votes: 2, status: "answered", by: null }],
+    });
+    expect(students[0].state.questions).toMatchObject({ mine: [questionId], myUpvotes: [] });
+    const csv = await (
+      await fetch(`${second.url}/api/sessions/${created.id}/export?format=csv&sheet=questions`, {
+        headers: { "x-host-key": created.hostKey },
+      })
+    ).text();
+    expect(csv.split("\r\n")[1]).toMatch(/^Kept\?,[^,]+,Step 5 · [^,]+,arrow,2,answered,[^,]+,anonymous$/);
 
     // The class carries on.
     expect((await host.emit("poll:close", { pollId: open.data.pollId })).ok).toBe(true);

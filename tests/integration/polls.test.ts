@@ -111,6 +111,28 @@ describe("live polls", () => {
     expect(results.counts[a.id]).toBe(2);
   });
 
+  it("two tabs of one student voting at once both end on the vote that counts, whatever order the echo and receipt arrive in", async () => {
+    const { code, host, kids } = await classroom(1);
+    const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
+    const pollId = data.pollId;
+    await kids[0].waitFor((c) => pollOf(c)?.id === pollId);
+    const tab2 = track(await connectClient(t.srv.url, { role: "student", code, token: kids[0].welcome!.token }));
+    const [a, b] = pollOf(kids[0])!.options;
+    for (let round = 0; round < 5; round++) {
+      // Sent in the same tick: the server applies them in some order, and each tab gets its own receipt and the other's echo.
+      const [one, two] = await Promise.all([
+        kids[0].emit("poll:vote", { pollId, optionId: round % 2 ? a.id : b.id }),
+        tab2.emit("poll:vote", { pollId, optionId: round % 2 ? b.id : a.id }),
+      ]);
+      expect(one.ok && two.ok).toBe(true);
+      // What a fresh tab of the same student is told is the vote in force.
+      const fresh = track(await connectClient(t.srv.url, { role: "student", code, token: kids[0].welcome!.token }));
+      const inForce = fresh.myVotes.at(-1)!.optionId;
+      fresh.close();
+      for (const tab of [kids[0], tab2]) await tab.waitFor((c) => c.myVotes.at(-1)?.optionId === inForce);
+    }
+  });
+
   it("refuses votes from teachers, for unknown polls and options", async () => {
     const { host, projector, kids } = await classroom(1);
     const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };

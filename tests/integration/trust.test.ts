@@ -117,7 +117,7 @@ describe("hostile input and limits", () => {
     await back.waitFor((c) => c.kicked.length === 1 && !c.socket.connected);
     expect(back.kicked[0]).toMatchObject({ code: "REMOVED" });
     expect(await connectError(t.srv.url, { role: "student", code, token: sam.welcome!.token })).toMatchObject({ code: "REMOVED" });
-    await host.waitFor((c) => c.host().participants.length === 0);
+    await host.waitFor((c) => c.students().length === 0);
   });
 
   it("ends a session once; ending again is not an error, and nobody can join after", async () => {

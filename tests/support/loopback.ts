@@ -55,19 +55,26 @@ export interface RedisServer {
 }
 
 /**
- * A throwaway redis-server from Debian on a free loopback port, with no
- * persistence. Nothing here installs it (`.ci/run` and scripts/test.sh do);
- * without it this says so. `track` sees the process as soon as it is spawned,
- * so a caller that kills its children on exit (the benchmark) also kills one
- * still starting.
+ * A throwaway redis-server from Debian on a loopback port (a free one unless
+ * `port` is given: a restart reuses its predecessor's), with no persistence
+ * unless `appendOnlyDir` is given: then an append-only file there, fsynced on
+ * every write, so a restart loses nothing Redis acknowledged. Nothing here
+ * installs it (`.ci/run` and scripts/test.sh do); without it this says so.
+ * `track` sees the process as soon as it is spawned, so a caller that kills
+ * its children on exit (the benchmark) also kills one still starting.
  */
-export async function startRedis(options: { track?: (child: ChildProcess) => void } = {}): Promise<RedisServer> {
+export async function startRedis(
+  options: { track?: (child: ChildProcess) => void; port?: number; appendOnlyDir?: string } = {},
+): Promise<RedisServer> {
   const bin = redisServerPath();
   if (!bin) throw new Error("redis-server is not on PATH. On Debian: apt-get install -y redis-server (CI does this in .ci/run).");
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
+  const persistence = options.appendOnlyDir
+    ? ["--dir", options.appendOnlyDir, "--appendonly", "yes", "--appendfsync", "always"]
+    : ["--appendonly", "no"];
   const proc = spawn(
     bin,
-    ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes"],
+    ["--bind", "127.0.0.1", "--port", String(port), "--save", "", ...persistence, "--daemonize", "no", "--protected-mode", "yes"],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   options.track?.(proc);

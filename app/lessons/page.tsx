@@ -1,0 +1,12 @@
+import { LessonsList } from "@/components/lessons/LessonsList";
+
+export const metadata = { title: "Your lessons · Dynamic provisioning, live" };
+
+export default function LessonsPage() {
+  return (
+    <main className="mx-auto max-w-6xl px-5 py-8">
+      <h1 className="text-3xl font-bold">Your lessons</h1>
+      <LessonsList />
+    </main>
+  );
+}

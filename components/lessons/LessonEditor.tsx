@@ -1,0 +1,231 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
+import { builtInDiagram, customDiagram, type CustomLesson } from "@/lib/lesson/model";
+import { diagramAsCustomLesson, parseMermaidLesson, toMermaid, type LessonParseError } from "@/lib/lesson/mermaid";
+import { getScenario } from "@/lib/lesson/scenarios";
+import { readApi, type CreatedLesson, type LessonDetail } from "@/lib/protocol/rest";
+import { lessonHeaders, saveLessonKey } from "./lessonKeys";
+import { startLessonSession } from "./startLesson";
+
+const PARSE_DELAY_MS = 250;
+
+const EXAMPLE = `---
+title: My lesson
+---
+sequenceDiagram
+  participant A as Alice
+  participant B as Bob
+  A->>B: Hello
+  %% why: Every exchange starts with a greeting.
+  B-->>A: Hi back
+`;
+
+/** Mermaid, loaded only here (the lesson editor), the first time it is needed. */
+let mermaidApi: Promise<(text: string) => Promise<{ type: string; db: unknown }>> | null = null;
+function loadMermaid() {
+  mermaidApi ??= import("mermaid").then(({ default: mermaid }) => {
+    mermaid.initialize({ startOnLoad: false, securityLevel: "strict" });
+    return (text: string) => mermaid.mermaidAPI.getDiagramFromText(text);
+  });
+  return mermaidApi;
+}
+
+/**
+ * "New lesson from a sequence diagram": the teacher's Mermaid text, parsed by
+ * Mermaid in this browser as they type, previewed with the class's own
+ * renderer, errors pointed at their line and column. Saving sends the parsed
+ * lesson (and the text, for export); the server checks it again.
+ */
+export function LessonEditor() {
+  const [source, setSource] = useState("");
+  const [editing, setEditing] = useState<{ id: string; version: number } | null>(null);
+  const [lesson, setLesson] = useState<CustomLesson | null>(null);
+  const [error, setError] = useState<LessonParseError | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [saved, setSaved] = useState<{ id: string; version: number } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const area = useRef<HTMLTextAreaElement>(null);
+
+  // ?id=… edits a lesson (a new version on save); &copy=1 duplicates it; ?builtin=1 starts from the built-in lesson.
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    const id = params.get("id");
+    if (params.get("builtin") === "1") {
+      setSource(toMermaid(diagramAsCustomLesson(builtInDiagram(getScenario("WaitForFirstConsumer", "standard")))));
+      return;
+    }
+    if (!id) {
+      setSource(EXAMPLE);
+      return;
+    }
+    void fetch(`/api/lessons/${encodeURIComponent(id)}`, { headers: lessonHeaders(id) })
+      .then((res) => readApi<LessonDetail>(res))
+      .then((reply) => {
+        if (!reply.ok) return setStatus(reply.message);
+        setSource(reply.body.source);
+        if (params.get("copy") !== "1") setEditing({ id, version: reply.body.version });
+      });
+  }, []);
+
+  useEffect(() => {
+    let stale = false;
+    const timer = setTimeout(() => {
+      void loadMermaid()
+        .then((api) => parseMermaidLesson(source, api))
+        .then((result) => {
+          if (stale) return;
+          if (result.ok) {
+            setLesson(result.lesson);
+            setError(null);
+          } else setError(result.error);
+        });
+    }, PARSE_DELAY_MS);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
+  }, [source]);
+
+  function showErrorLine() {
+    const el = area.current;
+    if (!el || !error) return;
+    const lines = source.split("\n");
+    const start = lines.slice(0, error.line - 1).reduce((n, l) => n + l.length + 1, 0) + Math.max(0, error.column - 1);
+    el.focus();
+    el.setSelectionRange(start, start + (lines[error.line - 1]?.length ?? 0) - Math.max(0, error.column - 1));
+  }
+
+  async function save() {
+    if (!lesson || error) return;
+    setBusy(true);
+    setStatus(null);
+    const body = JSON.stringify({ lesson, source });
+    const res = editing
+      ? await fetch(`/api/lessons/${editing.id}`, {
+          method: "PUT",
+          headers: { "content-type": "application/json", ...lessonHeaders(editing.id) },
+          body,
+        })
+      : await fetch("/api/lessons", { method: "POST", headers: { "content-type": "application/json" }, body });
+    setBusy(false);
+    if (editing) {
+      const reply = await readApi<{ id: string; version: number }>(res);
+      if (!reply.ok) return setStatus(reply.message);
+      setEditing(reply.body);
+      setSaved(reply.body);
+      setStatus(`Saved as version ${reply.body.version}.`);
+    } else {
+      const reply = await readApi<CreatedLesson>(res);
+      if (!reply.ok) return setStatus(reply.message);
+      saveLessonKey(reply.body.id, reply.body.lessonKey);
+      setEditing({ id: reply.body.id, version: reply.body.version });
+      setSaved({ id: reply.body.id, version: reply.body.version });
+      setStatus("Saved. It is listed under Your lessons in this browser.");
+    }
+  }
+
+  const diagram = lesson ? customDiagram(lesson) : null;
+  return (
+    <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <section aria-labelledby="source-heading" className="space-y-3">
+        <h2 id="source-heading" className="text-xl font-semibold">
+          Mermaid sequence diagram
+        </h2>
+        <p className="text-sm text-slate-300">
+          Each message is a step. After a message, <code>%% narration:</code>, <code>%% say:</code> (speaker notes), <code>%% why:</code>{" "}
+          and <code>%% wrong:</code> (the misconception note when it is a wrong answer) add details. Loops, alt/opt/par blocks, rect,
+          activations and boxes are not supported.
+        </p>
+        <label htmlFor="lesson-source" className="sr-only">
+          Mermaid text
+        </label>
+        <textarea
+          id="lesson-source"
+          ref={area}
+          data-testid="lesson-source"
+          value={source}
+          onChange={(e) => setSource(e.target.value)}
+          spellCheck={false}
+          rows={22}
+          className="w-full rounded-xl border border-slate-600 bg-slate-950 p-3 font-mono text-sm text-slate-100"
+          aria-describedby={error ? "lesson-error" : undefined}
+        />
+        <label className="inline-block cursor-pointer rounded-lg border border-slate-500 px-3 py-2 text-sm font-semibold hover:bg-slate-800">
+          Upload a .mmd file
+          <input
+            type="file"
+            accept=".mmd,.md,.txt,text/plain"
+            className="sr-only"
+            onChange={(e) => void e.target.files?.[0]?.text().then(setSource)}
+          />
+        </label>{" "}
+        <a href="/lessons/edit?builtin=1" className="text-sm text-sky-300 underline">
+          Start from the built-in lesson (12 steps)
+        </a>
+        {error && (
+          <p
+            id="lesson-error"
+            role="alert"
+            data-testid="lesson-error"
+            data-line={error.line}
+            data-column={error.column}
+            className="rounded-lg bg-rose-950 px-3 py-2 text-rose-100"
+          >
+            <button type="button" onClick={showErrorLine} className="font-semibold underline">
+              Line {error.line}, column {error.column}
+            </button>
+            : {error.message}
+          </p>
+        )}
+        <div className="flex flex-wrap items-center gap-3">
+          <button
+            type="button"
+            data-testid="lesson-save"
+            disabled={!lesson || !!error || busy}
+            onClick={() => void save()}
+            className="rounded-lg bg-sky-400 px-5 py-2 font-semibold text-slate-950 disabled:opacity-50"
+          >
+            {editing ? "Save as a new version" : "Save lesson"}
+          </button>
+          {saved && (
+            <button
+              type="button"
+              data-testid="lesson-start"
+              onClick={() => void startLessonSession(saved.id).then((msg) => msg && setStatus(msg))}
+              className="rounded-lg border border-emerald-400 px-5 py-2 font-semibold text-emerald-100 hover:bg-emerald-950"
+            >
+              Start a session
+            </button>
+          )}
+          <a href="/lessons" className="text-sky-300 underline">
+            Your lessons
+          </a>
+        </div>
+        {status && (
+          <p role="status" data-testid="lesson-status" className="text-slate-200">
+            {status}
+          </p>
+        )}
+      </section>
+      <section aria-labelledby="preview-heading">
+        <h2 id="preview-heading" className="text-xl font-semibold">
+          Preview {lesson ? `· ${lesson.title} · ${lesson.steps.length} steps` : ""}
+        </h2>
+        <div
+          data-testid="lesson-preview"
+          data-steps={diagram?.steps.length ?? 0}
+          data-stale={error ? "true" : undefined}
+          className={`mt-3 rounded-2xl border border-slate-800 bg-slate-950/60 p-2 ${error ? "opacity-60" : ""}`}
+        >
+          {diagram ? (
+            <SequenceDiagram scenario={diagram} stepIndex={diagram.steps.length - 1} className="h-auto w-full" />
+          ) : (
+            <p className="p-4 text-slate-300">The diagram appears here as the class will see it.</p>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

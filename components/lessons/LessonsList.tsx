@@ -1,0 +1,108 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { readApi, type LessonList } from "@/lib/protocol/rest";
+import { forgetLessonKey, lessonHeaders } from "./lessonKeys";
+import { startLessonSession } from "./startLesson";
+
+/** The lessons this browser wrote (or all of them for the admin): start, edit, duplicate, export, delete. */
+export function LessonsList() {
+  const [list, setList] = useState<LessonList | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const reply = await readApi<LessonList>(await fetch("/api/lessons", { headers: lessonHeaders() }));
+    if (reply.ok) setList(reply.body);
+    else setMessage(reply.message);
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function exportMermaid(id: string) {
+    const res = await fetch(`/api/lessons/${id}/mermaid`, { headers: lessonHeaders(id) });
+    if (!res.ok) return setMessage("Could not export that lesson.");
+    const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "lesson.mmd";
+    const url = URL.createObjectURL(new Blob([await res.text()], { type: "text/plain" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    a.click();
+    URL.revokeObjectURL(url);
+  }
+
+  async function remove(id: string, title: string) {
+    if (!window.confirm(`Delete "${title}"? Sessions that ran it keep their replays.`)) return;
+    const res = await fetch(`/api/lessons/${id}`, { method: "DELETE", headers: lessonHeaders(id) });
+    if (!res.ok) return setMessage("Could not delete that lesson.");
+    forgetLessonKey(id);
+    await load();
+  }
+
+  return (
+    <div className="mt-6 space-y-4">
+      <p className="flex flex-wrap gap-3">
+        <a href="/lessons/edit" data-testid="new-lesson" className="rounded-lg bg-sky-400 px-5 py-2 font-semibold text-slate-950">
+          New lesson from a sequence diagram
+        </a>
+        <a href="/lessons/edit?builtin=1" className="rounded-lg border border-slate-500 px-5 py-2 font-semibold hover:bg-slate-800">
+          Start from the built-in lesson
+        </a>
+      </p>
+      {message && (
+        <p role="alert" className="rounded-lg bg-rose-950 px-3 py-2 text-rose-100">
+          {message}
+        </p>
+      )}
+      {list && list.lessons.length === 0 && <p className="text-slate-300">No lessons in this browser yet.</p>}
+      <ul className="space-y-3" aria-label="Your lessons">
+        {list?.lessons.map((l) => (
+          <li
+            key={l.id}
+            data-testid="lesson-item"
+            data-lesson-id={l.id}
+            className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-700 bg-slate-900/70 p-4"
+          >
+            <div className="min-w-0">
+              <p className="text-lg font-semibold [overflow-wrap:anywhere]">{l.title}</p>
+              <p className="text-sm text-slate-300">
+                {l.stepCount} steps · {l.lifelineCount} participants · version {l.version} · {new Date(l.updatedAt).toLocaleString()}
+              </p>
+            </div>
+            <div className="flex flex-wrap gap-2">
+              <button
+                type="button"
+                data-testid="lesson-start"
+                onClick={() => void startLessonSession(l.id).then((msg) => msg && setMessage(msg))}
+                className="rounded-lg bg-emerald-400 px-3 py-2 font-semibold text-slate-950"
+              >
+                Start a session
+              </button>
+              <a href={`/lessons/edit?id=${l.id}`} className="rounded-lg border border-slate-500 px-3 py-2 hover:bg-slate-800">
+                Edit
+              </a>
+              <a href={`/lessons/edit?id=${l.id}&copy=1`} className="rounded-lg border border-slate-500 px-3 py-2 hover:bg-slate-800">
+                Duplicate
+              </a>
+              <button
+                type="button"
+                data-testid="lesson-export"
+                onClick={() => void exportMermaid(l.id)}
+                className="rounded-lg border border-slate-500 px-3 py-2 hover:bg-slate-800"
+              >
+                Export Mermaid
+              </button>
+              <button
+                type="button"
+                onClick={() => void remove(l.id, l.title)}
+                className="rounded-lg border border-rose-400/60 px-3 py-2 text-rose-200 hover:bg-rose-950"
+              >
+                Delete
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+"use client";
+
+import { useCustomLesson } from "@/components/live/useLesson";
+import { QUESTION_MODES, QUESTION_NAMES, type QuestionMode, type QuestionNames } from "@/lib/session/types";
+import { describeTarget, groupQuestions, type HostQuestion } from "@/lib/session/questions";
+import type { HostSnapshot } from "@/lib/session/views";
+import { useLive, useSend } from "@/components/live/LiveSession";
+
+const MODE_LABELS: Record<QuestionMode, string> = { open: "On", moderated: "Moderated (approve first)", off: "Off" };
+const NAME_LABELS: Record<QuestionNames, string> = {
+  either: "Student chooses",
+  anonymous: "Always anonymous",
+  named: "Always with nickname",
+};
+
+/** How many students are looking back at an earlier step right now: a count, never who. */
+export function LookingBackCount() {
+  const count = useLive((s) => s.lookingBack);
+  return (
+    <p className="rounded-lg bg-slate-800 px-3 py-2 text-lg" aria-live="polite">
+      <span data-testid="looking-back-count" data-count={count} className="font-bold tabular-nums">
+        {count}
+      </span>{" "}
+      looking back
+    </p>
+  );
+}
+
+/**
+ * The teacher's questions: settings, then every question grouped by step
+ * and element, most upvoted first, with approve, answered, hide and "show on
+ * the projector". An anonymous question shows no name here either: the
+ * console may be mirrored on the projector.
+ */
+export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
+  const send = useSend();
+  const state = useLive((s) => s.questions);
+  const lesson = useCustomLesson();
+  const questions = state?.audience === "host" ? state.questions : [];
+  const groups = groupQuestions(questions);
+  const { mode, names, shownId } = snapshot.questions;
+  const waiting = questions.filter((q) => q.status === "pending" && !q.hidden).length;
+  return (
+    <section
+      className="rounded-xl border border-amber-300/50 bg-slate-900/70 p-4"
+      aria-labelledby="host-questions-heading"
+      data-testid="host-questions"
+    >
+      <h2 id="host-questions-heading" className="text-lg font-semibold">
+        Questions ({questions.length}
+        {waiting ? `, ${waiting} waiting for approval` : ""})
+      </h2>
+      <div className="mt-2 flex flex-wrap gap-3 text-sm">
+        <label className="flex items-center gap-2">
+          Questions
+          <select
+            data-testid="questions-mode"
+            value={mode}
+            disabled={disabled}
+            onChange={(e) => {
+              const chosen = QUESTION_MODES.find((m) => m === e.target.value);
+              if (chosen) void send("questions:configure", { mode: chosen, names });
+            }}
+            className="rounded border border-slate-600 bg-slate-950 px-2 py-1.5"
+          >
+            {QUESTION_MODES.map((m) => (
+              <option key={m} value={m}>
+                {MODE_LABELS[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2">
+          Names
+          <select
+            data-testid="questions-names"
+            value={names}
+            disabled={disabled}
+            onChange={(e) => {
+              const chosen = QUESTION_NAMES.find((n) => n === e.target.value);
+              if (chosen) void send("questions:configure", { mode, names: chosen });
+            }}
+            className="rounded border border-slate-600 bg-slate-950 px-2 py-1.5"
+          >
+            {QUESTION_NAMES.map((n) => (
+              <option key={n} value={n}>
+                {NAME_LABELS[n]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {groups.length === 0 ? (
+        <p className="mt-3 text-slate-400">No questions yet. Students tap a part of the diagram to ask about it.</p>
+      ) : (
+        <div className="mt-3 space-y-3">
+          {groups.map((group) => (
+            <section key={group.key} aria-label={describeTarget(group, lesson)} data-testid="question-group">
+              <h3 className="text-sm font-semibold uppercase tracking-wider text-amber-200">{describeTarget(group, lesson)}</h3>
+              <ul className="mt-1 space-y-2">
+                {group.questions.map((q) => (
+                  <HostQuestionItem key={q.id} question={q} shown={shownId === q.id} disabled={disabled} />
+                ))}
+              </ul>
+            </section>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function HostQuestionItem({ question: q, shown, disabled }: { question: HostQuestion; shown: boolean; disabled?: boolean }) {
+  const send = useSend();
+  const visible = q.status !== "pending" && !q.hidden && !q.askerRemoved;
+  const button = "rounded-lg border px-2.5 py-1.5 text-sm font-semibold disabled:opacity-40";
+  return (
+    <li
+      className={`rounded-lg border p-2 ${shown ? "border-amber-300 bg-amber-950/30" : "border-slate-700"} ${visible ? "" : "opacity-75"}`}
+      data-testid="question-item"
+      data-question-id={q.id}
+      data-votes={q.votes}
+      data-status={q.hidden || q.askerRemoved ? "hidden" : q.status}
+    >
+      <div className="flex items-start justify-between gap-2">
+        <p className="[overflow-wrap:anywhere]">{q.text}</p>
+        <span className="shrink-0 rounded-full bg-slate-800 px-2 font-bold tabular-nums" aria-label={`${q.votes} upvotes`}>
+          ▲ {q.votes}
+        </span>
+      </div>
+      <p className="text-sm text-slate-400">
+        {q.anonymous ? "Anonymous" : (q.by ?? "?")}
+        {q.status === "pending" && !q.hidden && <span className="text-amber-200"> · waiting for your approval</span>}
+        {q.status === "answered" && <span className="text-emerald-200"> · answered</span>}
+        {q.hidden && " · hidden"}
+        {q.askerRemoved && " · hidden: the student was removed"}
+        {shown && <span className="text-amber-200"> · on the projector</span>}
+      </p>
+      {!disabled && (
+        <div className="mt-1 flex flex-wrap gap-1.5">
+          {q.status === "pending" && !q.hidden && (
+            <button
+              type="button"
+              data-testid="question-approve"
+              onClick={() => void send("question:approve", { questionId: q.id })}
+              className={`${button} border-emerald-400 text-emerald-100`}
+            >
+              Approve
+            </button>
+          )}
+          {q.status !== "pending" && (
+            <button
+              type="button"
+              data-testid="question-answered"
+              aria-pressed={q.status === "answered"}
+              onClick={() => void send("question:answer", { questionId: q.id, answered: q.status !== "answered" })}
+              className={`${button} border-slate-500`}
+            >
+              {q.status === "answered" ? "✓ Answered" : "Mark answered"}
+            </button>
+          )}
+          <button
+            type="button"
+            data-testid="question-show"
+            aria-pressed={shown}
+            disabled={!visible}
+            onClick={() => void send("question:show", { questionId: shown ? null : q.id })}
+            className={`${button} border-amber-300 text-amber-100`}
+          >
+            {shown ? "Take off the projector" : "Show on projector"}
+          </button>
+          <button
+            type="button"
+            data-testid="question-hide"
+            aria-pressed={q.hidden}
+            onClick={() => void send("question:hide", { questionId: q.id, hidden: !q.hidden })}
+            className={`${button} border-slate-500`}
+          >
+            {q.hidden ? "Unhide" : q.status === "pending" ? "Reject" : "Hide"}
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

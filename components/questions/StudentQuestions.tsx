@@ -1,0 +1,263 @@
+"use client";
+
+import { useCustomLesson } from "@/components/live/useLesson";
+import { useId, useRef, useState } from "react";
+import { QUESTION_TEXT_MAX } from "@/lib/protocol/wire";
+import { byVotes, describeTarget, targetKey, type ClassQuestion } from "@/lib/session/questions";
+import type { QuestionTarget } from "@/lib/session/types";
+import type { PublicSnapshot } from "@/lib/session/views";
+import { errorText, useLive, useLiveActions, useSend } from "@/components/live/LiveSession";
+
+/**
+ * The student's questions: ask about the part of the diagram in focus (the
+ * step being read until they tap something else), and see and upvote the
+ * class's questions, most upvoted first; those about the part in focus
+ * first of all.
+ */
+export function StudentQuestions({
+  snapshot,
+  target,
+  onlyTarget,
+  onShowAll,
+}: {
+  snapshot: PublicSnapshot;
+  target: QuestionTarget;
+  /** The student tapped a part of the diagram: list only its questions. */
+  onlyTarget: boolean;
+  onShowAll: () => void;
+}) {
+  const send = useSend();
+  const actions = useLiveActions();
+  const state = useLive((s) => s.questions);
+  const lesson = useCustomLesson();
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [anonymous, setAnonymous] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [receipt, setReceipt] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const textId = useId();
+  const askButton = useRef<HTMLButtonElement>(null);
+  const { mode, names } = snapshot.questions;
+  if (mode === "off" || snapshot.status === "ended") return null;
+  const here = { mode: snapshot.mode, variant: snapshot.variant, target };
+  const key = targetKey(target);
+  const mine = state?.audience === "public" ? state.mine : [];
+  const myUpvotes = state?.audience === "public" ? state.myUpvotes : [];
+  const all = state?.audience === "public" ? state.questions : [];
+  const sameElement = (q: ClassQuestion) => q.mode === snapshot.mode && q.variant === snapshot.variant && targetKey(q.target) === key;
+  const listed = (onlyTarget ? all.filter(sameElement) : [...all]).sort(
+    (a, b) => Number(sameElement(b)) - Number(sameElement(a)) || byVotes(a, b),
+  );
+  const willBeAnonymous = names === "anonymous" || (names === "either" && anonymous);
+
+  async function submit() {
+    setBusy(true);
+    const ack = await send("question:ask", { text, target, anonymous: willBeAnonymous });
+    setBusy(false);
+    if (!ack.ok) return setReceipt({ kind: "error", text: errorText(ack.error) });
+    actions.questionAsked(ack.data.questionId);
+    setText("");
+    setOpen(false);
+    setReceipt({
+      kind: "ok",
+      text:
+        ack.data.status === "pending"
+          ? "Sent. The class sees it once the teacher approves it."
+          : "Asked. The class can see it and upvote it.",
+    });
+    askButton.current?.focus();
+  }
+
+  return (
+    <section
+      className="rounded-2xl border border-amber-300/50 bg-slate-900/70 p-3"
+      aria-labelledby="questions-heading"
+      data-testid="student-questions"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="questions-heading" className="text-lg font-semibold">
+          Questions
+        </h2>
+        {mode === "moderated" && <p className="text-sm text-slate-300">The teacher approves questions first.</p>}
+      </div>
+      <p className="mt-1 text-sm text-slate-300">
+        Tap an arrow, a lifeline, a note or a step to ask about it. In focus:{" "}
+        <span className="font-semibold text-sky-200" data-testid="question-target" data-element={key}>
+          {describeTarget(here, lesson)}
+        </span>
+      </p>
+      {!open ? (
+        <button
+          ref={askButton}
+          type="button"
+          data-testid="ask-question"
+          data-element={key}
+          onClick={() => {
+            setOpen(true);
+            setReceipt(null);
+          }}
+          className="mt-2 w-full rounded-lg bg-amber-300 px-4 py-3 text-lg font-bold text-slate-950"
+        >
+          Ask about {target.kind === "step" ? "this step" : `this ${target.kind}`}
+        </button>
+      ) : (
+        <form
+          className="mt-2 space-y-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <label htmlFor={textId} className="block font-medium">
+            Your question about {describeTarget(here, lesson)}
+          </label>
+          <textarea
+            id={textId}
+            data-testid="question-text"
+            value={text}
+            maxLength={QUESTION_TEXT_MAX}
+            rows={3}
+            autoFocus
+            onChange={(e) => setText(e.target.value)}
+            className="w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2 text-lg"
+          />
+          <p className="text-sm text-slate-400">
+            {text.length} / {QUESTION_TEXT_MAX}
+          </p>
+          {names === "either" && (
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={anonymous}
+                onChange={(e) => setAnonymous(e.target.checked)}
+                data-testid="question-anonymous"
+              />
+              Ask anonymously (the class does not see your name)
+            </label>
+          )}
+          {names !== "either" && (
+            <p className="text-sm text-slate-300">
+              {names === "anonymous" ? "Questions are anonymous." : "Your nickname is shown with your question."}
+            </p>
+          )}
+          <div className="flex gap-2">
+            <button
+              type="submit"
+              data-testid="question-submit"
+              disabled={busy || text.trim().length === 0}
+              className="flex-1 rounded-lg bg-amber-300 px-4 py-3 font-bold text-slate-950 disabled:opacity-50"
+            >
+              Ask
+            </button>
+            <button type="button" onClick={() => setOpen(false)} className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {receipt && (
+        <p
+          role="status"
+          data-testid="question-receipt"
+          data-kind={receipt.kind}
+          className={`mt-2 ${receipt.kind === "ok" ? "text-emerald-200" : "text-rose-200"}`}
+        >
+          {receipt.text}
+        </p>
+      )}
+      {onlyTarget && (
+        <button
+          type="button"
+          onClick={onShowAll}
+          className="mt-3 text-sm font-semibold text-sky-300 underline"
+          data-testid="questions-show-all"
+        >
+          Show all {all.length} questions
+        </button>
+      )}
+      {listed.length > 0 ? (
+        <ul
+          className="mt-3 space-y-2"
+          aria-label={onlyTarget ? `Questions about ${describeTarget(here, lesson)}` : "The class's questions"}
+        >
+          {listed.map((q) => (
+            <StudentQuestionItem
+              key={q.id}
+              question={q}
+              mine={mine.includes(q.id)}
+              upvoted={myUpvotes.includes(q.id)}
+              shown={snapshot.questions.shownId === q.id}
+            />
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-3 text-sm text-slate-400">{onlyTarget ? "No questions about this yet." : "No questions yet."}</p>
+      )}
+    </section>
+  );
+}
+
+function StudentQuestionItem({
+  question: q,
+  mine,
+  upvoted,
+  shown,
+}: {
+  question: ClassQuestion;
+  mine: boolean;
+  upvoted: boolean;
+  shown: boolean;
+}) {
+  const send = useSend();
+  const actions = useLiveActions();
+  const lesson = useCustomLesson();
+  const [error, setError] = useState<string | null>(null);
+  const pending = q.status === "pending";
+  return (
+    <li
+      className={`rounded-xl border p-2 ${shown ? "border-amber-300" : "border-slate-700"} ${q.status === "answered" ? "opacity-80" : ""}`}
+      data-testid="question-item"
+      data-question-id={q.id}
+      data-votes={q.votes}
+      data-status={q.status}
+    >
+      <p className="text-sm text-slate-400">
+        {describeTarget(q, lesson)}
+        {shown && <span className="ml-1 font-semibold text-amber-200">· on the projector now</span>}
+      </p>
+      <p className="text-lg [overflow-wrap:anywhere]">{q.text}</p>
+      <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-slate-300">
+          {mine ? "You asked" : (q.by ?? "Anonymous")}
+          {pending && <span className="ml-1 text-amber-200">· waiting for the teacher</span>}
+          {q.status === "answered" && <span className="ml-1 text-emerald-200">· answered</span>}
+        </p>
+        {!pending && (
+          <button
+            type="button"
+            data-testid="question-upvote"
+            aria-pressed={upvoted}
+            disabled={mine}
+            aria-label={`${upvoted ? "Take back your upvote" : "Upvote"} (${q.votes} ${q.votes === 1 ? "upvote" : "upvotes"})`}
+            onClick={() =>
+              void send("question:upvote", { questionId: q.id, upvoted: !upvoted }).then((ack) => {
+                if (ack.ok) actions.myUpvote(ack.data);
+                setError(ack.ok ? null : errorText(ack.error));
+              })
+            }
+            className={`min-w-20 rounded-lg border-2 px-3 py-2 font-bold tabular-nums disabled:opacity-50 ${
+              upvoted ? "border-amber-300 bg-amber-300 text-slate-950" : "border-slate-500 text-slate-100"
+            }`}
+          >
+            ▲ {q.votes}
+          </button>
+        )}
+      </div>
+      {error && (
+        <p role="alert" className="mt-1 text-sm text-rose-200">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}

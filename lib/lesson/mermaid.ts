@@ -1,0 +1,320 @@
+import { isRecord } from "../guards";
+import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type LessonDiagram, type LineStyle } from "./model";
+
+/**
+ * Mermaid `sequenceDiagram` text <-> a teacher's lesson. Parsing is Mermaid's
+ * own parser (the `mermaid` package, loaded lazily by the lesson editor and
+ * passed in here), never a grammar of ours; this adapter only reads the
+ * parsed diagram's database: participants, messages with their arrow types,
+ * notes. What the class view cannot draw faithfully (loops, alt/opt/par
+ * blocks, rect highlights, activations, boxes, created participants,
+ * two-headed arrows) is refused with the construct named, never dropped.
+ *
+ * Per-step details are Mermaid comments, which Mermaid itself ignores. They
+ * belong to the message just above them:
+ *
+ *   C->>S: ClientHello
+ *   %% narration: The client opens with the versions and ciphers it knows.
+ *   %% say: Ask who has seen this in Wireshark.            (speaker notes)
+ *   %% why: Nothing can be encrypted before both agree.    (shown after the step)
+ *   %% wrong: Many think the server speaks first.          (when offered as a wrong answer)
+ *
+ * Before the first message, `%% summary:` describes the lesson; its title is
+ * Mermaid's own (front matter `title:` or the `title` statement).
+ */
+
+/** What the adapter needs of Mermaid: `mermaid.mermaidAPI.getDiagramFromText`. */
+export type GetDiagramFromText = (text: string) => Promise<{ type: string; db: unknown }>;
+
+export interface LessonParseError {
+  message: string;
+  /** 1-based, in the text the teacher typed. */
+  line: number;
+  column: number;
+}
+
+export type LessonParseResult = { ok: true; lesson: CustomLesson } | { ok: false; error: LessonParseError };
+
+/** Mermaid's LINETYPE values (mermaid/dist/diagrams/sequence/sequenceDb.d.ts). */
+const LINETYPE = {
+  SOLID: 0,
+  DOTTED: 1,
+  NOTE: 2,
+  SOLID_CROSS: 3,
+  DOTTED_CROSS: 4,
+  SOLID_OPEN: 5,
+  DOTTED_OPEN: 6,
+  SOLID_POINT: 24,
+  DOTTED_POINT: 25,
+  AUTONUMBER: 26,
+} as const;
+
+const ARROWS: Record<number, { line: LineStyle; head: ArrowHead }> = {
+  [LINETYPE.SOLID]: { line: "solid", head: "filled" },
+  [LINETYPE.DOTTED]: { line: "dotted", head: "filled" },
+  [LINETYPE.SOLID_CROSS]: { line: "solid", head: "cross" },
+  [LINETYPE.DOTTED_CROSS]: { line: "dotted", head: "cross" },
+  [LINETYPE.SOLID_OPEN]: { line: "solid", head: "none" },
+  [LINETYPE.DOTTED_OPEN]: { line: "dotted", head: "none" },
+  [LINETYPE.SOLID_POINT]: { line: "solid", head: "async" },
+  [LINETYPE.DOTTED_POINT]: { line: "dotted", head: "async" },
+};
+
+/** The Mermaid arrow for each line and head (the inverse of ARROWS). */
+export function mermaidArrow(line: LineStyle, head: ArrowHead): string {
+  const dash = line === "dotted" ? "--" : "-";
+  const end = { filled: ">>", async: ")", cross: "x", none: ">" }[head];
+  return dash + end;
+}
+
+/** Block and decoration statements, by the LINETYPE that opens them, with the keyword to point at. */
+const REFUSED: Record<number, { construct: string; keyword: RegExp }> = {
+  10: { construct: "loop", keyword: /^loop\b/ },
+  12: { construct: "alt", keyword: /^alt\b/ },
+  15: { construct: "opt", keyword: /^opt\b/ },
+  17: { construct: "activation", keyword: /^(activate\b|.*(->>|-->>|->|-->|-x|--x|-\)|--\))\s*[+-])/ },
+  18: { construct: "activation", keyword: /^(deactivate\b|.*(->>|-->>|->|-->|-x|--x|-\)|--\))\s*[+-])/ },
+  19: { construct: "par", keyword: /^par\b/ },
+  22: { construct: "rect", keyword: /^rect\b/ },
+  27: { construct: "critical", keyword: /^critical\b/ },
+  30: { construct: "break", keyword: /^break\b/ },
+  32: { construct: "par_over", keyword: /^par_over\b/ },
+  33: { construct: "two-headed arrow (<<->>)", keyword: /<<-/ },
+  34: { construct: "two-headed arrow (<<-->>)", keyword: /<<-/ },
+};
+
+const REFUSAL_HELP = "The class view draws one message per step, so this is not supported: write the messages out in order instead.";
+
+interface MermaidMessage {
+  from?: string;
+  to?: string;
+  message: unknown;
+  type?: number;
+  activate?: boolean;
+  centralConnection?: number;
+}
+
+interface SequenceDbLike {
+  getActorKeys(): string[];
+  getActors(): Map<string, { name: string; description: string }>;
+  getMessages(): MermaidMessage[];
+  getBoxes?(): unknown[];
+  getCreatedActors?(): Map<string, number>;
+  getDestroyedActors?(): Map<string, number>;
+  getDiagramTitle?(): string;
+}
+
+function isSequenceDb(db: unknown): db is SequenceDbLike {
+  return (
+    isRecord(db) && typeof db.getActorKeys === "function" && typeof db.getMessages === "function" && typeof db.getActors === "function"
+  );
+}
+
+/** A statement line of the text: not blank, not a comment. */
+const KEYWORD =
+  /^(sequenceDiagram|participant|actor|note|loop|alt|else|opt|par|par_over|and|rect|end|activate|deactivate|autonumber|title|box|create|destroy|critical|option|break|links?|properties|details|accTitle|accDescr)\b/i;
+const MESSAGE = /^[^:]*?(<<-->>|<<->>|-->>|->>|-->|->|--x|-x|--\)|-\))/;
+
+interface SourceLine {
+  /** 1-based line number. */
+  n: number;
+  text: string;
+}
+
+/**
+ * Front matter (`---` … `---` at the very top) as Mermaid reads it; we keep
+ * its title. Everything is replaced by blank lines before Mermaid sees the
+ * text, and comment lines too, so Mermaid's line numbers stay the teacher's.
+ */
+function prepare(text: string): { forMermaid: string; lines: SourceLine[]; title: string | null; leadingBlank: number } {
+  const raw = text.replace(/\r\n?/g, "\n").split("\n");
+  let title: string | null = null;
+  let bodyStart = 0;
+  if (raw[0]?.trim() === "---") {
+    const close = raw.findIndex((l, i) => i > 0 && l.trim() === "---");
+    if (close > 0) {
+      for (const l of raw.slice(1, close)) {
+        const m = /^title:\s*(.*)$/.exec(l.trim());
+        if (m) title = m[1].replace(/^(["'])(.*)\1$/, "$2").trim();
+      }
+      bodyStart = close + 1;
+    }
+  }
+  const masked = raw.map((l, i) => (i < bodyStart || /^\s*%%(?!\{)/.test(l) ? "" : l));
+  // Mermaid trims leading blank lines before parsing; its line 1 is the first non-blank one.
+  let leadingBlank = 0;
+  while (leadingBlank < masked.length && masked[leadingBlank].trim() === "") leadingBlank++;
+  return {
+    forMermaid: masked.join("\n"),
+    lines: raw.map((t, i) => ({ n: i + 1, text: t })).slice(bodyStart),
+    title,
+    leadingBlank,
+  };
+}
+
+function errorAt(message: string, line: number, column = 1): LessonParseResult {
+  return { ok: false, error: { message, line, column } };
+}
+
+/** Mermaid's parse error (jison's `hash.loc`), moved back to the teacher's line numbers. */
+function fromMermaidError(err: unknown, leadingBlank: number): LessonParseResult {
+  // jison's errors carry `hash.loc` (1-based line, 0-based column); anything else points at the top.
+  const hash = isRecord(err) && isRecord(err.hash) ? err.hash : {};
+  const loc = isRecord(hash.loc) ? hash.loc : {};
+  const firstLine = typeof loc.first_line === "number" ? loc.first_line : typeof hash.line === "number" ? hash.line + 1 : 1;
+  const line = firstLine + leadingBlank;
+  const column = (typeof loc.first_column === "number" ? loc.first_column : 0) + 1;
+  // Mermaid's message repeats the line with a caret under it: keep its first and last lines.
+  const text = err instanceof Error ? err.message : "Mermaid could not read this diagram.";
+  const parts = text.split("\n").filter((l) => l.trim() !== "" && !/^-*\^$/.test(l.trim()) && !/^\.\.\./.test(l.trim()));
+  const said = parts.length > 1 ? `${parts[0]} ${parts[parts.length - 1]}` : (parts[0] ?? text);
+  return errorAt(said.replace(/^Parse error on line \d+:?/, "Mermaid could not parse this line:").trim(), line, column);
+}
+
+/** Parses a teacher's Mermaid text into a lesson, or says what is wrong and where. */
+export async function parseMermaidLesson(text: string, getDiagramFromText: GetDiagramFromText): Promise<LessonParseResult> {
+  if (text.length > LESSON_LIMITS.source) return errorAt(`The text is longer than ${LESSON_LIMITS.source} characters.`, 1);
+  const { forMermaid, lines, title: frontTitle, leadingBlank } = prepare(text);
+  const statements = lines.filter((l) => l.text.trim() !== "" && !/^\s*%%/.test(l.text));
+  const first = statements[0];
+  if (!first) return errorAt("Paste a Mermaid sequenceDiagram: the text is empty.", 1);
+  if (!/^sequenceDiagram\b/.test(first.text.trim())) {
+    return errorAt("This is not a sequence diagram: the first line must be `sequenceDiagram`.", first.n, first.text.search(/\S/) + 1);
+  }
+
+  let diagram: { type: string; db: unknown };
+  try {
+    diagram = await getDiagramFromText(forMermaid);
+  } catch (err) {
+    return fromMermaidError(err, leadingBlank);
+  }
+  if (diagram.type !== "sequence" || !isSequenceDb(diagram.db)) return errorAt("This is not a sequence diagram.", first.n);
+  const db = diagram.db;
+
+  const find = (pattern: RegExp): SourceLine => statements.find((l) => pattern.test(l.text.trim())) ?? first;
+  const refuse = (construct: string, line: SourceLine) =>
+    errorAt(`"${construct}" is not supported. ${REFUSAL_HELP}`, line.n, line.text.search(/\S/) + 1);
+
+  if ((db.getBoxes?.() ?? []).length > 0) return refuse("box", find(/^box\b/));
+  if ((db.getCreatedActors?.()?.size ?? 0) > 0) return refuse("create", find(/^create\b/));
+  if ((db.getDestroyedActors?.()?.size ?? 0) > 0) return refuse("destroy", find(/^destroy\b/));
+
+  const actorKeys = db.getActorKeys();
+  const actors = db.getActors();
+  if (actorKeys.length > LESSON_LIMITS.lifelines) {
+    return errorAt(`A lesson has at most ${LESSON_LIMITS.lifelines} participants; this one has ${actorKeys.length}.`, first.n);
+  }
+  const lifelines = actorKeys.map((id) => {
+    const a = actors.get(id);
+    return { id, name: (a?.description || a?.name || id).trim() };
+  });
+
+  // The message lines, in order, to attach comments and notes to and to point errors at.
+  const messageLines = statements.filter((l) => !KEYWORD.test(l.text.trim()) && MESSAGE.test(l.text.trim()));
+
+  const steps: CustomStep[] = [];
+  const pendingNotes: string[] = [];
+  for (const m of db.getMessages()) {
+    const type = m.type ?? -1;
+    const refused = REFUSED[type];
+    if (refused) return refuse(refused.construct, find(refused.keyword));
+    if (m.activate) return refuse("activation", find(REFUSED[17].keyword));
+    if (m.centralConnection) return refuse("central connection", messageLines[steps.length] ?? first);
+    if (type === LINETYPE.AUTONUMBER) continue; // every step is numbered anyway
+    if (type === LINETYPE.NOTE) {
+      const note = String(m.message).trim();
+      const last = steps[steps.length - 1];
+      // A note belongs to the message above it; one before any message goes with the first.
+      if (last) last.note = last.note ? `${last.note} ${note}` : note;
+      else pendingNotes.push(note);
+      continue;
+    }
+    const arrow = ARROWS[type];
+    if (!arrow || !m.from || !m.to) return errorAt("This diagram uses a statement the class view cannot draw.", first.n);
+    steps.push({ from: m.from, to: m.to, ...arrow, title: String(m.message).trim() });
+    if (pendingNotes.length && steps.length === 1) steps[0].note = pendingNotes.splice(0).join(" ");
+  }
+  if (pendingNotes.length) return errorAt("A note needs a message to belong to: add a message first.", first.n);
+  if (steps.length < 2) return errorAt("A lesson needs at least two messages.", first.n);
+  if (steps.length > LESSON_LIMITS.steps) {
+    const line = messageLines[LESSON_LIMITS.steps] ?? first;
+    return errorAt(`A lesson has at most ${LESSON_LIMITS.steps} messages; this one has ${steps.length}.`, line.n);
+  }
+  if (messageLines.length !== steps.length) {
+    return errorAt("Could not tell which line each message is on: put each message on its own line.", first.n);
+  }
+
+  // Comments: before the first message they describe the lesson; after a message, that message.
+  let summary: string | undefined;
+  const firstMessageLine = messageLines[0].n;
+  let current = -1;
+  let nextMessage = 0;
+  for (const l of lines) {
+    if (nextMessage < messageLines.length && l.n === messageLines[nextMessage].n) {
+      current = nextMessage++;
+      continue;
+    }
+    const c = /^\s*%%\s*(summary|narration|say|why|wrong)\s*:\s*(.*)$/i.exec(l.text);
+    if (!c) continue;
+    const key = c[1].toLowerCase();
+    const value = c[2].trim();
+    if (l.n < firstMessageLine) {
+      if (key !== "summary") return errorAt(`"%% ${key}:" must follow the message it is about.`, l.n, l.text.indexOf("%%") + 1);
+      summary = value;
+      continue;
+    }
+    if (key === "summary") return errorAt('"%% summary:" goes before the first message.', l.n, l.text.indexOf("%%") + 1);
+    const step = steps[current];
+    const field = key === "say" ? "speakerNotes" : key === "wrong" ? "wrongNote" : key === "why" ? "why" : "narration";
+    step[field] = step[field] ? `${step[field]} ${value}` : value;
+  }
+
+  const dbTitle = db.getDiagramTitle?.()?.trim();
+  const title = frontTitle || dbTitle || "Untitled lesson";
+  const lesson: CustomLesson = { title, ...(summary ? { summary } : {}), lifelines, steps };
+  return { ok: true, lesson };
+}
+
+/** One line of comment text: newlines would end the comment. */
+const oneLine = (t: string) => t.replace(/\s*\n\s*/g, " ").trim();
+
+/**
+ * A lesson as Mermaid text that parses back to the same lesson: the built-in
+ * lesson's starting point for teachers, and the export of a lesson that has no
+ * text of its own. (A teacher's lesson exports the text they wrote, verbatim.)
+ */
+export function toMermaid(lesson: CustomLesson): string {
+  const out = ["---", `title: ${oneLine(lesson.title)}`, "---", "sequenceDiagram"];
+  if (lesson.summary) out.push(`  %% summary: ${oneLine(lesson.summary)}`);
+  for (const l of lesson.lifelines) out.push(l.name === l.id ? `  participant ${l.id}` : `  participant ${l.id} as ${oneLine(l.name)}`);
+  for (const s of lesson.steps) {
+    out.push(`  ${s.from}${mermaidArrow(s.line, s.head)}${s.to}: ${oneLine(s.title)}`);
+    if (s.note) out.push(`  Note over ${s.from === s.to ? s.from : `${s.from},${s.to}`}: ${oneLine(s.note)}`);
+    if (s.narration) out.push(`  %% narration: ${oneLine(s.narration)}`);
+    if (s.speakerNotes) out.push(`  %% say: ${oneLine(s.speakerNotes)}`);
+    if (s.why) out.push(`  %% why: ${oneLine(s.why)}`);
+    if (s.wrongNote) out.push(`  %% wrong: ${oneLine(s.wrongNote)}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+/** The built-in lesson (or any diagram in the shared model) as a teacher's lesson, to start from. */
+export function diagramAsCustomLesson(diagram: LessonDiagram): CustomLesson {
+  return {
+    title: diagram.title,
+    ...(diagram.summary ? { summary: diagram.summary } : {}),
+    lifelines: diagram.lifelines.map((l) => ({ id: l.id, name: l.name })),
+    steps: diagram.steps.map((s) => ({
+      from: s.from,
+      to: s.to,
+      ...(s.arrow ??
+        (s.kind === "watch" ? { line: "dotted" as const, head: "async" as const } : { line: "solid" as const, head: "filled" as const })),
+      title: s.title,
+      ...(s.note ? { note: s.note } : {}),
+      ...(s.narration && s.narration !== s.title ? { narration: s.narration } : {}),
+      ...(s.speakerNotes ? { speakerNotes: s.speakerNotes } : {}),
+      ...(s.why ? { why: s.why } : {}),
+      ...(s.wrongNote ? { wrongNote: s.wrongNote } : {}),
+    })),
+  };
+}

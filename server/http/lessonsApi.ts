@@ -1,0 +1,136 @@
+import type { IncomingMessage } from "node:http";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { lessonBodySchema, lessonIssue } from "../../lib/lesson/customSchema";
+import type { SessionLesson } from "../../lib/lesson/model";
+import {
+  MAX_LESSON_KEYS_PER_REQUEST,
+  MAX_LESSONS_PER_SERVER,
+  type CreatedLesson,
+  type LessonDetail,
+  type LessonList,
+} from "../../lib/protocol/rest";
+import { hashSecret, newSecret, secretMatches } from "../secrets";
+import type { LessonMeta, LessonStore } from "../store/lessons";
+import { isAdmin } from "./sessionsApi";
+import { HttpError } from "./httpError";
+
+/**
+ * Teachers' lessons over REST, with the access model of saved sessions: the
+ * browser that created a lesson holds its lesson key (X-Lesson-Keys to list,
+ * X-Lesson-Key for one lesson) and the admin token sees and deletes all. The
+ * lesson id alone reads nothing. The server never runs Mermaid: it checks the
+ * parsed lesson with zod (counts, text limits, every message between declared
+ * participants) and stores the Mermaid text beside it only to hand it back.
+ */
+
+const lessonIdSchema = z.uuid();
+const versionSchema = z.coerce.number().int().min(1).max(1_000_000);
+
+function lessonKeysOf(req: IncomingMessage): string[] {
+  const raw = req.headers["x-lesson-keys"] ?? req.headers["x-lesson-key"] ?? "";
+  const keys = (Array.isArray(raw) ? raw.join(",") : raw)
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0 && k.length <= 128);
+  if (keys.length > MAX_LESSON_KEYS_PER_REQUEST)
+    throw new HttpError(400, "BAD_REQUEST", `Send at most ${MAX_LESSON_KEYS_PER_REQUEST} lesson keys.`);
+  return keys;
+}
+
+function parseLessonBody(body: unknown) {
+  const parsed = lessonBodySchema.safeParse(body);
+  if (!parsed.success) throw new HttpError(400, "BAD_LESSON", `The lesson is not valid: ${lessonIssue(parsed.error)}`);
+  return parsed.data;
+}
+
+export function createLessonsApi(store: LessonStore, adminToken: string | null, now: () => number = Date.now) {
+  const noSuchLesson = () => new HttpError(404, "NO_SUCH_LESSON", "There is no lesson with that id.");
+
+  /** The lesson's record if this request may use it (its key, or the admin); deleted lessons are gone for edits and reads. */
+  async function owned(req: IncomingMessage, id: string): Promise<LessonMeta> {
+    if (!lessonIdSchema.safeParse(id).success) throw noSuchLesson();
+    const meta = await store.meta(id);
+    if (!meta || meta.deletedAt !== null) throw noSuchLesson();
+    if (isAdmin(req, adminToken)) return meta;
+    if (!lessonKeysOf(req).some((k) => secretMatches(k, meta.ownerKeyHash)))
+      throw new HttpError(403, "NO_ACCESS", "This lesson belongs to another browser: open it where it was written.");
+    return meta;
+  }
+
+  async function versionOf(id: string, versionParam: string | null) {
+    let version: number | undefined;
+    if (versionParam !== null) {
+      const v = versionSchema.safeParse(versionParam);
+      if (!v.success) throw new HttpError(400, "BAD_REQUEST", "version must be a positive whole number.");
+      version = v.data;
+    }
+    const found = await store.version(id, version);
+    if (!found) throw new HttpError(404, "NO_SUCH_LESSON", "That lesson has no such version.");
+    return found;
+  }
+
+  return {
+    async list(req: IncomingMessage): Promise<LessonList> {
+      if (isAdmin(req, adminToken)) return { scope: "admin", lessons: await store.list(null) };
+      return { scope: "owner", lessons: await store.list(lessonKeysOf(req).map(hashSecret)) };
+    },
+
+    async create(body: unknown): Promise<CreatedLesson> {
+      const { lesson, source } = parseLessonBody(body);
+      if ((await store.count()) >= MAX_LESSONS_PER_SERVER)
+        throw new HttpError(507, "LESSONS_FULL", "This server holds as many lessons as it allows. Ask the admin to remove some.");
+      const id = randomUUID();
+      const lessonKey = newSecret();
+      await store.create({ id, ownerKeyHash: hashSecret(lessonKey), at: now() }, lesson, source);
+      return { id, version: 1, lessonKey };
+    },
+
+    /** An edit: a new version; sessions that ran the old one keep it. */
+    async update(req: IncomingMessage, id: string, body: unknown): Promise<{ id: string; version: number }> {
+      await owned(req, id);
+      const { lesson, source } = parseLessonBody(body);
+      return { id, version: await store.addVersion(id, lesson, source, now()) };
+    },
+
+    async get(req: IncomingMessage, id: string, versionParam: string | null): Promise<LessonDetail> {
+      const meta = await owned(req, id);
+      const v = await versionOf(id, versionParam);
+      return {
+        id,
+        version: v.version,
+        latestVersion: meta.latestVersion,
+        lesson: v.lesson,
+        source: v.source,
+        createdAt: meta.createdAt,
+        updatedAt: meta.updatedAt,
+      };
+    },
+
+    /** The Mermaid text, exactly as written. */
+    async mermaid(req: IncomingMessage, id: string, versionParam: string | null): Promise<{ filename: string; body: string }> {
+      await owned(req, id);
+      const v = await versionOf(id, versionParam);
+      const slug =
+        v.lesson.title
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, "-")
+          .replace(/^-|-$/g, "")
+          .slice(0, 40) || "lesson";
+      return { filename: `${slug}-v${v.version}.mmd`, body: v.source };
+    },
+
+    async remove(req: IncomingMessage, id: string): Promise<{ deleted: true }> {
+      await owned(req, id);
+      await store.markDeleted(id, now());
+      return { deleted: true };
+    },
+
+    /** The version a new session runs: the caller must hold the lesson (or be the admin). */
+    async forSession(req: IncomingMessage, ref: { id: string; version?: number }): Promise<SessionLesson> {
+      await owned(req, ref.id);
+      const v = await versionOf(ref.id, ref.version === undefined ? null : String(ref.version));
+      return { id: ref.id, version: v.version, lesson: v.lesson };
+    },
+  };
+}

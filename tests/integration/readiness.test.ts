@@ -1,0 +1,67 @@
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { READINESS_CACHE_MS } from "../../lib/constants";
+import { connectClient, serverPerTest } from "./harness";
+
+const t = serverPerTest();
+
+async function ready(
+  url: string,
+): Promise<{ status: number; body: { ready: boolean; store: { kind: string; writable: boolean; problem?: string } } }> {
+  const res = await fetch(`${url}/api/ready`);
+  return {
+    status: res.status,
+    body: (await res.json()) as { ready: boolean; store: { kind: string; writable: boolean; problem?: string } },
+  };
+}
+
+const pastCache = () => new Promise((r) => setTimeout(r, READINESS_CACHE_MS + 50));
+
+describe("readiness (SQLite)", () => {
+  it("answers 503 while the database refuses writes, and 200 again once it takes them; /api/health stays up", async () => {
+    expect(await ready(t.srv.url)).toEqual({
+      status: 200,
+      body: expect.objectContaining({ ready: true, store: expect.objectContaining({ kind: "sqlite", writable: true }) }),
+    });
+    const session = await t.srv.createSession();
+    const host = t.track(await connectClient(t.srv.url, { role: "host", code: session.code, hostKey: session.hostKey }));
+
+    // The disk "fills up": from another connection, every write to the log and to the probe is refused the way
+    // SQLite refuses a write to a full disk.
+    const outside = new Database(path.join(t.srv.dataDir, "sessions.sqlite"));
+    const full = ["events", "ops_probe", "sessions"].flatMap((table) =>
+      ["INSERT", "UPDATE"].map((op) => ({ name: `full_${table}_${op.toLowerCase()}`, table, op })),
+    );
+    for (const { name, table, op } of full) {
+      outside.exec(`CREATE TRIGGER ${name} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
+    }
+    try {
+      await pastCache();
+      const refused = await ready(t.srv.url);
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({
+        ready: false,
+        store: { kind: "sqlite", writable: false, problem: "the store refused a write" },
+      });
+      expect(JSON.stringify(refused.body)).not.toContain(t.srv.dataDir);
+      const health = await fetch(`${t.srv.url}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ ok: true });
+      // What readiness says is what a class meets: the teacher's next step cannot be saved.
+      expect(await host.emit("step:go", { stepIndex: 1 })).toMatchObject({ ok: false, error: { code: "INTERNAL" } });
+    } finally {
+      for (const { name } of full) outside.exec(`DROP TRIGGER ${name}`);
+      outside.close();
+    }
+    await pastCache();
+    expect((await ready(t.srv.url)).status).toBe(200);
+    const again = t.track(await connectClient(t.srv.url, { role: "host", code: session.code, hostKey: session.hostKey }));
+    expect((await again.emit("step:go", { stepIndex: 1 })).ok).toBe(true);
+  });
+
+  it("answers GET and HEAD only", async () => {
+    expect((await fetch(`${t.srv.url}/api/ready`, { method: "HEAD" })).status).toBe(200);
+    expect((await fetch(`${t.srv.url}/api/ready`, { method: "DELETE" })).status).toBe(405);
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { PRESENCE_BROADCAST_INTERVAL_MS } from "../../lib/constants";
+import type { RosterChanges } from "../../lib/session/roster";
+import { connectClient, serverPerTest, waitUntil, type TestClient } from "./harness";
+
+/**
+ * The teacher's console gets the roster whole once, then only what changed:
+ * what a join, a leave or a vote costs the console does not grow with the class.
+ */
+const t = serverPerTest();
+const track = t.track;
+
+describe("the console's roster travels as changes", () => {
+  /** Joins `n` students, 25 at a time. */
+  async function joinClass(code: string, n: number, from = 0): Promise<TestClient[]> {
+    const joined: TestClient[] = [];
+    for (let i = from; i < from + n; i += 25) {
+      const batch = Array.from({ length: Math.min(25, from + n - i) }, (_, k) =>
+        connectClient(t.srv.url, { role: "student", code, nickname: `Student ${i + k + 1}` }),
+      );
+      joined.push(...(await Promise.all(batch)).map(track));
+    }
+    return joined;
+  }
+
+  const sizeOf = (message: unknown) => Buffer.byteLength(JSON.stringify(message));
+  const changesSince = (host: TestClient, index: number) => host.rosterMessages.slice(index).filter((m): m is RosterChanges => "from" in m);
+
+  it("one join, one leave and one vote cost the console the same few hundred bytes in a class of 20 or 300", async () => {
+    {
+      const costs: Record<number, { join: number; leave: number; snapshotBytes: number }> = {};
+      for (const size of [20, 300]) {
+        const { code, hostKey } = await t.srv.createSession();
+        const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+        const students = await joinClass(code, size);
+        await host.waitFor((c) => c.students().length === size && c.students().every((s) => s.connected), 15_000);
+        // Quiet: the presence throttle has flushed.
+        await new Promise((r) => setTimeout(r, PRESENCE_BROADCAST_INTERVAL_MS * 2));
+
+        let mark = host.rosterMessages.length;
+        const late = track(await connectClient(t.srv.url, { role: "student", code, nickname: "Latecomer" }));
+        await host.waitFor((c) => c.students().some((s) => s.nickname === "Latecomer" && s.connected));
+        const joinChanges = changesSince(host, mark);
+        // Only the newcomer's row travels.
+        expect(joinChanges.flatMap((m) => m.rows).map((r) => r.nickname)).toEqual(["Latecomer"]);
+
+        mark = host.rosterMessages.length;
+        late.close();
+        await host.waitFor((c) => c.students().some((s) => s.nickname === "Latecomer" && !s.connected));
+        const leaveChanges = changesSince(host, mark);
+        expect(leaveChanges.flatMap((m) => m.rows).map((r) => [r.nickname, r.connected])).toEqual([["Latecomer", false]]);
+
+        // A vote reaches the console as a count (the tally), never as the roster or a whole snapshot.
+        const open = (await host.emit("poll:open", { kind: "next-step" })) as { ok: true; data: { pollId: string } };
+        const snapshotsBefore = host.snapshots.length;
+        mark = host.rosterMessages.length;
+        const voter = students[0];
+        const optionId = voter.public().poll!.options[0].id;
+        expect((await voter.emit("poll:vote", { pollId: open.data.pollId, optionId })).ok).toBe(true);
+        await host.waitFor((c) => c.tallies.at(-1)?.total === 1);
+        expect(host.rosterMessages.length).toBe(mark);
+        expect(host.snapshots.length).toBe(snapshotsBefore);
+
+        costs[size] = {
+          join: joinChanges.reduce((sum, m) => sum + sizeOf(m), 0),
+          leave: leaveChanges.reduce((sum, m) => sum + sizeOf(m), 0),
+          snapshotBytes: sizeOf(host.latest()),
+        };
+      }
+      // The same cost whatever the class size (a few bytes of longer numbers aside), and small.
+      for (const kind of ["join", "leave", "snapshotBytes"] as const) {
+        expect(costs[300][kind], `${kind}: ${JSON.stringify(costs)}`).toBeLessThan(costs[20][kind] + 16);
+      }
+      expect(costs[300].join).toBeLessThan(300);
+      expect(costs[300].snapshotBytes).toBeLessThan(5_000);
+    }
+  }, 60_000);
+
+  it("renames, removals and readmissions reach the console as the rows that changed", async () => {
+    {
+      const { code, hostKey } = await t.srv.createSession();
+      const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+      const [ada, linus] = await joinClass(code, 2);
+      await host.waitFor((c) => c.students().length === 2);
+      const adaId = ada.welcome!.participantId!;
+      const linusId = linus.welcome!.participantId!;
+
+      let mark = host.rosterMessages.length;
+      expect((await host.emit("participant:rename", { participantId: adaId, nickname: "Ada" })).ok).toBe(true);
+      await host.waitFor((c) => c.students().some((s) => s.nickname === "Ada"));
+      expect(changesSince(host, mark).flatMap((m) => m.rows.map((r) => r.id))).toEqual([adaId]);
+
+      mark = host.rosterMessages.length;
+      expect((await host.emit("participant:remove", { participantId: linusId })).ok).toBe(true);
+      await host.waitFor((c) => c.removedStudents().some((s) => s.id === linusId) && c.students().length === 1);
+      expect(new Set(changesSince(host, mark).flatMap((m) => m.rows.map((r) => r.id)))).toEqual(new Set([linusId]));
+
+      expect((await host.emit("participant:readmit", { participantId: linusId })).ok).toBe(true);
+      await host.waitFor((c) => c.removedStudents().length === 0 && c.students().length === 2);
+      expect(host.rosterGaps).toBe(0);
+    }
+  });
+
+  it("a console that missed a change gets the whole roster again, and a second teacher tab agrees", async () => {
+    {
+      const { code, hostKey } = await t.srv.createSession();
+      const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+      await joinClass(code, 5);
+      await host.waitFor((c) => c.students().length === 5);
+      // As if a message had been lost: the copy is one revision behind what the server counts.
+      const roster = host.roster!;
+      Object.assign(roster, { rev: roster.rev - 1 });
+      await joinClass(code, 1, 5);
+      await waitUntil(() => host.rosterGaps === 1, 5_000);
+      await host.waitFor((c) => c.students().length === 6 && c.roster!.rev >= roster.rev + 1);
+      const second = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+      await second.waitFor((c) => c.students().length === 6);
+      expect(second.students()).toEqual(host.students());
+    }
+  });
+});
