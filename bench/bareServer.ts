@@ -21,7 +21,8 @@ import { toPublicSnapshot } from "../lib/session/views";
  *
  * It prints `{"listening":port}` on stdout when ready. Started with
  * --expose-gc, SIGUSR2 runs a full garbage collection (the driver does this
- * before it reads the RSS, as it does for the product).
+ * before it reads the RSS, as it does for the product); GET /metrics gives
+ * the event-loop delay and heap figures the product's /metrics gives.
  *
  * What it sends is the product's, byte for byte in shape and within a few
  * bytes in size: the snapshots are built by the product's own view
@@ -40,26 +41,29 @@ const DEFAULT_CODE = "BENCH1"; // the product's codes are 6 characters
 const portArg = process.argv.find((a) => a.startsWith("--port="));
 const port = portArg ? Number(portArg.slice("--port=".length)) : 0;
 
-// As the product (server/index.ts): a full GC on SIGUSR2, and a line with the event loop's delay since the previous
-// signal (beyond the 10 ms sampling period) and the heap after the collection.
+// As the product (server/index.ts): a full GC on SIGUSR2 when started with --expose-gc.
 const gc = (globalThis as { gc?: () => void }).gc;
-if (gc) {
-  const resolutionMs = 10;
-  const loopDelay = monitorEventLoopDelay({ resolution: resolutionMs });
-  loopDelay.enable();
-  const delayMs = (ns: number) => Math.max(0, Math.round((ns / 1e6 - resolutionMs) * 100) / 100);
-  process.on("SIGUSR2", () => {
-    const delay = {
-      loopDelayP50Ms: delayMs(loopDelay.percentile(50)),
-      loopDelayP99Ms: delayMs(loopDelay.percentile(99)),
-      loopDelayMaxMs: delayMs(loopDelay.max),
-    };
-    gc();
-    loopDelay.reset();
-    const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-    const stats = { msg: "process stats", ...delay, rss, heapUsed, heapTotal, external, arrayBuffers, liveSessions: rooms.size };
-    process.stdout.write(JSON.stringify(stats) + "\n");
-  });
+if (gc) process.on("SIGUSR2", () => gc());
+
+/**
+ * GET /metrics: the few of the product's Prometheus names the benchmark reads (prom-client's defaults in
+ * server/ops/metrics.ts, same sampling, reset at each scrape), so one reader serves both servers.
+ */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+function metricsText(): string {
+  const { heapUsed, heapTotal, external } = process.memoryUsage();
+  const lines = [
+    `nodejs_eventloop_lag_p50_seconds ${loopDelay.percentile(50) / 1e9}`,
+    `nodejs_eventloop_lag_p99_seconds ${loopDelay.percentile(99) / 1e9}`,
+    `nodejs_eventloop_lag_max_seconds ${loopDelay.max / 1e9}`,
+    `nodejs_heap_size_used_bytes ${heapUsed}`,
+    `nodejs_heap_size_total_bytes ${heapTotal}`,
+    `nodejs_external_memory_bytes ${external}`,
+    `classroom_live_sessions ${rooms.size}`,
+  ];
+  loopDelay.reset();
+  return lines.join("\n") + "\n";
 }
 
 /** One class: the session as the product's public view needs it, its votes and its tally throttle. */
@@ -194,7 +198,11 @@ function roomFor(code: string): BareRoom {
   return room;
 }
 
-const httpServer = createServer((_req, res) => {
+const httpServer = createServer((req, res) => {
+  if (req.url === "/metrics") {
+    res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
+    return void res.end(metricsText());
+  }
   res.writeHead(200, { "content-type": "application/json" });
   res.end('{"ok":true}');
 });

@@ -5,7 +5,7 @@ import { log } from "./log";
 import { now, type SchoolCommand, type SchoolEvent, type SchoolRoom, type SchoolRoomStats, type ServerKind } from "./messages";
 import { busyShare, cpuMs, machineTicks } from "./proc";
 import { startServer, type RunningServer } from "./servers";
-import { rssAfterGc, serverCpuMs, watchProcessStats, type ProcessStats } from "./serverUsage";
+import { METRICS_ENV, readingAfterGc, scrapeStats, serverCpuMs } from "./serverUsage";
 import { fmt, maxOf, median, p99, ratio, runMedian } from "./stats";
 import { sleep } from "./wait";
 import { Worker } from "./workers";
@@ -41,12 +41,12 @@ export interface SchoolResult {
     afterLessonsBytes: number;
     perRoomBytes: number;
     perStudentBytes: number;
-    /** V8's heapUsed after the GC (the server's own line), per student: the same delta without the allocator's pages */
+    /** V8's heap used after the GC (the server's /metrics), per student: the same delta without the allocator's pages */
     heapPerStudentBytes: number;
     settled: boolean;
   };
-  /** the server's event loop over the lesson window, beyond the 10 ms sampling period (its SIGUSR2 line) */
-  loopDelay: { p50Ms: number; p99Ms: number; maxMs: number } | null;
+  /** the server's event loop over the lesson window, beyond the 10 ms sampling period (its /metrics) */
+  loopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
   lessons: {
     seconds: number;
     steps: number;
@@ -124,8 +124,8 @@ export async function runSchool(kind: ServerKind, run: number, o: SchoolOptions)
   const tag = `school ${kind} ${o.rooms}×${o.classSize} run ${run}/${REPS}`;
   const [server, workers] = await Promise.all([
     // 200 sessions from one address in a few seconds: over the default creation limit (10 a minute).
-    // LOG_LEVEL=info: the product logs its SIGUSR2 stats line (event-loop delay, heap) at info.
-    startServer(kind, { SESSION_CREATE_LIMIT: "100000", LOG_LEVEL: "info" }),
+    // METRICS_ENV: the event-loop delay and the heap come from the product's GET /metrics.
+    startServer(kind, { SESSION_CREATE_LIMIT: "100000", ...METRICS_ENV }),
     (async () => {
       const ws = Array.from({ length: Math.min(WORKERS, o.rooms) }, (_, i) => new Worker<SchoolCommand, SchoolEvent>(i, "schoolWorker.ts"));
       await Promise.all(ws.map((w) => w.next("ready", 30_000)));
@@ -134,14 +134,7 @@ export async function runSchool(kind: ServerKind, run: number, o: SchoolOptions)
   ]);
   const all = <E extends SchoolEvent["ev"]>(ev: E, timeoutMs: number) =>
     Promise.all(workers.map((w: SchoolWorker) => w.next(ev, timeoutMs)));
-  const stats = watchProcessStats(server.procs[0]);
-  /** rssAfterGc, with the server's stats lines of its signals: the first covers the time since the previous reading */
-  const gcReading = async () => {
-    const mark = stats.count();
-    const rss = await rssAfterGc(server);
-    const lines: ProcessStats[] = stats.since(mark);
-    return { ...rss, first: lines.at(0) ?? null, last: lines.at(-1) ?? null };
-  };
+  const gcReading = () => readingAfterGc(server);
   try {
     await sleep(1_000);
     const start = await gcReading();
@@ -194,14 +187,12 @@ export async function runSchool(kind: ServerKind, run: number, o: SchoolOptions)
     const withStudents = await gcReading();
 
     // Idle: everyone connected, nobody acting, the join's garbage collected: what holding the sockets costs (the product
-    // pings every 10 s, the baseline every 25 s, socket.io's default). One more SIGUSR2 ends it: the server's stats line
-    // gives the idle event-loop delay, and its histogram starts afresh for the lessons.
+    // pings every 10 s, the baseline every 25 s, socket.io's default). A scrape of /metrics ends it, so the server's
+    // event-loop histogram starts afresh for the lessons.
     const idleCpu0 = { server: serverCpuMs(server), at: now() };
     await sleep(IDLE_WINDOW_MS);
     const idleServerMsPerS = (serverCpuMs(server) - idleCpu0.server) / ((now() - idleCpu0.at) / 1000);
-    const idleMark = stats.count();
-    server.procs[0].kill("SIGUSR2");
-    for (let i = 0; i < 40 && stats.count() === idleMark; i++) await sleep(50);
+    await scrapeStats(server);
 
     // The lessons: every room on its own staggered schedule, for o.seconds.
     log(`${tag}: ${o.seconds} s of lessons`);
@@ -228,9 +219,7 @@ export async function runSchool(kind: ServerKind, run: number, o: SchoolOptions)
     const workersMs = workersCpu() - cpu0.workers;
     const machineBusy = busyShare(cpu0.machine, machineTicks());
     const afterLessons = await gcReading();
-    const window = afterLessons.first;
-    const loopDelay = window ? { p50Ms: window.loopDelayP50Ms, p99Ms: window.loopDelayP99Ms, maxMs: window.loopDelayMaxMs } : null;
-    if (!loopDelay) errors.push("the server wrote no stats line on SIGUSR2: no event-loop delay");
+    const loopDelay = afterLessons.loopDelay;
 
     const rooms: SchoolRoomStats[] = ran.flatMap((r) => r.rooms);
     const flat = (pick: (s: SchoolRoomStats) => number[]) => rooms.flatMap(pick);
@@ -281,7 +270,7 @@ export async function runSchool(kind: ServerKind, run: number, o: SchoolOptions)
       afterLessonsBytes: afterLessons.bytes,
       perRoomBytes: (withRooms.bytes - start.bytes) / Math.max(1, teachersOk),
       perStudentBytes: (withStudents.bytes - withRooms.bytes) / join.ok,
-      heapPerStudentBytes: withStudents.last && withRooms.last ? (withStudents.last.heapUsed - withRooms.last.heapUsed) / join.ok : NaN,
+      heapPerStudentBytes: (withStudents.after.heapUsedBytes - withRooms.after.heapUsedBytes) / join.ok,
       settled: start.settled && withRooms.settled && withStudents.settled && afterLessons.settled,
     };
     if (!memory.settled) errors.push("memory: the RSS did not settle within 5 s of a forced GC (read anyway)");

@@ -1,4 +1,3 @@
-import type { ChildProcess } from "node:child_process";
 import { cpuMs, rssBytes } from "./proc";
 import type { RunningServer } from "./servers";
 import { sleep } from "./wait";
@@ -43,41 +42,62 @@ export function serverCpuMs(server: RunningServer): number {
   return server.cpuPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
 }
 
-/**
- * What a server logs on each SIGUSR2 (server/index.ts; bench/bareServer.ts writes the same line): the event
- * loop's delay since the previous signal (beyond the 10 ms sampling period) and the heap after the forced GC.
- */
+/** The token the benchmark gives the product (METRICS_TOKEN) so it can read its GET /metrics; the baseline answers it too. */
+export const BENCH_METRICS_TOKEN = "bench-metrics-0123456789abcdef";
+/** Environment for a product server whose /metrics the benchmark reads. */
+export const METRICS_ENV = { METRICS_TOKEN: BENCH_METRICS_TOKEN };
+/** prom-client's event-loop sampling period in the product (server/ops/metrics.ts) and the baseline. */
+const LOOP_DELAY_RESOLUTION_MS = 10;
+
+/** What a server's GET /metrics says about its process. */
 export interface ProcessStats {
+  /** the event loop's delay since the previous scrape (each scrape resets it), beyond the 10 ms sampling period */
   loopDelayP50Ms: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
-  rss: number;
-  heapUsed: number;
-  heapTotal: number;
-  external: number;
-  arrayBuffers: number;
-  liveSessions?: number;
+  heapUsedBytes: number;
+  heapTotalBytes: number;
+  externalBytes: number;
+  liveSessions: number;
 }
 
 /**
- * Collects the "process stats" lines a server process writes on stdout (the product logs them at info, so
- * start it with LOG_LEVEL=info). `since(mark)` returns the lines written after `mark = count()`.
+ * GET /metrics in the Prometheus text format: the product's (server/ops/metrics.ts, prom-client's process
+ * metrics; on with METRICS_TOKEN, see METRICS_ENV) or the baseline's, which answers the same names.
  */
-export function watchProcessStats(proc: ChildProcess): { count(): number; since(mark: number): ProcessStats[] } {
-  const lines: ProcessStats[] = [];
-  let partial = "";
-  proc.stdout!.on("data", (d: Buffer) => {
-    const text = partial + d.toString();
-    const parts = text.split("\n");
-    partial = parts.pop() ?? "";
-    for (const line of parts) {
-      if (!line.includes('"process stats"')) continue;
-      try {
-        lines.push(JSON.parse(line) as ProcessStats);
-      } catch {
-        // a line that only looks like one
-      }
-    }
+export async function scrapeStats(server: RunningServer): Promise<ProcessStats> {
+  const res = await fetch(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` },
+    signal: AbortSignal.timeout(10_000),
   });
-  return { count: () => lines.length, since: (mark) => lines.slice(mark) };
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET /metrics: ${res.status} ${text.slice(0, 200)} (is the server started with METRICS_ENV?)`);
+  const value = (name: string): number => {
+    const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text);
+    if (!match) throw new Error(`GET /metrics has no ${name}`);
+    return Number(match[1]);
+  };
+  // The histogram holds the sampling timer's whole period; the delay is what exceeds it.
+  const delayMs = (seconds: number) => Math.max(0, Math.round((seconds * 1000 - LOOP_DELAY_RESOLUTION_MS) * 100) / 100);
+  return {
+    loopDelayP50Ms: delayMs(value("nodejs_eventloop_lag_p50_seconds")),
+    loopDelayP99Ms: delayMs(value("nodejs_eventloop_lag_p99_seconds")),
+    loopDelayMaxMs: delayMs(value("nodejs_eventloop_lag_max_seconds")),
+    heapUsedBytes: value("nodejs_heap_size_used_bytes"),
+    heapTotalBytes: value("nodejs_heap_size_total_bytes"),
+    externalBytes: value("nodejs_external_memory_bytes"),
+    liveSessions: value("classroom_live_sessions"),
+  };
+}
+
+/**
+ * A reading: the event loop's delay since the previous reading (scraped before the forced GC, so the
+ * collection's own pause falls in no interval), RSS after a forced GC, and the heap after it (a second
+ * scrape, which also starts the next interval).
+ */
+export async function readingAfterGc(server: RunningServer) {
+  const before = await scrapeStats(server);
+  const rss = await rssAfterGc(server);
+  const after = await scrapeStats(server);
+  return { ...rss, loopDelay: { p50Ms: before.loopDelayP50Ms, p99Ms: before.loopDelayP99Ms, maxMs: before.loopDelayMaxMs }, after };
 }

@@ -3,8 +3,8 @@ import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket
 import { PROTOCOL_VERSION } from "../lib/protocol";
 import { log } from "./log";
 import { killAll } from "./processes";
-import { startServer, type RunningServer } from "./servers";
-import { rssAfterGc, serverCpuMs, watchProcessStats, type ProcessStats } from "./serverUsage";
+import { startServer } from "./servers";
+import { METRICS_ENV, readingAfterGc, serverCpuMs } from "./serverUsage";
 import { fmt, maxOf, p99 } from "./stats";
 import { sleep, withTimeout } from "./wait";
 
@@ -14,9 +14,9 @@ import { sleep, withTimeout } from "./wait";
  * students joining, leaving for good, dropping and reconnecting with their
  * token, and voting, while teachers step and poll. Every sample interval it
  * forces a GC in the server and prints a row: RSS and V8 heap after the GC,
- * the event loop's delay since the previous row (the server's SIGUSR2 line,
- * server/index.ts), and what the classes did. At the end every session is
- * ended and every socket closed, and the server's memory must come back to
+ * the event loop's delay since the previous row (from the server's own GET
+ * /metrics, server/ops/metrics.ts, on with METRICS_TOKEN), and what the
+ * classes did. At the end every session is ended and every socket closed, and the server's memory must come back to
  * the baseline taken before the churn, within the stated tolerance. Exit code
  * 1 if it does not, or if any command or vote was refused or never answered,
  * a reconnect came back as someone else, a closed poll's total was wrong, or
@@ -384,17 +384,6 @@ interface Row {
   failures: number;
 }
 
-/** RSS and heap after a forced GC, and the event loop's delay since the previous reading (its first stats line). */
-async function reading(server: RunningServer, stats: ReturnType<typeof watchProcessStats>) {
-  const mark = stats.count();
-  const rss = await rssAfterGc(server);
-  // The line of the last signal may still be in the pipe.
-  for (let i = 0; i < 20 && stats.since(mark).length < 2; i++) await sleep(50);
-  const lines: ProcessStats[] = stats.since(mark);
-  if (!lines.length) throw new Error("the server wrote no stats line on SIGUSR2 (is it started with --expose-gc and LOG_LEVEL=info?)");
-  return { rss, first: lines[0], last: lines[lines.length - 1] };
-}
-
 const mib = (b: number) => fmt(b / 2 ** 20, 1);
 const HEADER =
   "| min | live sessions | students | RSS after GC (MiB) | heap used after GC (MiB) | external (MiB) | loop delay p50 / p99 / max (ms) | server CPU (ms/s) | sessions +/− | joins / leaves / reconnects | votes / steps / polls | teacher ack p99 (ms) | failures |\n" +
@@ -412,25 +401,25 @@ async function main(): Promise<void> {
   log(
     `soak: ${MINUTES} min of churn, ${SESSIONS} classes of ${CLASS_SIZE} at once, each living ${fmt(LIFETIME_MS[0] / 1000, 0)}–${fmt(LIFETIME_MS[1] / 1000, 0)} s; a row every ${SAMPLE_MS / 1000} s; load average ${load.map((l) => l.toFixed(1)).join(" ")}`,
   );
-  // LOG_LEVEL=info: the product logs its SIGUSR2 stats line at info. Sessions come and go faster than the default creation limit allows.
-  const server = await startServer("product", { LOG_LEVEL: "info", SESSION_CREATE_LIMIT: "100000" });
+  // METRICS_ENV: the event-loop delay and the heap come from its GET /metrics. Sessions come and go faster than the
+  // default creation limit allows.
+  const server = await startServer("product", { ...METRICS_ENV, SESSION_CREATE_LIMIT: "100000" });
   url = server.url;
-  const stats = watchProcessStats(server.procs[0]);
   const rows: Row[] = [];
   let lastCpu = serverCpuMs(server);
   let lastAt = Date.now();
   const sample = async (): Promise<Row> => {
-    const r = await reading(server, stats);
+    const r = await readingAfterGc(server);
     const now = Date.now();
     const cpu = serverCpuMs(server);
     const row: Row = {
       atS: (now - churnStart) / 1000,
-      liveSessions: r.last.liveSessions ?? -1,
+      liveSessions: r.after.liveSessions,
       students: [...classes].reduce((s, c) => s + c.students.size, 0),
-      rssBytes: r.rss.bytes,
-      heapUsedBytes: r.last.heapUsed,
-      externalBytes: r.last.external,
-      loopDelay: { p50: r.first.loopDelayP50Ms, p99: r.first.loopDelayP99Ms, max: r.first.loopDelayMaxMs },
+      rssBytes: r.bytes,
+      heapUsedBytes: r.after.heapUsedBytes,
+      externalBytes: r.after.externalBytes,
+      loopDelay: { p50: r.loopDelay.p50Ms, p99: r.loopDelay.p99Ms, max: r.loopDelay.maxMs },
       serverCpuMsPerS: (cpu - lastCpu) / ((now - lastAt) / 1000),
       counts,
       failures: Object.values(failures).reduce((a, b) => a + b, 0),

@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import next from "next";
 import { createClassroomServer, type ClassroomServerOptions, type PageHandler } from "./app";
 import { RedisSessionStore, connectRedis } from "./store/redis";
@@ -6,9 +5,6 @@ import type { SessionStore } from "./store/types";
 import { loadConfig } from "./config";
 import { log } from "./logger";
 import { SqliteSessionStore } from "./store/sqlite";
-
-/** How often the event loop's delay is sampled for the stats the benchmark reads (SIGUSR2, below). */
-const LOOP_DELAY_RESOLUTION_MS = 10;
 
 /** Wiring only: configuration, the store, Next.js and the classroom server on one port. */
 async function main(): Promise<void> {
@@ -59,26 +55,9 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
-  // The benchmark and the soak (bench/) start the server with --expose-gc and send SIGUSR2 for a full GC before they read
-  // the RSS. Each signal also logs (info) the heap after the collection and the event loop's delay since the previous one.
+  // The benchmark (bench/run.ts) starts the server with --expose-gc and sends SIGUSR2 for a full GC before it reads the RSS.
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) {
-    const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
-    loopDelay.enable();
-    // The histogram holds the sampling timer's whole period; the delay is what exceeds the resolution.
-    const delayMs = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_DELAY_RESOLUTION_MS) * 100) / 100);
-    process.on("SIGUSR2", () => {
-      const delay = {
-        loopDelayP50Ms: delayMs(loopDelay.percentile(50)),
-        loopDelayP99Ms: delayMs(loopDelay.percentile(99)),
-        loopDelayMaxMs: delayMs(loopDelay.max),
-      };
-      gc();
-      loopDelay.reset(); // the collection's own pause belongs to no interval
-      const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-      log.info("process stats", { ...delay, rss, heapUsed, heapTotal, external, arrayBuffers, liveSessions: server.rooms.liveCount });
-    });
-  }
+  if (gc) process.on("SIGUSR2", () => gc());
 }
 
 main().catch((err) => {
