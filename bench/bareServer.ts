@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Server } from "socket.io";
 import { TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
 import { getScenario } from "../lib/lesson/scenarios";
@@ -11,15 +12,17 @@ import { toPublicSnapshot } from "../lib/session/views";
 
 /**
  * The baseline: a bare socket.io 4.8 server doing the least the product does.
- * One room, `io.to(room).emit`, a vote Map and a coalesced tally, nothing else
- * (no validation, no storage, no rate limits, no per-voter echo). Run as a
- * child process:
+ * One socket.io room per class, `io.to(room).emit`, a vote Map and a coalesced
+ * tally, nothing else (no validation, no storage, no rate limits, no per-voter
+ * echo). A handshake's `auth.room` names the class (the school scenario's 200
+ * rooms); without it every socket is in one class. Run as a child process:
  *
  *   node --expose-gc --import tsx bench/bareServer.ts --port=4000
  *
  * It prints `{"listening":port}` on stdout when ready. Started with
  * --expose-gc, SIGUSR2 runs a full garbage collection (the driver does this
- * before it reads the RSS, as it does for the product).
+ * before it reads the RSS, as it does for the product); GET /metrics gives
+ * the event-loop delay and heap figures the product's /metrics gives.
  *
  * What it sends is the product's, byte for byte in shape and within a few
  * bytes in size: the snapshots are built by the product's own view
@@ -32,133 +35,202 @@ import { toPublicSnapshot } from "../lib/session/views";
  * (TALLY_BROADCAST_INTERVAL_MS) and leading-edge rule.
  */
 
-const ROOM = "class";
+/** The class of a handshake that names none (the class cells); the school (`--school`) names its rooms by 6-character codes. */
+const DEFAULT_CODE = "BENCH1"; // the product's codes are 6 characters
 
 const portArg = process.argv.find((a) => a.startsWith("--port="));
 const port = portArg ? Number(portArg.slice("--port=".length)) : 0;
 
+// As the product (server/index.ts): a full GC on SIGUSR2 when started with --expose-gc.
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc) process.on("SIGUSR2", () => gc());
 
-/** The session as the product's public view needs it; only what the benchmark changes is ever updated. */
-const state = initialState();
-state.id = randomUUID();
-state.code = "BENCH1"; // the product's codes are 6 characters
-state.title = "Benchmark"; // the driver's POST /api/sessions title
-state.seq = 1; // the product's session:created; each join, step, vote and close adds one, as below
-let connected = 0;
-
-/** Votes by socket id (the least a server can keep). */
-let votes = new Map<string, string>();
-let poll: Poll | null = null;
-
-const snapshot = () => toPublicSnapshot(state, connected);
-
-function counts(): { counts: Record<string, number>; total: number } {
-  const c: Record<string, number> = Object.fromEntries(poll!.options.map((o) => [o.id, 0]));
-  for (const v of votes.values()) c[v] = (c[v] ?? 0) + 1;
-  return { counts: c, total: votes.size };
+/**
+ * GET /metrics: the few of the product's Prometheus names the benchmark reads (prom-client's defaults in
+ * server/ops/metrics.ts, same sampling, reset at each scrape), so one reader serves both servers.
+ */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+function metricsText(): string {
+  const { heapUsed, heapTotal, external } = process.memoryUsage();
+  const lines = [
+    `nodejs_eventloop_lag_p50_seconds ${loopDelay.percentile(50) / 1e9}`,
+    `nodejs_eventloop_lag_p99_seconds ${loopDelay.percentile(99) / 1e9}`,
+    `nodejs_eventloop_lag_max_seconds ${loopDelay.max / 1e9}`,
+    `nodejs_heap_size_used_bytes ${heapUsed}`,
+    `nodejs_heap_size_total_bytes ${heapTotal}`,
+    `nodejs_external_memory_bytes ${external}`,
+    `classroom_live_sessions ${rooms.size}`,
+  ];
+  loopDelay.reset();
+  return lines.join("\n") + "\n";
 }
 
-// --- Tallies: the product's leading-edge throttle (server/rooms/throttle.ts), at its interval.
-let tallyTimer: NodeJS.Timeout | null = null;
-let tallyPending = false;
+/** One class: the session as the product's public view needs it, its votes and its tally throttle. */
+class BareRoom {
+  /** Only what the benchmark changes is ever updated. */
+  readonly state = initialState();
+  connected = 0;
+  /** Votes by socket id (the least a server can keep). */
+  private votes = new Map<string, string>();
+  private poll: Poll | null = null;
+  private tallyTimer: NodeJS.Timeout | null = null;
+  private tallyPending = false;
 
-function sendTally(): void {
-  if (!poll || poll.status !== "open") return;
-  io.to(ROOM).emit("poll:tally", { pollId: poll.id, round: poll.round, ...counts(), rev: state.seq });
+  constructor(readonly code: string) {
+    this.state.id = randomUUID();
+    this.state.code = code;
+    this.state.title = "Benchmark"; // the driver's POST /api/sessions title
+    this.state.seq = 1; // the product's session:created; each join, step, vote and close adds one, as below
+  }
+
+  private emit(event: string, payload: unknown): void {
+    io.to(this.code).emit(event, payload);
+  }
+
+  snapshot() {
+    return toPublicSnapshot(this.state, this.connected);
+  }
+
+  private counts(): { counts: Record<string, number>; total: number } {
+    const c: Record<string, number> = Object.fromEntries(this.poll!.options.map((o) => [o.id, 0]));
+    for (const v of this.votes.values()) c[v] = (c[v] ?? 0) + 1;
+    return { counts: c, total: this.votes.size };
+  }
+
+  joined(): void {
+    this.connected += 1;
+    this.state.seq += 1; // the product logs a participant:joined
+  }
+
+  step(stepIndex: number): void {
+    this.state.seq += 1;
+    this.state.stepIndex = stepIndex;
+    this.emit("session:snapshot", this.snapshot());
+  }
+
+  /** The product's poll:open + results:show (live results visible to the class), in one command. */
+  open(): { pollId: string; options: string[] } | null {
+    const state = this.state;
+    const generated = generateNextStepPoll(getScenario(state.mode, state.variant), state.stepIndex);
+    if (!generated) return null;
+    const options = generated.options.map((o, i) => ({ id: `o${i + 1}`, text: o.text, note: o.note }));
+    const poll: Poll = {
+      id: randomUUID(),
+      kind: "next-step",
+      question: generated.question,
+      options,
+      correctOptionId: options[generated.options.findIndex((o) => o.correct)]?.id ?? null,
+      mode: state.mode,
+      variant: state.variant,
+      stepIndex: state.stepIndex,
+      status: "open",
+      round: 1,
+      votes: {},
+      voteWrites: {},
+      history: [],
+      openedAt: Date.now(),
+      closesAt: null,
+      revealedAt: null,
+    };
+    this.poll = poll;
+    this.votes = new Map();
+    state.polls = { [poll.id]: poll };
+    state.pollOrder = [poll.id];
+    state.activePollId = poll.id;
+    state.resultsVisible = true;
+    state.seq += 2;
+    this.emit("session:snapshot", this.snapshot());
+    return { pollId: poll.id, options: options.map((o) => o.id) };
+  }
+
+  close(): boolean {
+    const poll = this.poll;
+    if (!poll || poll.status !== "open") return false;
+    this.cancelTally();
+    // As the product's poll:closed: the round's counts go into the history, the public view shows them.
+    poll.status = "closed";
+    poll.history = [{ round: poll.round, ...this.counts() }];
+    this.state.seq += 1;
+    this.emit("session:snapshot", this.snapshot());
+    return true;
+  }
+
+  vote(socketId: string, pollId: string, optionId: string): boolean {
+    if (!this.poll || this.poll.status !== "open" || pollId !== this.poll.id) return false;
+    this.votes.set(socketId, optionId);
+    this.state.seq += 1; // the product logs a poll:voted
+    this.requestTally();
+    return true;
+  }
+
+  // --- Tallies: the product's leading-edge throttle (server/rooms/throttle.ts), at its interval.
+
+  private sendTally(): void {
+    const poll = this.poll;
+    if (!poll || poll.status !== "open") return;
+    this.emit("poll:tally", { pollId: poll.id, round: poll.round, ...this.counts(), rev: this.state.seq });
+  }
+
+  /** The first request runs at once; later ones within the interval fold into one run at its end. */
+  private requestTally(): void {
+    this.tallyPending = true;
+    if (this.tallyTimer) return;
+    this.tallyPending = false;
+    this.sendTally();
+    this.tallyTimer = setTimeout(() => {
+      this.tallyTimer = null;
+      if (this.tallyPending) this.requestTally();
+    }, TALLY_BROADCAST_INTERVAL_MS);
+  }
+
+  private cancelTally(): void {
+    if (this.tallyTimer) clearTimeout(this.tallyTimer);
+    this.tallyTimer = null;
+    this.tallyPending = false;
+  }
 }
 
-/** The first request runs at once; later ones within the interval fold into one run at its end. */
-function requestTally(): void {
-  tallyPending = true;
-  if (tallyTimer) return;
-  tallyPending = false;
-  sendTally();
-  tallyTimer = setTimeout(() => {
-    tallyTimer = null;
-    if (tallyPending) requestTally();
-  }, TALLY_BROADCAST_INTERVAL_MS);
+const rooms = new Map<string, BareRoom>();
+function roomFor(code: string): BareRoom {
+  let room = rooms.get(code);
+  if (!room) rooms.set(code, (room = new BareRoom(code)));
+  return room;
 }
 
-function cancelTally(): void {
-  if (tallyTimer) clearTimeout(tallyTimer);
-  tallyTimer = null;
-  tallyPending = false;
-}
-
-const httpServer = createServer((_req, res) => {
+const httpServer = createServer((req, res) => {
+  if (req.url === "/metrics") {
+    res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
+    return void res.end(metricsText());
+  }
   res.writeHead(200, { "content-type": "application/json" });
   res.end('{"ok":true}');
 });
 const io = new Server(httpServer, { transports: ["websocket"], serveClient: false });
 
 io.on("connection", (socket) => {
-  const role = (socket.handshake.auth as { role?: string } | undefined)?.role;
-  if (role === "host") {
+  const auth = (socket.handshake.auth ?? {}) as { role?: string; room?: string };
+  const room = roomFor(typeof auth.room === "string" && auth.room ? auth.room : DEFAULT_CODE);
+  if (auth.role === "host") {
     socket.on("step", (p: { stepIndex: number }, ack?: (r: unknown) => void) => {
-      state.seq += 1;
-      state.stepIndex = p.stepIndex;
-      io.to(ROOM).emit("session:snapshot", snapshot());
+      room.step(p.stepIndex);
       ack?.({ ok: true });
     });
-    // The product's poll:open + results:show (live results visible to the class), in one command.
     socket.on("open", (_p: unknown, ack?: (r: unknown) => void) => {
-      const generated = generateNextStepPoll(getScenario(state.mode, state.variant), state.stepIndex);
-      if (!generated) return ack?.({ ok: false });
-      const options = generated.options.map((o, i) => ({ id: `o${i + 1}`, text: o.text, note: o.note }));
-      poll = {
-        id: randomUUID(),
-        kind: "next-step",
-        question: generated.question,
-        options,
-        correctOptionId: options[generated.options.findIndex((o) => o.correct)]?.id ?? null,
-        mode: state.mode,
-        variant: state.variant,
-        stepIndex: state.stepIndex,
-        status: "open",
-        round: 1,
-        votes: {},
-        voteWrites: {},
-        history: [],
-        openedAt: Date.now(),
-        closesAt: null,
-        revealedAt: null,
-      };
-      votes = new Map();
-      state.polls = { [poll.id]: poll };
-      state.pollOrder = [poll.id];
-      state.activePollId = poll.id;
-      state.resultsVisible = true;
-      state.seq += 2;
-      io.to(ROOM).emit("session:snapshot", snapshot());
-      ack?.({ ok: true, data: { pollId: poll.id, options: options.map((o) => o.id) } });
+      const opened = room.open();
+      ack?.(opened ? { ok: true, data: opened } : { ok: false });
     });
-    socket.on("close", (_p: unknown, ack?: (r: unknown) => void) => {
-      if (!poll || poll.status !== "open") return ack?.({ ok: false });
-      cancelTally();
-      // As the product's poll:closed: the round's counts go into the history, the public view shows them.
-      poll.status = "closed";
-      poll.history = [{ round: poll.round, ...counts() }];
-      state.seq += 1;
-      io.to(ROOM).emit("session:snapshot", snapshot());
-      ack?.({ ok: true });
-    });
+    socket.on("close", (_p: unknown, ack?: (r: unknown) => void) => ack?.({ ok: room.close() }));
     return;
   }
-  void socket.join(ROOM);
-  connected += 1;
-  state.seq += 1; // the product logs a participant:joined
-  socket.emit("session:snapshot", snapshot());
+  void socket.join(room.code);
+  room.joined();
+  socket.emit("session:snapshot", room.snapshot());
   socket.on("disconnect", () => {
-    connected -= 1;
+    room.connected -= 1;
   });
   socket.on("poll:vote", (p: { pollId: string; optionId: string }, ack?: (r: unknown) => void) => {
-    if (!poll || poll.status !== "open" || p.pollId !== poll.id) return ack?.({ ok: false });
-    votes.set(socket.id, p.optionId);
-    state.seq += 1; // the product logs a poll:voted
-    requestTally();
-    ack?.({ ok: true });
+    ack?.({ ok: room.vote(socket.id, p.pollId, p.optionId) });
   });
 });
 

@@ -39,6 +39,52 @@ export const VOTE_SPREAD_MS = 1_000;
 /** --noisy[=N]: instead of the cells above, the noisy-neighbour scenario (bench/noisy.ts) with N quiet students (200). */
 export const NOISY = arg("noisy") !== undefined ? noisyOptions(arg, { steps: STEPS, workers: WORKERS }) : null;
 
+/** The school scenario's shape (bench/school.ts). */
+export interface SchoolOptions {
+  rooms: number;
+  /** students per room */
+  classSize: number;
+  /** the lesson window: how long the teachers keep stepping and polling */
+  seconds: number;
+  /** mean time between one room's actions (each gap uniform in 0.5–1.5 × this) */
+  intervalMs: number;
+  /** every pollEvery-th action of a room is a poll instead of a step */
+  pollEvery: number;
+}
+
+/**
+ * --school[=ROOMS]: instead of the cells above, the school scenario (bench/school.ts): ROOMS rooms (200) of
+ * --school-class=S students (30) on one server, product and bare interleaved --reps times; --school-seconds=T
+ * (60) of lessons, each room acting every --school-interval=MS (10000: a brisk lesson) on average, every --school-poll-every=K-th
+ * action (5) a poll.
+ */
+function schoolOptions(): SchoolOptions | null {
+  const school = arg("school");
+  if (school === undefined) return null;
+  const num = (value: string | undefined, fallback: number) => (value === undefined || value === "true" ? fallback : Number(value));
+  const o: SchoolOptions = {
+    rooms: num(school, 200),
+    classSize: num(arg("school-class"), 30),
+    seconds: num(arg("school-seconds"), 60),
+    intervalMs: num(arg("school-interval"), 10_000),
+    pollEvery: num(arg("school-poll-every"), 5),
+  };
+  const bad = (what: string) => {
+    console.error(what);
+    process.exit(2);
+  };
+  const int = (x: number, lo: number, hi: number) => Number.isInteger(x) && x >= lo && x <= hi;
+  if (!int(o.rooms, 1, 1_000)) bad("--school[=ROOMS] takes the number of rooms, 1..1000 (default 200).");
+  if (!int(o.classSize, 1, 500)) bad("--school-class takes the students per room, 1..500 (default 30).");
+  if (!int(o.rooms * o.classSize, 1, 20_000)) bad("--school: rooms × students per room must stay within 20,000.");
+  if (!int(o.seconds, 5, 3_600)) bad("--school-seconds takes the lesson window in seconds, 5..3600 (default 60).");
+  if (!int(o.intervalMs, 200, 600_000))
+    bad("--school-interval takes a room's mean time between actions in ms, 200..600000 (default 10000).");
+  if (!int(o.pollEvery, 1, 1_000)) bad("--school-poll-every takes 1..1000 (default 5: every fifth action is a poll).");
+  return o;
+}
+export const SCHOOL = schoolOptions();
+
 if (CLUSTER_ARG !== undefined && !(Number.isInteger(CLUSTER) && CLUSTER >= 2 && CLUSTER <= 8)) {
   console.error("--cluster=K takes the number of product nodes, 2..8 (e.g. --cluster=3).");
   process.exit(2);
@@ -53,6 +99,11 @@ if (!(Number.isInteger(REPS) && REPS >= 1 && REPS <= 20)) {
 }
 if (NS.length === 0 || NS.some((n) => n > 10_000)) {
   console.error("--n takes a comma-separated list of class sizes, each 1..10000 (the product caps a session at 10,000).");
+  process.exit(2);
+}
+
+if (NOISY && SCHOOL) {
+  console.error("--noisy and --school are two separate scenarios: run one at a time.");
   process.exit(2);
 }
 

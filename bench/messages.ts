@@ -147,3 +147,91 @@ export function emptyFloodStats(): FloodStats {
     socketErrors: {},
   };
 }
+
+// ---------------------------------------------------------------------------
+// bench/school.ts (the driver side of --school) and bench/schoolWorker.ts (rooms: a teacher and its class each)
+
+/** One room of the school as a worker holds it. */
+export interface SchoolRoom {
+  /** 0-based room number; its students are global indexes index × classSize … + classSize − 1 */
+  index: number;
+  /** the product's room code, or the bare server's room name (6 characters either way) */
+  code: string;
+  /** product only: the teacher's host key from POST /api/sessions */
+  hostKey: string;
+}
+
+export type SchoolCommand =
+  | {
+      cmd: "teachers";
+      kind: ServerKind;
+      url: string;
+      rooms: SchoolRoom[];
+      /** the teachers' source address */
+      address: string;
+      timeoutMs: number;
+    }
+  | {
+      cmd: "join";
+      classSize: number;
+      /** students' source addresses, round-robin by global index */
+      addresses: string[];
+      /** connections in flight at once in this worker */
+      window: number;
+      timeoutMs: number;
+    }
+  | {
+      cmd: "run";
+      /** every room's first action falls in [startAt, startAt + intervalMs) (staggered); none starts at or after endAt */
+      startAt: number;
+      endAt: number;
+      /** mean time between a room's actions; each gap is uniform in [0.5, 1.5] × this */
+      intervalMs: number;
+      /** every pollEvery-th action of a room is a poll (open, every student votes, close) instead of a step */
+      pollEvery: number;
+      voteSpreadMs: number;
+      /** a step or a final tally some student has not seen after this counts as missing */
+      receiptTimeoutMs: number;
+      /** the client's own ack timeout (the browser's 8 s) */
+      ackTimeoutMs: number;
+      /** the rooms' schedules come from a PRNG seeded with this and the room's index: the same for product and bare */
+      seed: number;
+    }
+  | { cmd: "close" };
+
+/** What one room saw during the run. */
+export interface SchoolRoomStats {
+  index: number;
+  /** per step: teacher's command → the room's last student's snapshot (ms); steps with a missing receipt are left out and counted below */
+  stepLastMs: number[];
+  /** per step: the room's median student (ms) */
+  stepMedianMs: number[];
+  steps: number;
+  /** snapshot receipts that never came (students × steps) */
+  stepMissing: number;
+  stepsIncomplete: number;
+  polls: number;
+  votesSent: number;
+  votesAcked: number;
+  voteAckMs: number[];
+  /** close → the room's last student's closed-poll snapshot (ms), per poll where every student got it */
+  finalLastMs: number[];
+  /** closed-poll snapshots that never came (students × polls) */
+  finalMissing: number;
+  /** closed-poll snapshots whose total was not the number of acked votes */
+  finalWrong: number;
+  /** votes acked − the closed poll's total, summed over polls (must be 0) */
+  votesLost: number;
+  /** command and vote failures, by code ("timeout" for an ack that never came) */
+  errors: Record<string, number>;
+  /** the first few failures in words, for the Anomalies list */
+  notes: string[];
+}
+
+export type SchoolEvent =
+  | { ev: "ready" }
+  | { ev: "teachers"; ok: number; failed: number; errors: Record<string, number> }
+  | { ev: "joined"; ok: number; failed: number; errors: Record<string, number>; allMs: number }
+  | { ev: "ran"; rooms: SchoolRoomStats[]; disconnects: Record<string, number> }
+  | { ev: "closed" }
+  | { ev: "error"; message: string };

@@ -2,13 +2,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { redisServerPath, stopProcess } from "../tests/support/loopback";
-import { ADDRESSES, CLUSTER, JOIN_WINDOW, KINDS, label, NOISY, NS, REPS, STEPS, VOTE_SPREAD_MS, WORKERS } from "./cli";
+import { ADDRESSES, CLUSTER, JOIN_WINDOW, KINDS, label, NOISY, NS, REPS, SCHOOL, STEPS, VOTE_SPREAD_MS, WORKERS } from "./cli";
 import { log } from "./log";
 import { noisyPlan, noisyReport, runNoisy, type NoisyResult } from "./noisy";
 import { pageWeight } from "./pageWeight";
 import { killAll, ROOT, track } from "./processes";
 import { report } from "./report";
 import { runScenario, type ScenarioResult } from "./scenario";
+import { runSchool, schoolPlan, schoolReport, type SchoolResult } from "./school";
 import { startServer } from "./servers";
 import { connectTeacher } from "./teacher";
 import { Worker } from "./workers";
@@ -24,6 +25,7 @@ import { Worker } from "./workers";
  *   npm run bench -- --cpu-prof=/tmp/prof   # CPU profiles of the servers
  *   npm run bench -- --cluster=3        # also K product nodes on one Redis
  *   npm run bench -- --noisy            # only the noisy-neighbour scenario (bench/noisy.ts)
+ *   npm run bench -- --school           # only the school: 200 rooms × 30 students on one server (bench/school.ts)
  *
  * Every (server, N) cell runs --reps times (3), interleaved: product, bare
  * (, cluster), product, bare, ... Prints a table per metric with product,
@@ -36,7 +38,7 @@ import { Worker } from "./workers";
 const RESULTS_DIR = path.join(__dirname, "results");
 
 async function main(): Promise<void> {
-  if (!NOISY && CLUSTER && KINDS.includes("cluster") && !redisServerPath()) {
+  if (!NOISY && !SCHOOL && CLUSTER && KINDS.includes("cluster") && !redisServerPath()) {
     console.error("--cluster needs redis-server on PATH, and none was found. On Debian: apt-get install -y redis-server.");
     process.exit(2);
   }
@@ -44,11 +46,14 @@ async function main(): Promise<void> {
   const load = os.loadavg();
   const plan = NOISY
     ? noisyPlan(NOISY)
-    : `N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.map(label).join(", ")}; ${REPS} run${REPS === 1 ? "" : "s"} of each, interleaved`;
+    : SCHOOL
+      ? schoolPlan(SCHOOL)
+      : `N = ${NS.join(", ")}; ${STEPS} steps; ${WORKERS} client workers; servers: ${KINDS.map(label).join(", ")}; ${REPS} run${REPS === 1 ? "" : "s"} of each, interleaved`;
   log(`${plan}; load average ${load.map((l) => l.toFixed(1)).join(" ")}`);
   const results: ScenarioResult[] = [];
   const failures: string[] = [];
   let noisy: NoisyResult | null = null;
+  const school: SchoolResult[] = [];
   if (NOISY) {
     try {
       const deps = {
@@ -65,8 +70,19 @@ async function main(): Promise<void> {
       log(`FAILED ${(err as Error).message.split("\n")[0]}`);
     }
   }
+  // The school: product, bare, product, bare, ... (no cluster column: one server process is the point).
+  for (let run = 1; SCHOOL && run <= REPS; run++) {
+    for (const kind of KINDS.filter((k) => k !== "cluster")) {
+      try {
+        school.push(await runSchool(kind, run, SCHOOL));
+      } catch (err) {
+        failures.push((err as Error).message);
+        log(`FAILED ${(err as Error).message.split("\n")[0]}`);
+      }
+    }
+  }
   // Interleaved: product, bare (, cluster), product, bare, ... so a drift in the machine's load reaches every column alike.
-  for (const n of NOISY ? [] : NS) {
+  for (const n of NOISY || SCHOOL ? [] : NS) {
     for (let run = 1; run <= REPS; run++) {
       for (const kind of KINDS) {
         try {
@@ -78,11 +94,13 @@ async function main(): Promise<void> {
       }
     }
   }
-  const page = NOISY ? null : await pageWeight();
-  const text = NOISY ? noisyReport(noisy) : report(results, page);
+  const page = NOISY || SCHOOL ? null : await pageWeight();
+  const text = NOISY ? noisyReport(noisy) : SCHOOL ? schoolReport(school, SCHOOL) : report(results, page);
   const title = NOISY
     ? "noisy neighbour on the product server"
-    : `product vs bare socket.io 4.8${CLUSTER ? ` vs ${label("cluster")}` : ""}`;
+    : SCHOOL
+      ? `a whole school on one server, product vs bare socket.io 4.8`
+      : `product vs bare socket.io 4.8${CLUSTER ? ` vs ${label("cluster")}` : ""}`;
   console.log(`\n# Benchmark: ${title} (${new Date().toISOString()})\n`);
   console.log(text);
   if (failures.length) console.log(`\n## Failed scenarios\n${failures.map((f) => `- ${f}`).join("\n")}`);
@@ -112,9 +130,11 @@ async function main(): Promise<void> {
           clusterNodes: CLUSTER || null,
           joinWindowPerWorker: JOIN_WINDOW,
           voteSpreadMs: VOTE_SPREAD_MS,
+          school: SCHOOL,
         },
         results,
         noisy,
+        school,
         pageWeight: page,
         failures,
         seconds,

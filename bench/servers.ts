@@ -44,7 +44,8 @@ async function waitHealthy(url: string, proc: ChildProcess, output: () => string
   }
 }
 
-export async function startServer(kind: ServerKind): Promise<RunningServer> {
+/** `env`: extra environment for the product's process (the school raises SESSION_CREATE_LIMIT to create its 200 sessions). */
+export async function startServer(kind: ServerKind, env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   if (kind === "bare") {
@@ -59,7 +60,7 @@ export async function startServer(kind: ServerKind): Promise<RunningServer> {
     return { kind, procs: [proc], url, urls: [url], cpuPids: [proc.pid!], output, stop: () => stopProcess(proc, serverGraceMs()) };
   }
   if (kind === "cluster") return startCluster(CLUSTER);
-  const node = await startProductNode(port, {});
+  const node = await startProductNode(port, env);
   return {
     kind,
     procs: [node.proc],

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole suite: types, unit + socket integration tests (vitest), a production
-# build, then Playwright end-to-end tests in Debian's Chromium.
+# The whole suite: types, unit + socket integration tests (vitest), a two-minute
+# soak of one server, a production build, then Playwright end-to-end tests in
+# Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -36,6 +37,11 @@ npx prettier --check "**/*.{ts,tsx,mjs,mts,js,css,json}"
 
 echo "== unit and socket integration tests"
 npx vitest run
+
+# The server runs without the Next build (SERVE_PAGES=0), so the soak goes before it. Two minutes of classes coming
+# and going; it fails on a refused or unanswered command or vote, or memory not back to its baseline at the end.
+echo "== soak, two minutes (npm run soak -- --minutes=2; an hour without the flag)"
+npm run --silent soak -- --minutes=2
 
 echo "== production build"
 npx next build
