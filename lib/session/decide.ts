@@ -14,6 +14,7 @@ import { protocolError, type ErrorCode, type MyUpvote, type MyVote, type Protoco
 import { countVotes } from "./reducer";
 import {
   activePoll,
+  askerRemoved,
   focusIsValid,
   logFull,
   openRefusal,
@@ -313,7 +314,10 @@ function askQuestion(
   // Never named against the student's wish: asking anonymously where names are required is refused, not signed.
   if (command.anonymous && names === "named") return refuse("NAMES_REQUIRED");
   const anonymous = names === "anonymous" || command.anonymous;
-  if (state.questionOrder.length >= MAX_QUESTIONS_PER_SESSION) {
+  // Rejected (hidden) questions and those of removed students do not count: a script's flood, once cleared, frees the room.
+  let live = 0;
+  for (const id of state.questionOrder) if (!state.questions[id].hidden && !askerRemoved(state, state.questions[id])) live++;
+  if (live >= MAX_QUESTIONS_PER_SESSION) {
     return refuse("QUESTION_LIMIT", "This session has as many questions as it can take. Ask the teacher directly.");
   }
   let asked = 0;

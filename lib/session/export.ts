@@ -1,3 +1,4 @@
+import { publicLesson } from "../lesson/model";
 import { applyEvent, countVotes, initialState, own, replay } from "./reducer";
 import { EVENT_LOG_VERSION, type SessionEvent, type SessionState } from "./types";
 import { questionRows, shareableQuestionEvents } from "./questions";
@@ -48,6 +49,8 @@ export function shareableLog(events: readonly SessionEvent[]): SessionEvent[] {
       return { ...e, poll: { ...e.poll, correctOptionId: null, options: e.poll.options.map(({ id, text }) => ({ id, text })) } };
     }
     if (e.type === "poll:closed" && !(e.seq < (lastReveal.get(e.pollId) ?? -1))) return { ...e, counts: {}, total: 0, withheld: true };
+    // The teacher's speaker notes are the teacher's: a shared replay has the lesson as the class had it.
+    if (e.type === "session:created" && e.lesson) return { ...e, lesson: publicLesson(e.lesson) };
     return e;
   });
 }

@@ -7,6 +7,7 @@ import {
   handshakeSchema,
   isCommandName,
   isErrorCode,
+  normalizeRoomCode,
   protocolError,
   type Ack,
   type ClientToServerEvents,
@@ -150,7 +151,7 @@ export function attachSocketLayer({
    * Redis) would each be looked up on one token, and the live code among them
    * would simply join.
    */
-  const lookups = new Map<string, number>();
+  const lookups = new Map<string, Map<string, number>>();
 
   io.use((socket, next) => void handshake(socket, next));
 
@@ -174,15 +175,18 @@ export function attachSocketLayer({
       const parsed = handshakeSchema.safeParse(auth);
       if (!parsed.success) return refuse(refuseFailure(address, rejection("BAD_REQUEST", "The connection request was malformed.")));
       const request = parsed.data;
-      const inFlight = lookups.get(address) ?? 0;
-      const overAllowance = inFlight >= failedJoins.available(address);
+      // Lookups of the same code do not multiply guesses: a lecture hall behind one address joining one code at once
+      // holds one token, however many phones; a script trying many codes at once holds one per code.
+      const code = normalizeRoomCode(request.code);
+      const inFlight = lookups.get(address) ?? new Map<string, number>();
+      const overAllowance = inFlight.size + (inFlight.has(code) ? 0 : 1) > failedJoins.available(address);
       // Over the allowance, nothing that could reveal whether a code is live is even looked up.
       // (The teacher's own projector window holds the host key; the gateway checks it.)
       if (overAllowance && ((request.role === "projector" && !request.hostKey) || (request.role === "student" && !request.token))) {
         return refuse(refuseFailure(address, rejection("NO_SUCH_SESSION")));
       }
       // A lookup that could reveal a live code (admitNew) holds one of the address's tokens until it is answered.
-      if (!overAllowance) lookups.set(address, inFlight + 1);
+      if (!overAllowance) lookups.set(address, inFlight.set(code, (inFlight.get(code) ?? 0) + 1));
       const joined = await gateway
         .join({
           code: request.code,
@@ -195,9 +199,12 @@ export function attachSocketLayer({
         })
         .finally(() => {
           if (overAllowance) return;
-          const left = (lookups.get(address) ?? 1) - 1;
-          if (left > 0) lookups.set(address, left);
-          else lookups.delete(address);
+          const codes = lookups.get(address);
+          if (!codes) return;
+          const left = (codes.get(code) ?? 1) - 1;
+          if (left > 0) codes.set(code, left);
+          else codes.delete(code);
+          if (codes.size === 0) lookups.delete(address);
         });
       if (!joined.ok) {
         const error = rejection(joined.error.code, joined.error.message);

@@ -143,6 +143,17 @@ describe("lessons over HTTP", () => {
     // Students get the lesson without the teacher's speaker notes.
     expect(ana.welcome?.lesson?.lesson.steps).toHaveLength(9);
     expect(ana.welcome?.lesson?.lesson.steps[2].speakerNotes).toBeUndefined();
+    // A shared replay has the lesson as the class had it: no speaker notes (found by the outside review).
+    const shared = (await (
+      await api(`/api/sessions/${s.id}/share`, { method: "POST", body: {}, headers: { "X-Host-Key": s.hostKey, Origin: t.srv.url } })
+    ).json()) as { replayKey?: string };
+    const replayKey = shared.replayKey;
+    expect(replayKey).toBeTruthy();
+    const sharedLog = await (await api(`/api/sessions/${s.id}/events`, { headers: { "X-Replay-Key": replayKey! } })).text();
+    expect(sharedLog).toContain("OAuth authorization code");
+    expect(sharedLog).not.toContain("Point at the consent screen.");
+    const ownLog = await (await api(`/api/sessions/${s.id}/events`, { headers: { "X-Host-Key": s.hostKey } })).text();
+    expect(ownLog).toContain("Point at the consent screen.");
 
     // Nine steps: the last index is 8, and there are no binding modes to switch to.
     expect(await host.emit("step:go", { stepIndex: 9 })).toMatchObject({ ok: false, error: { code: "STEP_OUT_OF_RANGE" } });

@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION } from "../../lib/protocol";
 import { describe, expect, it } from "vitest";
 import { FRAME_LIMITS, MAX_PROJECTORS_PER_SESSION, MAX_SELF_RENAMES } from "../../lib/constants";
 import type { HostSnapshot } from "../../lib/session";
@@ -90,5 +91,33 @@ describe("found by the outside review", () => {
     other.raw.close();
     const page = await fetch(`${t.srv.url}/api/health`);
     expect(page.status).toBe(200);
+  });
+});
+
+describe("found by the second outside review", () => {
+  it("150 phones behind one address joining one live code at the same moment all get in, and a guesser still does not gain", async () => {
+    const { code, hostKey } = await t.srv.createSession();
+    const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
+    // Every handshake is sent before any is answered: 150 sockets open, then 150 CONNECTs in one go.
+    const raws = await Promise.all(Array.from({ length: 150 }, () => openRaw(t.srv.url, { localAddress: "127.0.0.77" })));
+    raws.forEach((raw, i) => raw.send(`40${JSON.stringify({ v: PROTOCOL_VERSION, role: "student", code, nickname: `Phone ${i + 1}` })}`));
+    const joins = await Promise.all(
+      raws.map(async (raw) => {
+        const reply = await raw.waitForFrame((f) => f.startsWith("40") || f.startsWith("44"));
+        raw.close();
+        return { code: reply.startsWith("44") ? ((JSON.parse(reply.slice(2)) as { data?: { code: string } }).data?.code ?? "?") : null };
+      }),
+    );
+    const refused = joins.filter((j) => j.code !== null).map((j) => j.code);
+    expect(refused).toEqual([]);
+    await host.waitFor((c) => c.students().length === 150, 10_000);
+    // The same address guessing 150 different dead codes at once still gets about the allowance's worth of answers.
+    const guesses = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        rawJoin(t.srv.url, { role: "student", code: `ZZ${String(i).padStart(4, "2")}`.slice(0, 6) }, { localAddress: "127.0.0.78" }),
+      ),
+    );
+    for (const g of guesses) g.raw.close();
+    expect(guesses.filter((g) => g.code === "NO_SUCH_SESSION").length).toBeLessThanOrEqual(61);
   });
 });
