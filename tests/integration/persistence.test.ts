@@ -107,6 +107,10 @@ describe("durability", () => {
     });
     // Same identities: no new participants, and each student sees their own vote.
     expect(host.roster.students()).toHaveLength(3);
+    // Each student's own vote follows its snapshot on the reconnect: wait for it, then check it.
+    await waitUntil(() => students.every((s) => s.state.connects >= 2 && s.state.myVote?.pollId === open.data.pollId), 5000).catch(
+      () => undefined,
+    );
     students.forEach((s, i) => expect(s.state.myVote).toMatchObject({ pollId: open.data.pollId, optionId: choices[i] }));
     await waitUntil(() => host.state.snapshot!.participantCount === 3, 5000);
 
