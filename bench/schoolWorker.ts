@@ -1,5 +1,6 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import { PROTOCOL_VERSION } from "../lib/protocol";
+import { mulberry32 } from "../tests/support/random";
 import { now, type SchoolCommand, type SchoolEvent, type SchoolRoomStats, type ServerKind } from "./messages";
 
 /**
@@ -94,18 +95,6 @@ const count = (map: Record<string, number>, key: string, by = 1) => {
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.ceil(0.5 * s.length) - 1] : NaN;
-}
-
-/** mulberry32: a small seeded PRNG, so a room's schedule is the same in the product's run and the baseline's. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function emptyStats(index: number): SchoolRoomStats {
@@ -383,7 +372,8 @@ async function poll(room: Room, c: Extract<SchoolCommand, { cmd: "run" }>, rando
 }
 
 async function lesson(room: Room, c: Extract<SchoolCommand, { cmd: "run" }>): Promise<void> {
-  const random = prng(c.seed * 100_003 + room.index);
+  // Seeded, so a room's schedule is the same in the product's run and the baseline's.
+  const random = mulberry32(c.seed * 100_003 + room.index);
   let at = c.startAt + random() * c.intervalMs; // staggered: the rooms' first actions spread over one interval
   for (let action = 1; at < c.endAt; action++) {
     await sleep(at - now());

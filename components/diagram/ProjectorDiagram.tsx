@@ -4,7 +4,7 @@ import { useId, useLayoutEffect, useRef, useState } from "react";
 import { LIFELINES } from "@/lib/lesson/card";
 import { LIFELINE_IDS, isLifelineId, type LifelineId, type Scenario, type ScenarioStep } from "@/lib/lesson/types";
 import { ARROW_STYLES, BINDING_NOTE_STYLE, CURRENT_STROKE, LIFELINE_COLOURS, NOTE_STYLE } from "@/components/theme";
-import { Markers, markerId } from "./SequenceDiagram";
+import { CurrentArrowPulse, Markers, markerId } from "./SequenceDiagram";
 import { QuestionCallout, type ShownQuestion } from "@/components/questions/ProjectorQuestion";
 
 /**
@@ -354,17 +354,7 @@ function Drawing({
               strokeDasharray={step.noop ? "2 6" : style.dash}
               markerEnd={`url(#${markerId(prefix, step.kind, isCurrent)})`}
             />
-            {isCurrent && !step.noop && (
-              <path
-                d={row.path}
-                fill="none"
-                stroke="#fff7cc"
-                strokeWidth={style.width}
-                strokeDasharray="3 21"
-                className="arrow-current"
-                opacity={0.9}
-              />
-            )}
+            {isCurrent && !step.noop && <CurrentArrowPulse d={row.path} width={style.width} />}
             <text
               x={row.label.x}
               y={row.label.y}

@@ -155,6 +155,11 @@ function arrowMarker(step: LessonStep, y: number, x: Map<string, number>): { x: 
   return { x: x2 - dir * 30, y: y + 16 };
 }
 
+/** The moving dashes along the current step's arrow (still under prefers-reduced-motion: see globals.css). */
+export function CurrentArrowPulse({ d, width }: { d: string; width: number }) {
+  return <path d={d} fill="none" stroke="#fff7cc" strokeWidth={width} strokeDasharray="3 21" className="arrow-current" opacity={0.9} />;
+}
+
 export interface SequenceDiagramProps {
   /** The lesson: a built-in `Scenario` (drawn on the card's lifelines) or a teacher's lesson with its own. */
   scenario: Pick<LessonDiagram, "title" | "steps"> & { lifelines?: readonly LessonLifeline[] };
@@ -293,17 +298,7 @@ export const SequenceDiagram = memo(function SequenceDiagram({ scenario, stepInd
                 strokeDasharray={step.noop ? "2 6" : dash}
                 markerEnd={endMarker(prefix, step, isCurrent)}
               />
-              {isCurrent && !step.noop && (
-                <path
-                  d={d}
-                  fill="none"
-                  stroke="#fff7cc"
-                  strokeWidth={style.width}
-                  strokeDasharray="3 21"
-                  className="arrow-current"
-                  opacity={0.9}
-                />
-              )}
+              {isCurrent && !step.noop && <CurrentArrowPulse d={d} width={style.width} />}
               <text
                 x={labelX}
                 y={labelY}

@@ -62,6 +62,9 @@ new Gauge({
 });
 
 // ---------------------------------------------------------------------------
+/** Seconds, for anything that waits on a disk or a network round trip: 0.5 ms to 2.5 s. */
+const ROUND_TRIP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
 // The store: every batch of writes (both stores share the queue)
 
 const eventsAppended = new Counter({
@@ -79,7 +82,7 @@ const writeSeconds = new Histogram({
   name: "classroom_store_write_seconds",
   help: "Time to make one batch of queued writes durable (one SQLite transaction, or one Redis pipeline).",
   labelNames: ["store"],
-  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  buckets: ROUND_TRIP_BUCKETS,
   registers: [registry],
 });
 const batchSize = new Histogram({
@@ -236,7 +239,7 @@ export function timedOutbox<O extends object>(outbox: O): O {
 const redisPing = new Histogram({
   name: "classroom_redis_roundtrip_seconds",
   help: "Round trip of a PING to Redis, timed every few seconds by each scale-out node.",
-  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  buckets: ROUND_TRIP_BUCKETS,
   registers: [registry],
 });
 const redisPingFailures = new Counter({
@@ -247,7 +250,7 @@ const redisPingFailures = new Counter({
 const forwardSeconds = new Histogram({
   name: "classroom_cluster_forward_seconds",
   help: "Round trip of a call forwarded to the session's owner node over Redis pub/sub.",
-  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  buckets: ROUND_TRIP_BUCKETS,
   registers: [registry],
 });
 const claims = new Counter({

@@ -67,15 +67,13 @@ const ok: Ack = { ok: true, data: null };
  */
 export class Room {
   private state: SessionState;
-  /** Participants ever joined (a counter, so a join does not count a thousand keys). */
-  private participantTotal: number;
   /** Who is connected now (never logged). */
   readonly presence: Presence;
   /** Vote counts reach the room at most 4 times a second, whatever the vote rate. */
   private readonly tally = new LeadingEdgeThrottle(TALLY_BROADCAST_INTERVAL_MS, () => this.sendTally());
   /** Joins, leaves and roster changes reach the console (and projectors' counts) at most twice a second. */
   private readonly presenceUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () => this.sendPresence());
-  /** Each participant's place in join order (the console's `#N`). */
+  /** Each participant's place in join order (the console's `#N`); its size is how many have ever joined. */
   private readonly joinNumbers = new Map<string, number>();
   /** Names this room instance's roster revisions (a reloaded room counts afresh). */
   private readonly rosterEpoch: string;
@@ -96,7 +94,6 @@ export class Room {
     private readonly deps: RoomDeps,
   ) {
     this.state = state;
-    this.participantTotal = Object.keys(state.participants).length;
     Object.keys(state.participants).forEach((id, i) => this.joinNumbers.set(id, i + 1));
     this.rosterEpoch = randomBytes(9).toString("base64url");
     this.presence = new Presence(
@@ -130,7 +127,7 @@ export class Room {
     return this.state.lastEventAt;
   }
   get participantsJoined(): number {
-    return this.participantTotal;
+    return this.joinNumbers.size;
   }
   get isEnded(): boolean {
     return this.state.status === "ended";
@@ -179,8 +176,7 @@ export class Room {
 
   addParticipant(participantId: string, nickname: string): void {
     if (!own(this.state.participants, participantId)) {
-      this.participantTotal += 1;
-      this.joinNumbers.set(participantId, this.participantTotal);
+      this.joinNumbers.set(participantId, this.joinNumbers.size + 1);
     }
     this.commit({ type: "participant:joined", participantId, nickname });
   }

@@ -211,6 +211,16 @@ function expectBoundedAcks(who: Client[], allowed: string[]): void {
  * UNAVAILABLE is, and none came after a later one. The log itself is
  * contiguous (Redis kept one writer at a time).
  */
+/** The class's log after a fault: its steps in the order sent, every acknowledged vote, the poll closed once. */
+function expectClassLog(events: SessionEvent[], cls: { teacher: Client; students: Client[] }, pollId: string): void {
+  expectStepsInOrder(events, cls.teacher);
+  expectVotes(events, cls.students, pollId);
+  expect(
+    events.filter((e) => e.type === "poll:closed"),
+    "the poll closed once",
+  ).toHaveLength(1);
+}
+
 function expectStepsInOrder(events: SessionEvent[], teacher: Client): void {
   expect(
     events.map((e) => e.seq),
@@ -321,12 +331,7 @@ describe("scale-out under faults", () => {
 
     const events = await logOf(session, 2);
     debugDump(cls, events);
-    expectStepsInOrder(events, cls.teacher);
-    expectVotes(events, cls.students, poll.id);
-    expect(
-      events.filter((e) => e.type === "poll:closed"),
-      "the poll closed once",
-    ).toHaveLength(1);
+    expectClassLog(events, cls, poll.id);
     expect(events.find((e) => e.type === "poll:opened")).toBeDefined();
     expectBoundedAcks([cls.teacher, ...cls.students, other.teacher], ["ok", "UNAVAILABLE", "UNCONFIRMED"]);
     // Nothing acknowledged before the crash was lost: the four first votes are in the log (appendfsync always).
@@ -382,12 +387,7 @@ describe("scale-out under faults", () => {
 
     const events = await logOf(session, 1);
     debugDump(cls, events);
-    expectStepsInOrder(events, cls.teacher);
-    expectVotes(events, cls.students, poll.id);
-    expect(
-      events.filter((e) => e.type === "poll:closed"),
-      "the poll closed once",
-    ).toHaveLength(1);
+    expectClassLog(events, cls, poll.id);
     const otherEvents = await logOf(bystander, 2);
     expect(
       otherEvents.filter((e) => e.type === "poll:closed"),
