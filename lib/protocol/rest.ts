@@ -1,5 +1,5 @@
 import type { ErrorCode } from "./wire";
-import type { CustomLesson } from "../lesson/model";
+import { LESSON_LIMITS, type CustomLesson } from "../lesson/model";
 
 /**
  * The REST contract: response bodies, error codes and limits that the
@@ -148,7 +148,14 @@ export interface CreatedLesson {
 
 /** Lesson keys one list request may send (a browser that made more sends the newest). */
 export const MAX_LESSON_KEYS_PER_REQUEST = 200;
-/** The largest lesson request body: up to 60 steps with notes, and the Mermaid text. */
-export const MAX_LESSON_BODY_BYTES = 160 * 1024;
+/**
+ * The largest lesson request body: the Mermaid text and the lesson parsed
+ * from it. Every text of the lesson comes from the Mermaid text, so each half
+ * is at most `LESSON_LIMITS.source` characters, at up to 3 bytes each in UTF-8
+ * (any script of the Basic Multilingual Plane), plus the field names of every
+ * step and some room for the rest. A lesson the editor accepts is never
+ * refused for its size, in any language.
+ */
+export const MAX_LESSON_BODY_BYTES = 2 * LESSON_LIMITS.source * 3 + LESSON_LIMITS.steps * 256 + 16 * 1024;
 /** Lessons one server keeps (deleted ones count: their versions stay for replays). */
 export const MAX_LESSONS_PER_SERVER = 10_000;

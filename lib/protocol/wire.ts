@@ -395,4 +395,6 @@ export interface SocketData {
   sessionId: string;
   code: string;
   participantId: string | null;
+  /** A student's tab is looking back at an earlier step (`lookback:set`); counted where the socket is. */
+  lookingBack?: boolean;
 }

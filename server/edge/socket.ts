@@ -24,6 +24,7 @@ import { RATE_LIMITS, SLOW_READER_MAX_BUFFERED_BYTES, SLOW_READER_SWEEP_MS } fro
 import type { ConnectionGuard } from "./connectionGuard";
 import { REFUSED_FRAME } from "./frameGuard";
 import type { RoomOutbox } from "../rooms/room";
+import type { PresenceFigure } from "../rooms/registry";
 import type { QuestionOutbox } from "../rooms/questions";
 import { UnavailableError, type JoinResult, type Member, type RoomGateway } from "../rooms/gateway";
 import { toError, errorMessage } from "../../lib/errors";
@@ -332,7 +333,10 @@ export function attachSocketLayer({
       }
       // The one cast: the payload has just passed this command's schema (TypeScript cannot correlate the two).
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
-      reply(await gateway.command(member, { event: command, payload: parsed.data ?? {} } as Command));
+      const valid = { event: command, payload: parsed.data ?? {} } as Command;
+      // Looking back is this tab's, counted where its socket is (in a cluster, from each node's presence figure).
+      if (valid.event === "lookback:set") socket.data.lookingBack = valid.payload.lookingBack;
+      reply(await gateway.command(member, valid));
     } catch (err) {
       if (err instanceof UnavailableError) return reply({ ok: false, error: protocolError(err.code, err.message) });
       log.error("command failed", { event: name.slice(0, 40), sessionId: member.sessionId, error: toError(err).stack });
@@ -389,17 +393,21 @@ export function startSlowReaderSweep(io: IoServer): () => void {
  * node reports its own and the owner adds them up (server/scaleout/presenceBoard.ts):
  * asking every node at once would wait on the slowest, or on a frozen one.
  */
-export function localPresence(io: IoServer, sessionId: string): { participants: string[]; watchers: number; projectors: number } {
+export function localPresence(io: IoServer, sessionId: string): PresenceFigure {
   const nsp = io.of("/");
   const participants: string[] = [];
+  const lookingBack: string[] = [];
   let projectors = 0;
   for (const id of nsp.adapter.rooms.get(publicRoom(sessionId)) ?? []) {
-    const participantId = nsp.sockets.get(id)?.data.participantId;
-    if (participantId) participants.push(participantId);
-    else if (participantId === null) projectors += 1;
+    const data = nsp.sockets.get(id)?.data;
+    const participantId = data?.participantId;
+    if (participantId) {
+      participants.push(participantId);
+      if (data.lookingBack) lookingBack.push(participantId);
+    } else if (participantId === null) projectors += 1;
   }
   const hosts = nsp.adapter.rooms.get(hostRoom(sessionId))?.size ?? 0;
-  return { participants, watchers: hosts + projectors, projectors };
+  return { participants, lookingBack, watchers: hosts + projectors, projectors };
 }
 
 /** Closes every socket of a session (all nodes, with an adapter) so clients reconnect to its durable state. */

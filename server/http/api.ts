@@ -126,6 +126,7 @@ export function createApiHandler(deps: ApiDeps) {
       throw new HttpError(403, "CROSS_ORIGIN", "Requests from other websites are not accepted.");
     }
     if (path === "/api/health") {
+      if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET.");
       return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
     }
     const lessonPath = lessons && /^\/api\/lessons(?:\/([^/]+)(?:\/(mermaid))?)?$/.exec(path);

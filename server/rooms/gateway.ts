@@ -261,7 +261,7 @@ export class LocalGateway implements RoomGateway {
   async left(member: Member): Promise<void> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return;
-    if (member.participantId) room.presence.disconnect(member.participantId);
+    if (member.participantId) room.presence.disconnect(member.participantId, member.socketId ?? "");
     else room.presence.watcherLeft(member.role === "projector" ? "projector" : "host");
   }
 

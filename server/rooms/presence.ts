@@ -6,8 +6,12 @@
  */
 export class Presence {
   private readonly connections = new Map<string, number>();
-  /** Connected students looking back at an earlier step (what their last tab said; cleared when they leave). */
-  private readonly lookingBack = new Set<string>();
+  /**
+   * Connected students looking back at an earlier step, with the sockets
+   * (tabs) that are: a student with two tabs looks back while either does.
+   * A socket's entry goes when it says "live" again or disconnects.
+   */
+  private readonly lookingBack = new Map<string, Set<string>>();
   private students = 0;
   private watchers = 0;
   private projectors = 0;
@@ -38,14 +42,18 @@ export class Presence {
     return this.lookingBack.size;
   }
 
-  /** A connected student says they are looking back (true) or back to live (false). */
-  lookBack(participantId: string, lookingBack: boolean): void {
+  /** One socket (tab) of a connected student says it is looking back (true) or back to live (false). */
+  lookBack(participantId: string, socket: string, lookingBack: boolean): void {
     if (lookingBack && !this.isConnected(participantId)) return;
-    const had = this.lookingBack.has(participantId);
-    if (had === lookingBack) return;
-    if (lookingBack) this.lookingBack.add(participantId);
-    else this.lookingBack.delete(participantId);
-    this.lookBackChanged();
+    const before = this.lookingBack.size;
+    const sockets = this.lookingBack.get(participantId);
+    if (lookingBack) {
+      if (sockets) sockets.add(socket);
+      else this.lookingBack.set(participantId, new Set([socket]));
+    } else if (sockets?.delete(socket) && sockets.size === 0) {
+      this.lookingBack.delete(participantId);
+    }
+    if (this.lookingBack.size !== before) this.lookBackChanged();
   }
   get anyoneConnected(): boolean {
     return this.watchers > 0 || this.students > 0;
@@ -69,7 +77,9 @@ export class Presence {
     this.changed(participantId);
   }
 
-  disconnect(participantId: string): void {
+  /** A student's socket left; what it was looking at goes with it. */
+  disconnect(participantId: string, socket: string): void {
+    this.lookBack(participantId, socket, false);
     const n = this.connections.get(participantId) ?? 0;
     if (n > 1) {
       this.connections.set(participantId, n - 1);
@@ -77,7 +87,7 @@ export class Presence {
     }
     this.connections.delete(participantId);
     if (n !== 1) return;
-    this.lookBack(participantId, false);
+    if (this.lookingBack.delete(participantId)) this.lookBackChanged();
     this.students -= 1;
     this.noteQuiet();
     this.changed(participantId);
@@ -104,19 +114,21 @@ export class Presence {
   /**
    * Replace everything with a fresh count: in a cluster the owner counts the
    * sockets every node reports (a dead node's students do not linger, a
-   * silent node's are kept for a while). The console is told when the count or
-   * who is connected changed.
+   * silent node's are kept for a while), and who is looking back from each
+   * node's own sockets. The console is told when the count or who is
+   * connected changed.
    */
-  reset(participantIds: readonly string[], watchers: number, projectors: number): void {
+  reset(participantIds: readonly string[], watchers: number, projectors: number, lookingBack: readonly string[] = []): void {
     const before = new Set(this.connections.keys());
     const projectorsBefore = this.projectors;
     const wasConnected = this.anyoneConnected;
     this.connections.clear();
     for (const id of participantIds) this.connections.set(id, (this.connections.get(id) ?? 0) + 1);
     this.students = this.connections.size;
-    // Someone whose sockets are all gone is not looking at anything.
+    // Each node says which of its sockets look back; someone whose sockets are all gone is not looking at anything.
     const lookingBefore = this.lookingBack.size;
-    for (const id of [...this.lookingBack]) if (!this.connections.has(id)) this.lookingBack.delete(id);
+    this.lookingBack.clear();
+    for (const id of lookingBack) if (this.connections.has(id)) this.lookingBack.set(id, new Set(["node"]));
     if (this.lookingBack.size !== lookingBefore) this.lookBackChanged();
     this.watchers = watchers;
     this.projectors = projectors;

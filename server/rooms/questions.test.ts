@@ -135,13 +135,13 @@ describe("the room's questions channel", () => {
       ok: true,
       data: null,
     });
-    room.handle({ event: "lookback:set", payload: { lookingBack: true } }, { participantId: "bo" });
-    room.handle({ event: "lookback:set", payload: { lookingBack: true } }, { participantId: "bo" });
+    room.handle({ event: "lookback:set", payload: { lookingBack: true } }, { participantId: "bo" }, "bo-tab");
+    room.handle({ event: "lookback:set", payload: { lookingBack: true } }, { participantId: "bo" }, "bo-tab");
     vi.advanceTimersByTime(PRESENCE_BROADCAST_INTERVAL_MS);
     await store.flush();
     expect(sent.lookingBack).toEqual([1, 2]);
     expect(room.presence.lookingBackCount).toBe(2);
-    room.presence.disconnect("bo");
+    room.presence.disconnect("bo", "bo-tab");
     vi.advanceTimersByTime(PRESENCE_BROADCAST_INTERVAL_MS);
     await store.flush();
     expect(sent.lookingBack.at(-1)).toBe(1);

@@ -24,6 +24,8 @@ export interface RoomRegistryOptions {
 /** Who is connected to a session: students by participant id (one entry per socket), and watchers. */
 export interface PresenceFigure {
   participants: string[];
+  /** Students with a socket looking back at an earlier step (one entry per such socket). */
+  lookingBack: string[];
   watchers: number;
   projectors: number;
 }
@@ -199,7 +201,7 @@ export class RoomRegistry {
     if (existing || this.ended.has(id)) return existing ?? null;
     const room = this.attach(state);
     // Before anything is published (an overdue poll closes on the next turn): the count the class already had.
-    if (presence) room.presence.reset(presence.participants, presence.watchers, presence.projectors);
+    if (presence) room.presence.reset(presence.participants, presence.watchers, presence.projectors, presence.lookingBack);
     return room;
   }
 

@@ -199,7 +199,7 @@ export class Room {
     if (command.event === "lookback:set") {
       // Presence, like being connected: counted for the console, never logged.
       if (this.isEnded) return { ok: false, error: protocolError("SESSION_ENDED") };
-      if (actor.participantId) this.presence.lookBack(actor.participantId, command.payload.lookingBack);
+      if (actor.participantId) this.presence.lookBack(actor.participantId, sender ?? "", command.payload.lookingBack);
       return ok;
     }
     const decision = decide(this.state, command, actor, { now: this.deps.now(), newId: this.deps.newId, shuffle: this.deps.shuffle });

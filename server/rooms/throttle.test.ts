@@ -50,13 +50,13 @@ describe("Presence", () => {
     p.connect("b");
     expect(p.connectedCount).toBe(2);
     expect(peaks).toEqual([1, 2]);
-    p.disconnect("a");
+    p.disconnect("a", "tab1");
     expect(p.isConnected("a")).toBe(true);
     p.watcherJoined("projector");
     expect(p.projectorCount).toBe(1);
     now = 5_000;
-    p.disconnect("a");
-    p.disconnect("b");
+    p.disconnect("a", "tab2");
+    p.disconnect("b", "tab3");
     p.watcherLeft("projector");
     expect(p.anyoneConnected).toBe(false);
     expect(p.idleSince).toBe(5_000);
@@ -90,5 +90,35 @@ describe("Presence", () => {
     now = 20_000;
     p.reset([], 0, 0);
     expect(p.idleSince).toBe(9_000);
+  });
+
+  it("counts a student looking back while any of their tabs does, and not once the tabs are gone", () => {
+    let looks = 0;
+    const p = new Presence(
+      () => 0,
+      () => undefined,
+      () => undefined,
+      () => looks++,
+    );
+    p.connect("ada");
+    p.connect("ada");
+    p.connect("bo");
+    p.lookBack("ada", "laptop", true);
+    p.lookBack("ada", "phone", true);
+    p.lookBack("ada", "phone", false);
+    expect([p.lookingBackCount, looks]).toEqual([1, 1]);
+    p.lookBack("bo", "bo-tab", true);
+    p.disconnect("bo", "bo-tab");
+    expect([p.lookingBackCount, looks]).toEqual([1, 3]);
+    // The tab that looked back closes; Ada's other tab is live.
+    p.disconnect("ada", "laptop");
+    expect([p.lookingBackCount, p.isConnected("ada"), looks]).toEqual([0, true, 4]);
+    // Someone not connected is not counted; a recount takes each node's own word.
+    p.lookBack("cy", "cy-tab", true);
+    expect(p.lookingBackCount).toBe(0);
+    p.reset(["ada", "bo"], 0, 0, ["bo", "bo", "cy"]);
+    expect([p.lookingBackCount, looks]).toEqual([1, 5]);
+    p.reset(["ada"], 0, 0, ["bo"]);
+    expect([p.lookingBackCount, looks]).toEqual([0, 6]);
   });
 });

@@ -327,6 +327,11 @@ export class ClusterGateway implements RoomGateway {
   }
 
   command(member: Member, command: Command): Promise<Ack<unknown>> {
+    // Presence, counted where the socket is (the edge marked it): the owner reads it with this node's figure.
+    if (command.event === "lookback:set") {
+      this.presence.touch(member.sessionId);
+      return Promise.resolve({ ok: true, data: null });
+    }
     const deadline = Date.now() + this.t.ackBudgetMs;
     const sender = `${member.sessionId}|${member.participantId ?? member.role}`;
     const progress: Progress = { mayHaveRunOn: null };
@@ -804,7 +809,7 @@ export class ClusterGateway implements RoomGateway {
     try {
       const figure = await this.presence.count(sessionId);
       // The room may have been dropped or replaced meanwhile: count into the one there is now.
-      this.o.rooms.get(sessionId)?.presence.reset(figure.participants, figure.watchers, figure.projectors);
+      this.o.rooms.get(sessionId)?.presence.reset(figure.participants, figure.watchers, figure.projectors, figure.lookingBack);
     } catch (err) {
       log.warn("presence recount failed", { sessionId, error: errorMessage(err) });
     }

@@ -109,13 +109,15 @@ export class PresenceBoard {
     }
     const own = this.o.local(sessionId);
     const participants = [...own.participants];
+    const lookingBack = [...own.lookingBack];
     let { watchers, projectors } = own;
     for (const e of others?.values() ?? []) {
       participants.push(...e.participants);
+      lookingBack.push(...e.lookingBack);
       watchers += e.watchers;
       projectors += e.projectors;
     }
-    return { participants, watchers, projectors };
+    return { participants, lookingBack, watchers, projectors };
   }
 
   /** Sessions with sockets connected through this node (as last written). */
@@ -176,10 +178,11 @@ function parseEntry(raw: string | undefined): Entry | null {
   try {
     const value: unknown = JSON.parse(raw ?? "");
     if (!isRecord(value)) return null;
-    const { at, participants, watchers, projectors } = value;
+    const { at, participants, watchers, projectors, lookingBack = [] } = value;
     if (typeof at !== "number" || typeof watchers !== "number" || typeof projectors !== "number") return null;
-    if (!Array.isArray(participants) || !participants.every((p) => typeof p === "string")) return null;
-    return { at, participants, watchers, projectors };
+    const ids = (list: unknown): list is string[] => Array.isArray(list) && list.every((p) => typeof p === "string");
+    if (!ids(participants) || !ids(lookingBack)) return null;
+    return { at, participants, lookingBack, watchers, projectors };
   } catch {
     return null;
   }

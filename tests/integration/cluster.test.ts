@@ -34,6 +34,7 @@ function client(url: string, auth: Record<string, unknown>) {
     welcome: null as Welcome | null,
     myVote: null as MyVote | null,
     tallies: [] as TallyUpdate[],
+    lookingBack: null as number | null,
   };
   const socket: ClientSocket = connect(url, {
     transports: ["websocket"],
@@ -46,6 +47,7 @@ function client(url: string, auth: Record<string, unknown>) {
   socket.on("session:snapshot", (s) => (state.snapshot = s));
   socket.on("poll:myVote", (v) => (state.myVote = v));
   socket.on("poll:tally", (t) => state.tallies.push(t));
+  socket.on("lookback:count", ({ count }) => (state.lookingBack = count));
   const roster = followRoster(socket);
   const emit = (event: string, payload: unknown) =>
     new Promise<Ack<unknown>>((resolve, reject) => {
@@ -79,6 +81,37 @@ describe("scale-out on Redis", () => {
       await other.stop();
     }
   }, 30_000);
+
+  it("counts a student looking back from one node while their other tab is live on another", async () => {
+    const [a, b, c] = nodes;
+    const created = (await (
+      await fetch(`${a.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    ).json()) as { code: string; hostKey: string };
+    const teacher = client(b.url, { role: "host", code: created.code, hostKey: created.hostKey });
+    await teacher.ready();
+    const laptop = client(a.url, { role: "student", code: created.code, nickname: "Ada" });
+    await laptop.ready();
+    const phone = client(c.url, { role: "student", code: created.code, token: laptop.state.welcome!.token });
+    const bo = client(c.url, { role: "student", code: created.code, nickname: "Bo" });
+    await Promise.all([phone.ready(), bo.ready()]);
+    expect((await teacher.emit("step:go", { stepIndex: 5 })).ok).toBe(true);
+    await waitUntil(() => teacher.state.lookingBack === 0, 10_000);
+
+    expect(await laptop.emit("lookback:set", { lookingBack: true })).toEqual({ ok: true, data: null });
+    expect((await bo.emit("lookback:set", { lookingBack: true })).ok).toBe(true);
+    await waitUntil(() => teacher.state.lookingBack === 2, 10_000);
+    expect((await bo.emit("lookback:set", { lookingBack: false })).ok).toBe(true);
+    await waitUntil(() => teacher.state.lookingBack === 1, 10_000);
+    // Ada's phone, on another node, goes back to live: her laptop still looks back.
+    expect((await phone.emit("lookback:set", { lookingBack: true })).ok).toBe(true);
+    expect((await phone.emit("lookback:set", { lookingBack: false })).ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(teacher.state.lookingBack).toBe(1);
+    // The laptop closes; Ada is still here on her phone, live.
+    laptop.socket.disconnect();
+    await waitUntil(() => teacher.state.lookingBack === 0, 10_000);
+    expect(teacher.roster.students().filter((s) => s.connected)).toHaveLength(2);
+  });
 
   it("serves one class from three processes, and survives the teacher's node dying mid-poll", async () => {
     const [a, b, c] = nodes;

@@ -1,6 +1,7 @@
 import mermaid from "mermaid";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseMermaidLesson } from "../../lib/lesson/mermaid";
+import { parseMermaidLesson, toMermaid } from "../../lib/lesson/mermaid";
+import { LESSON_LIMITS } from "../../lib/lesson/model";
 import type { CustomLesson } from "../../lib/lesson/model";
 import { replay, type SessionEvent } from "../../lib/session";
 import { connectClient, serverPerTest } from "./harness";
@@ -116,8 +117,48 @@ describe("lessons over HTTP", () => {
     const created = await createLesson({ lesson: long, source: OAUTH });
     const back = await (await api(`/api/lessons/${created.id}`, { headers: { "X-Lesson-Key": created.lessonKey } })).json();
     expect(back.lesson.steps[0].title).toBe("A".repeat(100));
-    const huge = await api("/api/lessons", { method: "POST", body: { lesson, source: "x".repeat(200 * 1024) } });
+    const huge = await api("/api/lessons", { method: "POST", body: { lesson, source: "x".repeat(400 * 1024) } });
     expect(huge.status).toBe(413);
+  });
+
+  it("takes the largest lesson the editor accepts, written in a script of three bytes a character", async () => {
+    // Every text at its limit, in Japanese: as many steps as the 48,000-character text holds.
+    const fill = (n: number) => "語".repeat(n);
+    const step = (i: number) => ({
+      from: i % 2 ? "A" : "B",
+      to: i % 2 ? "B" : "A",
+      line: "solid" as const,
+      head: "filled" as const,
+      title: fill(LESSON_LIMITS.message),
+      note: fill(LESSON_LIMITS.note),
+      narration: fill(LESSON_LIMITS.narration),
+      speakerNotes: fill(LESSON_LIMITS.speakerNotes),
+      why: fill(LESSON_LIMITS.why),
+      wrongNote: fill(LESSON_LIMITS.wrongNote),
+    });
+    const draft = (steps: number): CustomLesson => ({
+      title: fill(LESSON_LIMITS.title),
+      summary: fill(LESSON_LIMITS.summary),
+      lifelines: [
+        { id: "A", name: fill(LESSON_LIMITS.lifelineName) },
+        { id: "B", name: fill(LESSON_LIMITS.lifelineName) },
+      ],
+      steps: Array.from({ length: steps }, (_, i) => step(i)),
+    });
+    let steps = 2;
+    while (toMermaid(draft(steps + 1)).length <= LESSON_LIMITS.source) steps++;
+    const source = toMermaid(draft(steps));
+    const parsed = await parseMermaidLesson(source, (text) => mermaid.mermaidAPI.getDiagramFromText(text));
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const body = JSON.stringify({ lesson: parsed.lesson, source });
+    // Larger than the old 160 KiB cap, which refused it with a 413 the editor could not explain.
+    expect(Buffer.byteLength(body)).toBeGreaterThan(160 * 1024);
+    const res = await api("/api/lessons", { method: "POST", body });
+    expect(res.status).toBe(201);
+    const { id, lessonKey } = (await res.json()) as { id: string; lessonKey: string };
+    const back = await (await api(`/api/lessons/${id}`, { headers: { "X-Lesson-Key": lessonKey } })).json();
+    expect(back.lesson.steps).toHaveLength(steps);
+    expect(back.source).toBe(source);
   });
 
   it("runs a session from a lesson version: steps, a poll from the arrow order, late join, replay", async () => {

@@ -295,6 +295,24 @@ describe("questions over real sockets", () => {
     await waitUntil(() => host.lookingBack() === 0 && second.lookingBack() === 0);
     expect(await t.srv.store.loadEvents(sessionId)).toHaveLength(logged);
   });
+
+  it("counts a student with two tabs as looking back while either tab does", async () => {
+    const { host, ada, code } = await classroom();
+    const token = ada.client.welcome!.token!;
+    const phone = await join({ role: "student", code, token });
+    expect(phone.client.welcome!.participantId).toBe(ada.client.welcome!.participantId);
+    expect((await ada.client.emit("lookback:set", { lookingBack: true })).ok).toBe(true);
+    await waitUntil(() => host.lookingBack() === 1);
+    // The other tab is live: the first one still looks back.
+    expect((await phone.client.emit("lookback:set", { lookingBack: true })).ok).toBe(true);
+    expect((await phone.client.emit("lookback:set", { lookingBack: false })).ok).toBe(true);
+    // The count reaches the console at most twice a second; give a wrong one time to arrive.
+    await new Promise((r) => setTimeout(r, 700));
+    expect(host.lookingBack()).toBe(1);
+    // The tab that looks back closes; Ada is still here, live on her phone.
+    ada.client.close();
+    await waitUntil(() => host.lookingBack() === 0);
+  });
 });
 
 // Keep the helpers honest: the store's fold is what the tests above read.

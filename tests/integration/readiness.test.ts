@@ -60,8 +60,17 @@ describe("readiness (SQLite)", () => {
     expect((await again.emit("step:go", { stepIndex: 1 })).ok).toBe(true);
   });
 
-  it("answers GET and HEAD only", async () => {
+  it("answers GET and HEAD only, and so does /api/health", async () => {
     expect((await fetch(`${t.srv.url}/api/ready`, { method: "HEAD" })).status).toBe(200);
     expect((await fetch(`${t.srv.url}/api/ready`, { method: "DELETE" })).status).toBe(405);
+    expect((await fetch(`${t.srv.url}/api/health`, { method: "HEAD" })).status).toBe(200);
+    for (const method of ["POST", "PUT", "DELETE"]) {
+      const res = await fetch(`${t.srv.url}/api/health`, { method, headers: { Origin: t.srv.url } });
+      expect({ method, status: res.status, body: await res.json() }).toEqual({
+        method,
+        status: 405,
+        body: { error: { code: "METHOD_NOT_ALLOWED", message: "Use GET." } },
+      });
+    }
   });
 });
