@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Server } from "socket.io";
-import { TALLY_BROADCAST_INTERVAL_MS } from "../lib/constants";
+import { tallyIntervalMs } from "../lib/constants";
 import { getScenario } from "../lib/lesson/scenarios";
 import { generateNextStepPoll } from "../lib/polls/nextStep";
 import { initialState } from "../lib/session/reducer";
@@ -32,7 +32,7 @@ import { toPublicSnapshot } from "../lib/session/views";
  * close), the poll is the product's generated next-step poll for the current
  * step, the tally has the product's fields ({pollId, round, counts, total,
  * rev}), and tallies are coalesced with the product's interval
- * (TALLY_BROADCAST_INTERVAL_MS) and leading-edge rule.
+ * (`tallyIntervalMs`: 250 ms, longer past 2,500 sockets) and leading-edge rule.
  */
 
 /** The class of a handshake that names none (the class cells); the school (`--school`) names its rooms by 6-character codes. */
@@ -178,10 +178,13 @@ class BareRoom {
     if (this.tallyTimer) return;
     this.tallyPending = false;
     this.sendTally();
-    this.tallyTimer = setTimeout(() => {
-      this.tallyTimer = null;
-      if (this.tallyPending) this.requestTally();
-    }, TALLY_BROADCAST_INTERVAL_MS);
+    this.tallyTimer = setTimeout(
+      () => {
+        this.tallyTimer = null;
+        if (this.tallyPending) this.requestTally();
+      },
+      tallyIntervalMs(this.connected + 1),
+    );
   }
 
   private cancelTally(): void {

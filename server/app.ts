@@ -45,6 +45,8 @@ export interface ClassroomServerOptions {
     metricsToken?: string | null;
     retentionDays?: number | null;
     retentionIntervalMs?: number;
+    /** Tests only: the class size from which tallies go out a slice at a time (PACED_FANOUT_MIN). */
+    pacedFanoutMin?: number;
   };
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
@@ -86,7 +88,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     // In a cluster, a room broadcasts only while this node surely owns its session: a node resuming from a freeze
     // must not show the class the state it had before it was taken over.
     outboxFor: (id) => {
-      const outbox = timedOutbox(socketOutbox(io, id));
+      const outbox = timedOutbox(socketOutbox(io, id, config.pacedFanoutMin));
       return cluster ? onlyWhile(() => cluster?.mayPublish(id) ?? false, outbox) : outbox;
     },
     idleTimeoutMs: config.idleTimeoutMs,

@@ -117,11 +117,15 @@ export function observeBatch(
   const done = (outcome: BatchOutcome): BatchOutcome => {
     end();
     if (outcome && outcome.size > 0) writeFailures.inc({ store });
+    // Counted per type, once per batch (a vote burst writes thousands in one).
+    const byType = new Map<string, number>();
     for (const w of batch) {
       if (w.kind !== "event" || outcome?.has(w.sessionId)) continue;
-      eventsAppended.inc({ type: w.event.type });
-      if (w.event.type === "poll:voted") votes.inc();
+      byType.set(w.event.type, (byType.get(w.event.type) ?? 0) + 1);
     }
+    for (const [type, n] of byType) eventsAppended.inc({ type }, n);
+    const voted = byType.get("poll:voted");
+    if (voted) votes.inc(voted);
     return outcome;
   };
   const failed = (err: unknown): never => {

@@ -34,6 +34,10 @@ export class Presence {
   get connectedCount(): number {
     return this.students;
   }
+  /** Teacher and projector sockets. */
+  get watcherCount(): number {
+    return this.watchers;
+  }
   get projectorCount(): number {
     return this.projectors;
   }
@@ -61,6 +65,11 @@ export class Presence {
   /** Since when nobody has been connected (meaningful while `anyoneConnected` is false). */
   get idleSince(): number {
     return this.quietSince;
+  }
+
+  /** How many sockets (tabs) a student has connected now. */
+  socketsOf(participantId: string): number {
+    return this.connections.get(participantId) ?? 0;
   }
 
   isConnected(participantId: string): boolean {

@@ -14,7 +14,10 @@ function setup() {
   const outbox: RoomOutbox = {
     publicSnapshot: () => void sent.public++,
     hostSnapshot: () => void sent.host++,
-    tally: (audience, tally) => void sent.tallies.push({ audience, tally }),
+    tally: (tally, forClass) => {
+      sent.tallies.push({ audience: "tally" in forClass ? "everyone" : "host", tally });
+      if ("snapshot" in forClass) sent.public++;
+    },
     myVote: () => undefined,
     presence: () => undefined,
     rosterChanges: () => undefined,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { assertNever } from "../../lib/assertNever";
-import { MAX_SELF_RENAMES, PRESENCE_BROADCAST_INTERVAL_MS, TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
+import { MAX_SELF_RENAMES, PRESENCE_BROADCAST_INTERVAL_MS, tallyIntervalMs } from "../../lib/constants";
 import { protocolError, type Ack, type Command, type MyVote, type ProtocolError, type TallyUpdate } from "../../lib/protocol";
 import { decide, type Actor } from "../../lib/session/decide";
 import { logFull } from "../../lib/session/rules";
@@ -33,7 +33,12 @@ export interface RoomOutbox extends QuestionOutbox {
   publicSnapshot: (snapshot: PublicSnapshot) => void;
   /** The teacher's sockets. */
   hostSnapshot: (snapshot: HostSnapshot) => void;
-  tally: (audience: "host" | "everyone", tally: TallyUpdate) => void;
+  /**
+   * One tally tick: the teachers' counts, and what the class sees of it: the
+   * same counts while results are shown, else the public snapshot (how many
+   * have voted, nothing more).
+   */
+  tally: (tally: TallyUpdate, forClass: { tally: TallyUpdate } | { snapshot: PublicSnapshot }) => void;
   /** One participant's sockets (every tab of that browser), but `except` (the socket that voted: its ack says it). */
   myVote: (participantId: string, vote: MyVote | null, except?: string) => void;
   /** Projectors and teachers: the connected-student count (teachers also get the projector views), coalesced. */
@@ -70,7 +75,10 @@ export class Room {
   /** Who is connected now (never logged). */
   readonly presence: Presence;
   /** Vote counts reach the room at most 4 times a second, whatever the vote rate. */
-  private readonly tally = new LeadingEdgeThrottle(TALLY_BROADCAST_INTERVAL_MS, () => this.sendTally());
+  private readonly tally = new LeadingEdgeThrottle(
+    () => tallyIntervalMs(this.presence.connectedCount + this.presence.watcherCount),
+    () => this.sendTally(),
+  );
   /** Joins, leaves and roster changes reach the console (and projectors' counts) at most twice a second. */
   private readonly presenceUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () => this.sendPresence());
   /** Each participant's place in join order (the console's `#N`); its size is how many have ever joined. */
@@ -241,7 +249,8 @@ export class Room {
           this.tally.request();
           // Other tabs of the same browser show the change too; the voting socket has its receipt (the ack),
           // so it is left out: at 10,000 votes a second the echo would double the writes to voters' sockets.
-          this.deps.outbox.myVote(e.participantId, this.myVote(e.participantId), sender);
+          // A student with one tab (nearly all) has nobody to tell.
+          if (this.presence.socketsOf(e.participantId) > 1) this.deps.outbox.myVote(e.participantId, this.myVote(e.participantId), sender);
           break;
         case "participant:renamed":
           // Only the teacher lists names; the student's own tabs are told.
@@ -339,10 +348,8 @@ export class Room {
     if (!poll || poll.status !== "open") return;
     const { counts, total } = countVotes(poll);
     const tally: TallyUpdate = { pollId: poll.id, round: poll.round, counts, total, rev: this.state.seq };
-    this.deps.outbox.tally(this.state.resultsVisible ? "everyone" : "host", tally);
-    // Without live results the class still sees how many have voted (the public poll's `voted`, a count only),
-    // coalesced like the tally.
-    if (!this.state.resultsVisible) this.deps.outbox.publicSnapshot(this.publicSnapshot());
+    // Without live results the class still sees how many have voted (the public poll's `voted`, a count only).
+    this.deps.outbox.tally(tally, this.state.resultsVisible ? { tally } : { snapshot: this.publicSnapshot() });
   }
 
   /** A poll with a countdown closes itself, also after a restart. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WriteQueue } from "./types";
+import { WRITE_BATCH_MAX, WRITE_BATCH_MAX_WAIT_MS, WriteQueue } from "./types";
 
 describe("WriteQueue", () => {
   it("writes one batch per turn and releases waiters only after their batch is written", async () => {
@@ -27,6 +27,37 @@ describe("WriteQueue", () => {
     await new Promise((r) => setImmediate(r));
     expect(written).toEqual([[1, 2]]);
     expect(order).toEqual(["after 1,2", "late waiter", "flush"]);
+  });
+
+  it("writes a full or old batch right after the callback that filled it, not on the loop's next turn", async () => {
+    const written: number[] = [];
+    const q = new WriteQueue<number>(
+      (batch) => void written.push(batch.length),
+      () => undefined,
+    );
+    const microtask = () => new Promise<void>((r) => queueMicrotask(r));
+    // One short of full: it waits for setImmediate, as every batch used to.
+    for (let i = 0; i < WRITE_BATCH_MAX - 1; i++) q.push(i);
+    await microtask();
+    await microtask();
+    expect(written).toEqual([]);
+    // Full: written within the same turn (a burst of votes can hold the loop's poll phase for hundreds of ms).
+    q.push(WRITE_BATCH_MAX);
+    await microtask();
+    await microtask();
+    expect(written).toEqual([WRITE_BATCH_MAX]);
+    // Old: a write that has waited WRITE_BATCH_MAX_WAIT_MS goes with the next push.
+    q.push(1);
+    const until = performance.now() + WRITE_BATCH_MAX_WAIT_MS + 1;
+    while (performance.now() < until) {
+      // the event loop is held, as by a long poll phase
+    }
+    q.push(2);
+    await microtask();
+    await microtask();
+    expect(written).toEqual([WRITE_BATCH_MAX, 2]);
+    await q.flush();
+    expect(written).toEqual([WRITE_BATCH_MAX, 2]);
   });
 
   it("runs a waiter at once when nothing is pending", () => {

@@ -56,6 +56,8 @@ export interface StartServerOptions {
   maxConnectionsPerAddress?: number;
   /** MAX_PENDING_PER_ADDRESS (the server's default when absent). */
   maxPendingPerAddress?: number;
+  /** The class size from which tallies go out a slice at a time (the server's PACED_FANOUT_MIN when absent). */
+  pacedFanoutMin?: number;
 }
 
 /** A real server on a free port with a real SQLite file in a temp folder. */
@@ -73,6 +75,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
       trustProxy: options.trustProxy,
       maxConnectionsPerAddress: options.maxConnectionsPerAddress,
       maxPendingPerAddress: options.maxPendingPerAddress,
+      pacedFanoutMin: options.pacedFanoutMin,
     },
     store,
   });
