@@ -121,6 +121,7 @@ export function socketOutbox(io: IoServer, sessionId: string, pacedFrom = PACED_
       io.to(publicRoom(sessionId)).emit("session:snapshot", snapshot);
     },
     hostSnapshot: (snapshot) => io.to(hostRoom(sessionId)).emit("session:snapshot", snapshot),
+    tallySuperseded: () => ticks.cancel(),
     tally: (tally, forClass) => {
       io.to(hostRoom(sessionId)).emit("poll:tally", tally);
       ticks.tick(

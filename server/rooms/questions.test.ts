@@ -19,6 +19,7 @@ function setup() {
     publicSnapshot: () => void sent.publicSnapshots++,
     hostSnapshot: () => undefined,
     tally: () => undefined,
+    tallySuperseded: () => undefined,
     myVote: () => undefined,
     presence: () => undefined,
     renamed: () => undefined,

@@ -8,6 +8,7 @@ const silent: RoomOutbox = {
   publicSnapshot() {},
   hostSnapshot() {},
   tally() {},
+  tallySuperseded() {},
   myVote() {},
   presence() {},
   rosterChanges() {},
@@ -18,6 +19,25 @@ const silent: RoomOutbox = {
 };
 
 describe("RoomRegistry", () => {
+  it("stops a tally still going out as soon as a newer snapshot is decided, and sends the snapshot once it is written", async () => {
+    const store = new SqliteSessionStore(":memory:");
+    const calls: string[] = [];
+    const recorder = Object.fromEntries(
+      Object.keys(silent).map((name) => [name, () => void calls.push(name)]),
+    ) as unknown as RoomOutbox;
+    const rooms = new RoomRegistry({ store, outboxFor: () => recorder, idleTimeoutMs: 0 });
+    const { id } = await rooms.create("class");
+    await store.flush();
+    calls.length = 0;
+
+    rooms.get(id)!.handle({ event: "step:move", payload: { delta: 1 } });
+    // Before the step is on disk: the stale tally stops, nothing is announced yet.
+    expect(calls).toEqual(["tallySuperseded"]);
+    await store.flush();
+    expect(calls).toEqual(["tallySuperseded", "publicSnapshot", "hostSnapshot"]);
+    rooms.disposeAll();
+  });
+
   it("ends sessions left idle past the timeout, and only those", async () => {
     let now = 1_000_000;
     const store = new SqliteSessionStore(":memory:");

@@ -51,6 +51,8 @@ export function durableOutbox(store: SessionStore, sessionId: string, outbox: Ro
     publicSnapshot: gate(outbox.publicSnapshot),
     hostSnapshot: gate(outbox.hostSnapshot),
     tally: gate(outbox.tally),
+    // Ungated: it only withholds a stale tally from students who are about to get a newer snapshot.
+    tallySuperseded: outbox.tallySuperseded,
     myVote: gate(outbox.myVote),
     presence: gate(outbox.presence),
     rosterChanges: gate(outbox.rosterChanges),

@@ -14,6 +14,7 @@ function setup() {
   const outbox: RoomOutbox = {
     publicSnapshot: () => void sent.public++,
     hostSnapshot: () => void sent.host++,
+    tallySuperseded: () => undefined,
     tally: (tally, forClass) => {
       sent.tallies.push({ audience: "tally" in forClass ? "everyone" : "host", tally });
       if ("snapshot" in forClass) sent.public++;
@@ -96,6 +97,7 @@ describe("Room", () => {
         publicSnapshot() {},
         hostSnapshot() {},
         tally() {},
+        tallySuperseded() {},
         myVote() {},
         presence() {},
         rosterChanges() {},

@@ -39,6 +39,12 @@ export interface RoomOutbox extends QuestionOutbox {
    * have voted, nothing more).
    */
   tally: (tally: TallyUpdate, forClass: { tally: TallyUpdate } | { snapshot: PublicSnapshot }) => void;
+  /**
+   * A snapshot for the class is on its way (sent once its event is written):
+   * what is left of a tally tick still going out to a large class is stale,
+   * stop it now rather than after the write.
+   */
+  tallySuperseded: () => void;
   /** One participant's sockets (every tab of that browser), but `except` (the socket that voted: its ack says it). */
   myVote: (participantId: string, vote: MyVote | null, except?: string) => void;
   /** Projectors and teachers: the connected-student count (teachers also get the projector views), coalesced. */
@@ -318,6 +324,7 @@ export class Room {
 
   /** The whole (small) state to everyone: one encode per audience, not per socket. */
   publish(): void {
+    this.deps.outbox.tallySuperseded();
     this.deps.outbox.publicSnapshot(this.publicSnapshot());
     this.deps.outbox.hostSnapshot(this.hostSnapshot());
   }
