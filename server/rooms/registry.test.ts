@@ -22,9 +22,7 @@ describe("RoomRegistry", () => {
   it("stops a tally still going out as soon as a newer snapshot is decided, and sends the snapshot once it is written", async () => {
     const store = new SqliteSessionStore(":memory:");
     const calls: string[] = [];
-    const recorder = Object.fromEntries(
-      Object.keys(silent).map((name) => [name, () => void calls.push(name)]),
-    ) as unknown as RoomOutbox;
+    const recorder = Object.fromEntries(Object.keys(silent).map((name) => [name, () => void calls.push(name)])) as unknown as RoomOutbox;
     const rooms = new RoomRegistry({ store, outboxFor: () => recorder, idleTimeoutMs: 0 });
     const { id } = await rooms.create("class");
     await store.flush();
