@@ -57,6 +57,8 @@ export interface ClassroomServerOptions {
     /** Fails at once while Redis is unreachable (connectRedis's failFast), as does `subscriber`. */
     client: RedisClient;
     subscriber: RedisClient;
+    /** The cluster's heartbeat alone (failFast): never queued behind the node's writes. */
+    leaseClient: RedisClient;
     adapterClient: RedisClient;
     timings?: Partial<ClusterTimings>;
   };
@@ -196,6 +198,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       store: redis.store,
       client: redis.client,
       subscriber: redis.subscriber,
+      leaseClient: redis.leaseClient,
       localPresence: (sessionId) => localPresence(io, sessionId),
       timings: {
         nodeTtlMs: redis.timings?.nodeTtlMs ?? DEFAULT_CLUSTER_NODE_TTL_MS,

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
       store: redisStore,
       client,
       subscriber: await connectRedis(config.redisUrl, { failFast: true }),
+      leaseClient: await connectRedis(config.redisUrl, { failFast: true }),
       adapterClient: await connectRedis(config.redisUrl),
       timings: config.cluster,
     };

@@ -220,6 +220,13 @@ export interface ClusterOptions {
   client: RedisClient;
   /** A dedicated subscriber connection. */
   subscriber: RedisClient;
+  /**
+   * A connection for this node's heartbeat alone (failFast too). On the shared
+   * one the renewal waited behind a vote burst's writes and forwarded calls:
+   * with four nodes and 10,000 students the owner's lease ran out mid-poll and
+   * another node took the class over.
+   */
+  leaseClient: RedisClient;
   /** The students and watchers connected to a session through this node. */
   localPresence: (sessionId: string) => PresenceFigure;
   timings: ClusterTimings;
@@ -299,7 +306,7 @@ export class ClusterGateway implements RoomGateway {
     if (this.recountTimer) clearTimeout(this.recountTimer);
     this.presence.stop();
     // Leave cleanly: others may take our sessions at once instead of waiting for the key to expire.
-    await this.cmd(["DEL", K.node(this.nodeId)]).catch(() => undefined);
+    await redisCommand(this.o.leaseClient, ["DEL", K.node(this.nodeId)]).catch(() => undefined);
     await this.o.subscriber.unsubscribe(K.rpc(this.nodeId)).catch(() => undefined);
     await this.o.subscriber.unsubscribe(PRESENCE_CHANNEL).catch(() => undefined);
   }
@@ -685,7 +692,7 @@ export class ClusterGateway implements RoomGateway {
     this.renewing ??= (async () => {
       const sentAt = performance.now();
       try {
-        await this.cmd(["SET", K.node(this.nodeId), String(Date.now()), "PX", this.t.nodeTtlMs]);
+        await redisCommand(this.o.leaseClient, ["SET", K.node(this.nodeId), String(Date.now()), "PX", this.t.nodeTtlMs]);
         this.leaseUntil = Math.max(this.leaseUntil, sentAt + this.t.nodeTtlMs - this.leaseMarginMs);
         if (this.lapsed) {
           this.lapsed = false;
