@@ -244,7 +244,7 @@ export class ClusterGateway implements RoomGateway {
    * the same request, and a command must not run twice (a step would move
    * twice). In flight or done, the second copy gets the first one's answer.
    */
-  private readonly answered = new Map<string, { at: number; response: Promise<RpcResponse> }>();
+  private readonly answered = new Map<string, { at: number; response: Promise<RpcResponse>; settled: boolean }>();
   /** This node's sockets: one call at a time per sender, in arrival order. */
   private readonly senders = new OrderedQueue();
   /** Calls run here as the owner: one at a time per sender, in arrival order. */
@@ -651,8 +651,14 @@ export class ClusterGateway implements RoomGateway {
     }
     let entry = this.answered.get(request.id);
     if (!entry) {
-      entry = { at: now, response: this.answer(request) };
-      this.answered.set(request.id, entry);
+      const fresh = { at: now, response: this.answer(request), settled: false };
+      void fresh.response.then(() => (fresh.settled = true));
+      this.answered.set(request.id, (entry = fresh));
+    } else if (!entry.settled) {
+      // A resend of a call still running here (the caller's attempt timed out while it waited its turn): its
+      // answer goes out when it is done. A second copy would only add to the load that made the caller resend;
+      // a caller that missed that answer resends once more and gets it from memory.
+      return;
     }
     const response = await entry.response;
     // A "not owner" answer ran nothing: a resend after the owner moved must be tried afresh.
@@ -848,7 +854,9 @@ function rerunnable(call: Call): boolean {
 
 /** A publish whose failure says whether it was sent (see classifyRedisError). */
 function redisPublish(client: RedisClient, channel: string, message: string): Promise<unknown> {
-  return client.publish(channel, message).catch((err: unknown) => {
+  // No per-command timeout: every caller bounds its own wait (an attempt's timer, the ack budget), and node-redis's
+  // (an AbortSignal.timeout and its listeners per command) took a tenth of an owner's CPU in a 10,000-vote burst.
+  return client.sendCommand(["PUBLISH", channel, message], { timeout: 0 }).catch((err: unknown) => {
     throw classifyRedisError(err);
   });
 }

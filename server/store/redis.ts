@@ -20,7 +20,7 @@ import { countEvent } from "../ops/metrics";
 
 /** The slice of a node-redis client this code uses (raw commands keep replies predictable across versions). */
 export interface RedisClient {
-  sendCommand(args: string[]): Promise<unknown>;
+  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
   publish(channel: string, message: string): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   unsubscribe(channel: string): Promise<unknown>;

@@ -113,6 +113,49 @@ describe("scale-out on Redis", () => {
     expect(teacher.roster.students().filter((s) => s.connected)).toHaveLength(2);
   });
 
+  it("answers each vote once when the owner stalls and the forwarding node resends it", async () => {
+    const [a, b] = nodes;
+    // Created through A: A owns the class. Every student is on B, whose calls go to A over Redis.
+    const created = (await (
+      await fetch(`${a.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    ).json()) as { code: string; hostKey: string };
+    const teacher = client(a.url, { role: "host", code: created.code, hostKey: created.hostKey });
+    await teacher.ready();
+    const students = Array.from({ length: 6 }, (_, i) => client(b.url, { role: "student", code: created.code, nickname: `r${i}` }));
+    await Promise.all(students.map((s) => s.ready()));
+    const open = (await teacher.emit("poll:open", { kind: "next-step" })) as { ok: true; data: { pollId: string } };
+    await waitUntil(() => students.every((s) => s.state.snapshot?.poll?.id === open.data.pollId), 10_000);
+    const options = students[0].state.snapshot!.poll!.options;
+
+    // Every answer that crosses Redis, by call id.
+    const { createClient } = await import("redis");
+    const spy = createClient({ url: redis.url });
+    await spy.connect();
+    const answers = new Map<string, number>();
+    await spy.pSubscribe("cls:rpc:*", (message: string) => {
+      const m = JSON.parse(message) as { kind: string; id: string };
+      if (m.kind === "res") answers.set(m.id, (answers.get(m.id) ?? 0) + 1);
+    });
+    try {
+      // A stalls for 1.5 s (a long pause, not long enough to lose the class): B's first try of each vote times out
+      // after 1 s and it sends it again; A reads both copies when it resumes.
+      a.proc.kill("SIGSTOP");
+      const acks = students.map((s, i) => s.emit("poll:vote", { pollId: open.data.pollId, optionId: options[i % 2].id }));
+      await new Promise((r) => setTimeout(r, 1_500));
+      a.proc.kill("SIGCONT");
+      expect((await Promise.all(acks)).map((ack) => ack.ok)).toEqual(students.map(() => true));
+      await waitUntil(() => teacher.state.tallies.at(-1)?.total === 6, 10_000);
+      await new Promise((r) => setTimeout(r, 500));
+      // One answer per vote: the resend of a call still running is not answered a second time.
+      const votes = [...answers.values()];
+      expect(votes.length).toBeGreaterThanOrEqual(6);
+      expect(votes.filter((n) => n > 1)).toEqual([]);
+    } finally {
+      a.proc.kill("SIGCONT");
+      await spy.quit();
+    }
+  }, 30_000);
+
   it("serves one class from three processes, and survives the teacher's node dying mid-poll", async () => {
     const [a, b, c] = nodes;
     const created = (await (
