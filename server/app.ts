@@ -140,9 +140,6 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     // answer, and within the address's connection caps.
     allowRequest: (req, callback) => {
       if (!origins.hostAllowed(req) || !origins.originAllowed(req)) return callback("origin not allowed", false);
-      if (frames.blocked(addressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy))) {
-        return callback("too many connections closed for abuse from this address", false);
-      }
       const admitted = connections.admitUpgrade(req);
       callback(admitted ? null : "too many connections from this address", admitted);
     },
@@ -207,7 +204,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       },
     });
   }
-  attachSocketLayer({ io, gateway: cluster ?? local, trustProxy, failedJoins, connections });
+  attachSocketLayer({ io, gateway: cluster ?? local, trustProxy, failedJoins, connections, quarantined: frames.blocked });
   const ops = attachOps({ config, store, io, rooms, redisClient: redis?.client });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);

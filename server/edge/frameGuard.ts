@@ -155,7 +155,7 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
     private close(reason: string): never {
       stats.closed += 1;
       countAbusiveClose();
-      // An address whose connections keep being closed for abuse is refused new ones for a while.
+      // An address whose connections keep being closed for abuse is quarantined for a while (see `blocked`).
       abuse.take(this.address);
       // socket.io closes the connection when its parser throws.
       throw new Error(reason);
@@ -172,9 +172,9 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
     },
     stats,
     /**
-     * Whether an address had too many connections closed for abuse lately: its
-     * new WebSockets are refused until it calms down (reconnecting must not
-     * reset a flood's budgets).
+     * Whether an address had too many connections closed for abuse lately:
+     * until it calms down, only joins with a credential get in from it (the
+     * socket layer's `quarantined`; a class behind one NAT address shares it).
      */
     blocked: (address: string): boolean => !abuse.peek(address),
   };

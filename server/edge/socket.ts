@@ -173,6 +173,12 @@ export interface SocketLayerOptions {
   failedJoins?: KeyedLimiter;
   /** Told when a WebSocket has joined a session (its handshake is finished). */
   connections?: Pick<ConnectionGuard, "joined">;
+  /**
+   * Whether an address's connections keep being closed for abuse (server/edge/frameGuard.ts). From such an
+   * address only those who bring a credential get in (a returning student's token, the teacher's key): a whole
+   * class behind one NAT address shares it, and one student's script must not lock the others out.
+   */
+  quarantined?: (address: string) => boolean;
 }
 
 /**
@@ -186,6 +192,7 @@ export function attachSocketLayer({
   trustProxy = false,
   failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins),
   connections,
+  quarantined = () => false,
 }: SocketLayerOptions): void {
   // failedJoins, per address: guessing room codes or host keys. Generous enough for a class behind one NAT
   // address mistyping codes; far too slow to walk 887 million codes.
@@ -243,10 +250,15 @@ export function attachSocketLayer({
       // holds one token, however many phones; a script trying many codes at once holds one per code.
       const code = normalizeRoomCode(request.code);
       const inFlight = lookups.get(address) ?? new Map<string, number>();
-      const overAllowance = inFlight.size + (inFlight.has(code) ? 0 : 1) > failedJoins.available(address);
+      // A join that brings nothing to check: a new student, a projector without the host key.
+      const anonymous = (request.role === "projector" && !request.hostKey) || (request.role === "student" && !request.token);
+      if (quarantined(address) && (anonymous || (request.role === "host" && !request.hostKey))) {
+        return refuse(rejection("RATE_LIMITED", "Too many broken connections came from this network. Try again in a minute."));
+      }
+      const overAllowance = inFlight.size + (inFlight.has(code) ? 0 : 1) > failedJoins.available(address) || quarantined(address);
       // Over the allowance, nothing that could reveal whether a code is live is even looked up.
       // (The teacher's own projector window holds the host key; the gateway checks it.)
-      if (overAllowance && ((request.role === "projector" && !request.hostKey) || (request.role === "student" && !request.token))) {
+      if (overAllowance && anonymous) {
         return refuse(refuseFailure(address, rejection("NO_SUCH_SESSION")));
       }
       // A lookup that could reveal a live code (admitNew) holds one of the address's tokens until it is answered.
