@@ -17,7 +17,7 @@ import { log } from "../logger";
 import { createOriginPolicy, parseHost, requestScheme } from "../edge/origin";
 import { KeyedLimiter, addressOf } from "../edge/rateLimit";
 import type { RoomRegistry } from "../rooms/registry";
-import { HttpError } from "./httpError";
+import { HttpError, methodNotAllowed } from "./httpError";
 import { createSessionsReader } from "./sessionsApi";
 import { createLessonsApi } from "./lessonsApi";
 import type { LessonStore } from "../store/lessons";
@@ -109,6 +109,7 @@ export function createApiHandler(deps: ApiDeps) {
     } catch (err) {
       if (err instanceof HttpError) {
         if (err.status === 429) countRateLimited("http");
+        if (err.allow) res.setHeader("Allow", err.allow.join(", "));
         sendJson(res, err.status, { error: { code: err.code, message: err.message } });
       } else {
         log.error("api request failed", { path: url.pathname, error: toError(err).stack });
@@ -126,7 +127,7 @@ export function createApiHandler(deps: ApiDeps) {
       throw new HttpError(403, "CROSS_ORIGIN", "Requests from other websites are not accepted.");
     }
     if (path === "/api/health") {
-      if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET.");
+      if (req.method !== "GET" && req.method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"]);
       return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
     }
     const lessonPath = lessons && /^\/api\/lessons(?:\/([^/]+)(?:\/(mermaid))?)?$/.exec(path);
@@ -138,10 +139,10 @@ export function createApiHandler(deps: ApiDeps) {
       if (!id) {
         if (req.method === "GET") return sendJson(res, 200, await lessons.list(req));
         if (req.method === "POST") return sendJson(res, 201, await lessons.create(await readJsonBody(req, MAX_LESSON_BODY_BYTES)));
-        throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET to list lessons or POST to create one.");
+        throw methodNotAllowed(["GET", "POST"], "Use GET to list lessons or POST to create one.");
       }
       if (sub === "mermaid") {
-        if (req.method !== "GET") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET.");
+        if (req.method !== "GET") throw methodNotAllowed(["GET"]);
         const file = await lessons.mermaid(req, id, url.searchParams.get("version"));
         res.statusCode = 200;
         res.setHeader("Content-Type", "text/plain; charset=utf-8");
@@ -153,7 +154,7 @@ export function createApiHandler(deps: ApiDeps) {
       if (req.method === "GET") return sendJson(res, 200, await lessons.get(req, id, url.searchParams.get("version")));
       if (req.method === "PUT") return sendJson(res, 200, await lessons.update(req, id, await readJsonBody(req, MAX_LESSON_BODY_BYTES)));
       if (req.method === "DELETE") return sendJson(res, 200, await lessons.remove(req, id));
-      throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET, PUT or DELETE.");
+      throw methodNotAllowed(["GET", "PUT", "DELETE"], "Use GET, PUT or DELETE.");
     }
     if (path === "/api/sessions" && req.method === "GET") {
       if (!reads.take(clientAddress(req, deps.config.trustProxy)))
@@ -169,11 +170,11 @@ export function createApiHandler(deps: ApiDeps) {
         return sendJson(res, 200, await sessions.share(req, sharePath[1]));
       }
       if (req.method === "DELETE") return sendJson(res, 200, await sessions.unshare(req, sharePath[1]));
-      throw new HttpError(405, "METHOD_NOT_ALLOWED", "POST starts sharing the replay; DELETE stops it.");
+      throw methodNotAllowed(["POST", "DELETE"], "POST starts sharing the replay; DELETE stops it.");
     }
     const sessionPath = /^\/api\/sessions\/([^/]+)(?:\/(events|export))?$/.exec(path);
     if (sessionPath) {
-      if (req.method !== "GET") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET.");
+      if (req.method !== "GET") throw methodNotAllowed(["GET"]);
       if (!reads.take(clientAddress(req, deps.config.trustProxy)))
         throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       const [, id, sub] = sessionPath;
@@ -188,7 +189,7 @@ export function createApiHandler(deps: ApiDeps) {
       return;
     }
     if (path === "/api/sessions") {
-      if (req.method !== "POST") throw new HttpError(405, "METHOD_NOT_ALLOWED", "Use GET to list sessions or POST to create one.");
+      if (req.method !== "POST") throw methodNotAllowed(["GET", "POST"], "Use GET to list sessions or POST to create one.");
       if (!creations.take(clientAddress(req, deps.config.trustProxy))) {
         throw new HttpError(429, "RATE_LIMITED", "Too many sessions created from this address. Wait a minute.");
       }
@@ -292,11 +293,19 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number = MAX_
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer | string>) {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    size += bytes.length;
-    if (size > maxBytes) throw new HttpError(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
-    chunks.push(bytes);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer | string>) {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > maxBytes) throw new HttpError(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
+      chunks.push(bytes);
+    }
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    // The client went away mid-body (a phone losing signal during a save), or Node cut a body too slow to finish
+    // (HTTP_REQUEST_TIMEOUT_MS, answered 408 by Node itself): nobody is waiting for an answer, and it is no
+    // server fault to log as one.
+    throw new HttpError(400, "BAD_REQUEST", "The request was cut off before its body arrived.");
   }
   const raw = Buffer.concat(chunks).toString("utf8").trim();
   if (raw === "") return undefined;

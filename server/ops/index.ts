@@ -80,6 +80,7 @@ export function attachOps({ config, store, io, rooms, redisClient }: OpsOptions)
     const path = (req.url ?? "/").split("?")[0].replace(/\/+$/, "");
     if (path === READY_PATH) {
       if (req.method !== "GET" && req.method !== "HEAD") {
+        res.setHeader("Allow", "GET, HEAD");
         sendJson(res, 405, { error: { code: "METHOD_NOT_ALLOWED", message: "Use GET." } });
         return true;
       }
@@ -90,6 +91,7 @@ export function attachOps({ config, store, io, rooms, redisClient }: OpsOptions)
     // Off unless METRICS_TOKEN is set: then the path is not even there (the pages answer it with their 404).
     if (path !== METRICS_PATH || !metricsTokenHash) return false;
     if (req.method !== "GET" && req.method !== "HEAD") {
+      res.setHeader("Allow", "GET, HEAD");
       sendJson(res, 405, { error: { code: "METHOD_NOT_ALLOWED", message: "Use GET." } });
       return true;
     }

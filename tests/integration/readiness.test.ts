@@ -73,4 +73,25 @@ describe("readiness (SQLite)", () => {
       });
     }
   });
+
+  it("names the methods a path answers in the Allow header of every 405", async () => {
+    const s = await t.srv.createSession();
+    const cases: [string, string, string][] = [
+      ["/api/ready", "POST", "GET, HEAD"],
+      ["/api/health", "PATCH", "GET, HEAD"],
+      ["/api/health?x=1", "OPTIONS", "GET, HEAD"],
+      ["/api/sessions", "PUT", "GET, POST"],
+      [`/api/sessions/${s.id}`, "DELETE", "GET"],
+      [`/api/sessions/${s.id}/events`, "POST", "GET"],
+      [`/api/sessions/${s.id}/share`, "GET", "POST, DELETE"],
+      ["/api/lessons", "DELETE", "GET, POST"],
+      ["/api/lessons/some-id", "POST", "GET, PUT, DELETE"],
+      ["/api/lessons/some-id/mermaid", "PUT", "GET"],
+    ];
+    for (const [where, method, allow] of cases) {
+      const res = await fetch(`${t.srv.url}${where}`, { method, headers: { Origin: t.srv.url, "Content-Type": "application/json" } });
+      expect({ where, method, status: res.status, allow: res.headers.get("allow") }).toEqual({ where, method, status: 405, allow });
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("METHOD_NOT_ALLOWED");
+    }
+  });
 });
