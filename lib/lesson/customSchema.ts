@@ -12,7 +12,7 @@ import { ARROW_HEADS, LESSON_LIMITS as L, LINE_STYLES, type CustomLesson } from 
 const text = (max: number) =>
   z
     .string()
-    .max(max * 4)
+    .max(max * 4, `is longer than ${max} characters`)
     .transform((t) => cleanText(t, max));
 const required = (max: number, what: string) => text(max).refine((t) => t.length > 0, `${what} must not be empty`);
 const optional = (max: number) =>
@@ -20,14 +20,27 @@ const optional = (max: number) =>
     .optional()
     .transform((t) => (t ? t : undefined));
 
+/**
+ * A participant id, and a message's ends that name one: cleaned alike, and never cut (two long ids cut to the
+ * same 40 characters would merge, and a message naming the uncut one would name nobody).
+ */
+const participantRef = z
+  .string()
+  .max(L.lifelineId * 4, `is longer than ${L.lifelineId} characters`)
+  .transform((t) => cleanText(t, L.lifelineId * 4));
 const lifelineSchema = z
-  .object({ id: required(L.lifelineId, "A participant id"), name: required(L.lifelineName, "A participant name") })
+  .object({
+    id: participantRef
+      .refine((t) => t.length > 0, "A participant id must not be empty")
+      .refine((t) => [...t].length <= L.lifelineId, `A participant id is at most ${L.lifelineId} characters`),
+    name: required(L.lifelineName, "A participant name"),
+  })
   .strip();
 
 const stepSchema = z
   .object({
-    from: z.string().max(L.lifelineId * 4),
-    to: z.string().max(L.lifelineId * 4),
+    from: participantRef,
+    to: participantRef,
     line: z.enum(LINE_STYLES),
     head: z.enum(ARROW_HEADS),
     title: required(L.message, "A message"),
@@ -59,7 +72,11 @@ export const customLessonSchema = z
     lesson.steps.forEach((s, i) => {
       for (const end of ["from", "to"] as const) {
         if (!ids.has(s[end]))
-          ctx.addIssue({ code: "custom", path: ["steps", i, end], message: `Message ${i + 1} names an unknown participant` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["steps", i, end],
+            message: `Message ${i + 1} names ${s[end] ? `"${s[end]}", which is not a declared participant` : "no participant"}`,
+          });
       }
     });
   });

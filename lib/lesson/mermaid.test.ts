@@ -31,6 +31,40 @@ sequenceDiagram
 `;
 
 describe("parseMermaidLesson", () => {
+  it("points at what the server would refuse or cut, by line and column, before the teacher saves", async () => {
+    const longId = "PaymentsServiceEuropeWestRegionPrimaryNode1";
+    const cases: { text: string; line: number; column?: number; message: RegExp }[] = [
+      {
+        text: `sequenceDiagram\n  participant ${longId} as Payments\n  participant B\n  ${longId}->>B: charge\n  B->>${longId}: ok\n`,
+        line: 2,
+        column: 15,
+        message: /Participant id "PaymentsServiceEuropeWes…" is longer than 40 characters/,
+      },
+      {
+        text: "sequenceDiagram\n  participant A\n  participant Pay\u00ADments\n  A->>Pay\u00ADments: charge\n  Pay\u00ADments->>A: ok\n",
+        line: 3,
+        message: /Participant id "Payments" has an invisible character/,
+      },
+      {
+        text: `sequenceDiagram\n  A->>B: hi\n  %% narration: ${"n".repeat(200)}\n  %% narration: ${"n".repeat(200)}\n  B->>A: ok\n`,
+        line: 4,
+        column: 3,
+        message: /"%% narration:" of message 1 is longer than 300 characters \(it has 401\)/,
+      },
+      {
+        text: `sequenceDiagram\n  A->>B: ${"m".repeat(121)}\n  B->>A: ok\n`,
+        line: 2,
+        column: 10,
+        message: /Message 1 is longer than 120 characters/,
+      },
+    ];
+    for (const c of cases) {
+      const result = await parseMermaidLesson(c.text, getDiagram);
+      expect(result, c.text.slice(0, 80)).toMatchObject({ ok: false, error: { line: c.line, ...(c.column ? { column: c.column } : {}) } });
+      if (!result.ok) expect(result.error.message).toMatch(c.message);
+    }
+  });
+
   it("reads participants, messages with their arrows, notes and comment details", async () => {
     const result = await parseMermaidLesson(TLS, getDiagram);
     if (!result.ok) throw new Error(JSON.stringify(result.error));

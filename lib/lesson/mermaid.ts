@@ -1,4 +1,5 @@
 import { isRecord } from "../guards";
+import { cleanText } from "../protocol/wire";
 import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type LessonDiagram, type LineStyle } from "./model";
 
 /**
@@ -156,6 +157,15 @@ function errorAt(message: string, line: number, column = 1): LessonParseResult {
   return { ok: false, error: { message, line, column } };
 }
 
+/** A text as the server keeps it: invisible and direction-changing characters dropped, spaces collapsed, not cut. */
+const asKept = (t: string) => cleanText(t, LESSON_LIMITS.source);
+
+/** "…is longer than 120 characters (it has 131)": the server's caps, said where the teacher can fix them. */
+function tooLong(what: string, text: string, max: number): string | null {
+  const length = [...asKept(text)].length;
+  return length > max ? `${what} is longer than ${max} characters (it has ${length}).` : null;
+}
+
 /** Mermaid's parse error (jison's `hash.loc`), moved back to the teacher's line numbers. */
 function fromMermaidError(err: unknown, leadingBlank: number): LessonParseResult {
   // jison's errors carry `hash.loc` (1-based line, 0-based column); anything else points at the top.
@@ -208,6 +218,25 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
     const a = actors.get(id);
     return { id, name: (a?.description || a?.name || id).trim() };
   });
+  // Ids join messages to participants, so they are checked, never cut: two long ids cut to one would merge.
+  for (const { id, name } of lifelines) {
+    const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const declared =
+      statements.find((l) => new RegExp(`^(participant|actor)\\s+${escaped}(\\s|$)`).test(l.text.trim())) ??
+      statements.find((l) => !KEYWORD.test(l.text.trim()) && l.text.includes(id)) ??
+      first;
+    const at = (problem: string) => errorAt(problem, declared.n, Math.max(1, declared.text.indexOf(id) + 1));
+    if (asKept(id) !== id) {
+      return at(`Participant id "${asKept(id)}" has an invisible character in it: type the id again with letters, digits, - or _.`);
+    }
+    if ([...id].length > LESSON_LIMITS.lifelineId) {
+      return at(
+        `Participant id "${[...id].slice(0, 24).join("")}…" is longer than ${LESSON_LIMITS.lifelineId} characters: give it a short id and put the long name after "as" (participant Pay as ${name.length > 30 ? "Payment service" : name}).`,
+      );
+    }
+    const longName = tooLong(`The name of participant ${id}`, name, LESSON_LIMITS.lifelineName);
+    if (longName) return at(longName);
+  }
 
   // The message lines, in order, to attach comments and notes to and to point errors at.
   const messageLines = statements.filter((l) => !KEYWORD.test(l.text.trim()) && MESSAGE.test(l.text.trim()));
@@ -243,6 +272,17 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
   if (messageLines.length !== steps.length) {
     return errorAt("Could not tell which line each message is on: put each message on its own line.", first.n);
   }
+  for (const [i, s] of steps.entries()) {
+    const long =
+      tooLong(`Message ${i + 1}`, s.title, LESSON_LIMITS.message) ??
+      (s.note ? tooLong(`The note on message ${i + 1}`, s.note, LESSON_LIMITS.note) : null);
+    if (long) {
+      // At the message's text, after the colon.
+      const { n, text } = messageLines[i];
+      const colon = text.indexOf(":");
+      return errorAt(long, n, colon + 2 + Math.max(0, text.slice(colon + 1).search(/\S/)));
+    }
+  }
 
   // Comments: before the first message they describe the lesson; after a message, that message.
   let summary: string | undefined;
@@ -261,16 +301,22 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
     if (l.n < firstMessageLine) {
       if (key !== "summary") return errorAt(`"%% ${key}:" must follow the message it is about.`, l.n, l.text.indexOf("%%") + 1);
       summary = value;
+      const long = tooLong("The summary", summary, LESSON_LIMITS.summary);
+      if (long) return errorAt(long, l.n, l.text.indexOf("%%") + 1);
       continue;
     }
     if (key === "summary") return errorAt('"%% summary:" goes before the first message.', l.n, l.text.indexOf("%%") + 1);
     const step = steps[current];
     const field = key === "say" ? "speakerNotes" : key === "wrong" ? "wrongNote" : key === "why" ? "why" : "narration";
     step[field] = step[field] ? `${step[field]} ${value}` : value;
+    const long = tooLong(`"%% ${key}:" of message ${current + 1}`, step[field], LESSON_LIMITS[field]);
+    if (long) return errorAt(long, l.n, l.text.indexOf("%%") + 1);
   }
 
   const dbTitle = db.getDiagramTitle?.()?.trim();
   const title = frontTitle || dbTitle || "Untitled lesson";
+  const longTitle = tooLong("The title", title, LESSON_LIMITS.title);
+  if (longTitle) return errorAt(longTitle, (lines.find((l) => /title\b/.test(l.text)) ?? first).n);
   const lesson: CustomLesson = { title, ...(summary ? { summary } : {}), lifelines, steps };
   return { ok: true, lesson };
 }

@@ -108,7 +108,29 @@ describe("lessons over HTTP", () => {
     const steps = Array.from({ length: 61 }, () => lesson.steps[0]);
     expect((await bad({ lesson: { ...lesson, steps }, source: "x" })).message).toMatch(/at most 60 messages/);
     const stranger = { ...lesson, steps: [...lesson.steps, { ...lesson.steps[0], to: "Mallory" }] };
-    expect((await bad({ lesson: stranger, source: "x" })).message).toMatch(/unknown participant/);
+    expect((await bad({ lesson: stranger, source: "x" })).message).toMatch(/names "Mallory", which is not a declared participant/);
+    // An id is checked, never cut: two long ids cut to the same 40 characters would merge.
+    const longId = "PaymentsServiceEuropeWestRegionPrimaryNode";
+    const longIds = {
+      ...lesson,
+      lifelines: [...lesson.lifelines, { id: longId, name: "Payments" }],
+      steps: [...lesson.steps, { ...lesson.steps[0], to: longId }],
+    };
+    expect((await bad({ lesson: longIds, source: "x" })).message).toMatch(/lifelines\.\d+\.id: A participant id is at most 40 characters/);
+    const tooLong = { ...lesson, steps: [{ ...lesson.steps[0], narration: "n".repeat(1_260) }, ...lesson.steps.slice(1)] };
+    expect((await bad({ lesson: tooLong, source: "x" })).message).toMatch(/steps\.0\.narration: is longer than 300 characters/);
+    // An invisible character in an id is dropped from the declaration and from the messages alike.
+    const soft = {
+      ...lesson,
+      lifelines: [...lesson.lifelines, { id: "Pay\u00ADments", name: "Payments" }],
+      steps: [...lesson.steps, { ...lesson.steps[0], to: "Pay\u00ADments" }],
+    };
+    const saved = await createLesson({ lesson: soft, source: "x" });
+    const kept = (await (await api(`/api/lessons/${saved.id}`, { headers: { "X-Lesson-Key": saved.lessonKey } })).json()) as {
+      lesson: CustomLesson;
+    };
+    expect(kept.lesson.lifelines.at(-1)!.id).toBe("Payments");
+    expect(kept.lesson.steps.at(-1)!.to).toBe("Payments");
     expect((await bad({ lesson: { ...lesson, title: "" }, source: "x" })).code).toBe("BAD_LESSON");
     expect((await bad({ lesson, source: "" })).code).toBe("BAD_LESSON");
     expect((await bad("{ not json")).code).toBe("BAD_REQUEST");
