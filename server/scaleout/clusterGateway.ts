@@ -242,7 +242,8 @@ export class ClusterGateway implements RoomGateway {
   /**
    * Answers by request id, kept for a while: a caller that timed out resends
    * the same request, and a command must not run twice (a step would move
-   * twice). In flight or done, the second copy gets the first one's answer.
+   * twice). A copy that arrives while the first still runs is covered by the
+   * answer the first sends when it is done; a later copy gets it from here.
    */
   private readonly answered = new Map<string, { at: number; response: Promise<RpcResponse>; settled: boolean }>();
   /** This node's sockets: one call at a time per sender, in arrival order. */
