@@ -15,6 +15,8 @@ export interface ConnectionLimits {
 interface Tracked {
   key: string;
   pending: boolean;
+  /** Closes the connection (a TCP socket directly on the network, an engine.io connection behind a proxy). */
+  close: () => void;
 }
 
 /**
@@ -27,6 +29,14 @@ interface Tracked {
  * Slow headers are cut by `headersTimeout`, WebSockets that never join by
  * socket.io's `connectTimeout`, so pending connections also expire.
  *
+ * When an address is at its pending cap, a new connection does not wait for
+ * one of them to expire: the address's oldest pending connection is closed to
+ * make room. A class behind one NAT address shares the cap, and one student's
+ * script holding 500 silent connections (each cut after 10 s, reopened at
+ * once) kept every page load and reconnect of the class out; a real
+ * handshake finishes in milliseconds, so the oldest pending one is the one
+ * that is stalling.
+ *
  * Directly on the network, connections are counted per TCP peer from the
  * first byte. Behind a trusted proxy every TCP peer is the proxy, so only
  * WebSockets are counted, per forwarded address, from the upgrade request
@@ -35,9 +45,13 @@ interface Tracked {
 export class ConnectionGuard {
   private readonly open = new Map<string, number>();
   private readonly pending = new Map<string, number>();
+  /** Each address's pending connections, oldest first. */
+  private readonly pendingOrder = new Map<string, Set<object>>();
   private readonly tracked = new WeakMap<object, Tracked>();
   /** Refusals since start, for logs and tests. */
   refused = 0;
+  /** Pending connections closed to make room for a newer one from the same address. */
+  evicted = 0;
 
   constructor(
     private readonly limits: ConnectionLimits,
@@ -57,7 +71,7 @@ export class ConnectionGuard {
         socket.destroy();
         return;
       }
-      this.track(socket, key);
+      this.track(socket, key, () => socket.destroy());
       socket.once("close", () => this.release(socket));
     });
     // A complete request has finished its handshake (the upgrade to a WebSocket has not: it waits for its join).
@@ -75,10 +89,10 @@ export class ConnectionGuard {
   }
 
   /** engine.io opened a connection for a request that passed `admitUpgrade`. */
-  opened(conn: { request: IncomingMessage; once(event: "close", fn: () => void): unknown }): void {
+  opened(conn: { request: IncomingMessage; once(event: "close", fn: () => void): unknown; close(): unknown }): void {
     if (!this.trustProxy) return;
     const req = conn.request;
-    this.track(conn, addressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], true));
+    this.track(conn, addressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], true), () => conn.close());
     conn.once("close", () => this.release(conn));
   }
 
@@ -93,6 +107,9 @@ export class ConnectionGuard {
   }
 
   private admit(key: string): boolean {
+    if ((this.pending.get(key) ?? 0) >= this.limits.maxPendingPerAddress && (this.open.get(key) ?? 0) < this.limits.maxOpenPerAddress) {
+      this.evictOldestPending(key);
+    }
     const open = this.open.get(key) ?? 0;
     const pending = this.pending.get(key) ?? 0;
     if (open < this.limits.maxOpenPerAddress && pending < this.limits.maxPendingPerAddress) return true;
@@ -105,10 +122,13 @@ export class ConnectionGuard {
     return false;
   }
 
-  private track(target: object, key: string): void {
-    this.tracked.set(target, { key, pending: true });
+  private track(target: object, key: string, close: () => void): void {
+    this.tracked.set(target, { key, pending: true, close });
     bump(this.open, key, 1);
     bump(this.pending, key, 1);
+    let order = this.pendingOrder.get(key);
+    if (!order) this.pendingOrder.set(key, (order = new Set()));
+    order.add(target);
   }
 
   private settle(target: object | null | undefined): void {
@@ -116,14 +136,35 @@ export class ConnectionGuard {
     if (!t || !t.pending) return;
     t.pending = false;
     bump(this.pending, t.key, -1);
+    this.unorder(t.key, target!);
   }
 
   private release(target: object): void {
     const t = this.tracked.get(target);
     if (!t) return;
     this.tracked.delete(target);
-    if (t.pending) bump(this.pending, t.key, -1);
+    if (t.pending) {
+      bump(this.pending, t.key, -1);
+      this.unorder(t.key, target);
+    }
     bump(this.open, t.key, -1);
+  }
+
+  /** Closes an address's longest-pending connection and stops counting it (its close event comes later). */
+  private evictOldestPending(key: string): void {
+    const oldest = this.pendingOrder.get(key)?.values().next().value;
+    if (!oldest) return;
+    const t = this.tracked.get(oldest);
+    this.release(oldest);
+    this.evicted += 1;
+    t?.close();
+  }
+
+  private unorder(key: string, target: object): void {
+    const order = this.pendingOrder.get(key);
+    if (!order) return;
+    order.delete(target);
+    if (order.size === 0) this.pendingOrder.delete(key);
   }
 }
 
