@@ -213,6 +213,7 @@ export function createApiHandler(deps: ApiDeps) {
       } satisfies CreatedSessionBody);
     }
     if (path === "/api/join-info") {
+      if (req.method !== "GET" && req.method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"]);
       const address = clientAddress(req, deps.config.trustProxy);
       // Over the failed-join allowance every answer is the same 429, so no answer tells a live code apart.
       if (!reads.take(address) || !failedJoins.peek(address)) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");

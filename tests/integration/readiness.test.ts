@@ -87,6 +87,7 @@ describe("readiness (SQLite)", () => {
       ["/api/lessons", "DELETE", "GET, POST"],
       ["/api/lessons/some-id", "POST", "GET, PUT, DELETE"],
       ["/api/lessons/some-id/mermaid", "PUT", "GET"],
+      ["/api/join-info?code=ABCDEF", "POST", "GET, HEAD"],
     ];
     for (const [where, method, allow] of cases) {
       const res = await fetch(`${t.srv.url}${where}`, { method, headers: { Origin: t.srv.url, "Content-Type": "application/json" } });
