@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import WebSocket from "ws";
 import { ConsolePage, StudentPage, createSession, jumpTo, openInspector, pollControls, pollOptions, setMode } from "./fixtures";
 import { sidewaysOverflow } from "./layout";
 import { expectAccessible } from "./axe";
@@ -201,4 +202,43 @@ test("after the end, a reload says the session has ended once, with no saved-ses
   await expect(student.page.getByText(/session has ended/i)).toHaveCount(1);
   await expect(student.page.getByRole("link", { name: /saved sessions/i })).toHaveCount(0);
   await expectAccessible(student.page, "student, reloaded after the end");
+});
+
+/** One WebSocket that breaks the protocol before it joins (a binary frame): the server closes it for abuse. */
+function abusiveConnection(baseURL: string): Promise<void> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`${baseURL.replace(/^http/, "ws")}/socket.io/?EIO=4&transport=websocket`);
+    const done = () => resolve();
+    ws.on("open", () => ws.send(Buffer.from([1, 2, 3])));
+    ws.on("close", done);
+    ws.on("error", done);
+  });
+}
+
+test("a phone behind a network the server has quarantined is told why, and gets in once it calms down", async ({ browser, baseURL }) => {
+  test.setTimeout(60_000);
+  const session = await createSession(baseURL!, "Quarantine");
+  const teacher = await ConsolePage.open(browser, session);
+  // A classmate's script on the same network keeps breaking the protocol: the address is quarantined.
+  let abusing = true;
+  const abuse = (async () => {
+    while (abusing) await abusiveConnection(baseURL!);
+  })();
+  try {
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(`/join/${session.code}?name=Ada`);
+    const status = page.getByTestId("connection-status");
+    // It says what the server said, not that the server cannot be reached.
+    await expect(status).toContainText("Too many broken connections came from this network", { timeout: 20_000 });
+    await expect(status).not.toContainText("Can't reach the server");
+    abusing = false;
+    await abuse;
+    // Once the script stops, the phone gets in by itself, and the teacher sees Ada.
+    await expect(status).toHaveAttribute("data-state", "connected", { timeout: 20_000 });
+    await expect(teacher.page.getByText("Ada").first()).toBeVisible();
+  } finally {
+    abusing = false;
+    await abuse;
+  }
 });

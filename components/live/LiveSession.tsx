@@ -130,7 +130,11 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
       // Network trouble or a server restart: socket.io keeps retrying; if the
       // middleware refused us for a passing reason, retry by hand.
       actions.setConnection("reconnecting");
-      if (data) retry = setTimeout(() => socket.connect(), REFUSAL_RETRY_MS);
+      if (data) {
+        // Say why (a busy room, a network the server is wary of), not "can't reach the server": it answered.
+        actions.error(data);
+        retry = setTimeout(() => socket.connect(), REFUSAL_RETRY_MS);
+      }
     });
     socket.on("session:welcome", (welcome) => {
       if (welcome.token) writeStorage(studentTokenKey(code), welcome.token);

@@ -13,6 +13,7 @@ export function SessionGate({ children }: { children: ReactNode }) {
   const fatal = useLive((s) => s.fatal);
   const hasSnapshot = useLive((s) => s.snapshot !== null);
   const connection = useLive((s) => s.connection);
+  const refusal = useLive((s) => s.lastError);
   const { code, role } = useLiveMeta();
 
   if (fatal) return <ErrorScreen error={fatal} code={code} role={role} />;
@@ -25,7 +26,11 @@ export function SessionGate({ children }: { children: ReactNode }) {
           data-testid="connection-status"
           data-state={connection === "connected" ? "connected" : "reconnecting"}
         >
-          {connection === "reconnecting" ? "Can't reach the server. Retrying…" : `Joining ${code}…`}
+          {connection !== "reconnecting"
+            ? `Joining ${code}…`
+            : refusal
+              ? `${errorText(refusal)} Retrying…`
+              : "Can't reach the server. Retrying…"}
         </p>
       </main>
     );
