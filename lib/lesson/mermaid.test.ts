@@ -43,7 +43,7 @@ describe("parseMermaidLesson", () => {
       {
         text: "sequenceDiagram\n  participant A\n  participant Pay\u00ADments\n  A->>Pay\u00ADments: charge\n  Pay\u00ADments->>A: ok\n",
         line: 3,
-        message: /Participant id "Payments" has an invisible character/,
+        message: /Participant id "Payments" would change when saved/,
       },
       {
         text: `sequenceDiagram\n  A->>B: hi\n  %% narration: ${"n".repeat(200)}\n  %% narration: ${"n".repeat(200)}\n  B->>A: ok\n`,
@@ -56,6 +56,24 @@ describe("parseMermaidLesson", () => {
         line: 2,
         column: 10,
         message: /Message 1 is longer than 120 characters/,
+      },
+      // The server counts UTF-16 units: 100 emoji are 200 of them, and would be cut to 60.
+      {
+        text: `sequenceDiagram\n  A->>B: ok\n  B->>A: ${"🙂".repeat(100)}\n`,
+        line: 3,
+        column: 10,
+        message: /Message 2 is longer than 120 characters \(it has 200, counting an emoji as two\)/,
+      },
+      { text: "sequenceDiagram\n  A->>B: ok\n  B->>A: \u200b\u200b\n", line: 3, message: /Message 2 has no visible text/ },
+      {
+        text: `sequenceDiagram\n  A->>B: short${"\u200b".repeat(480)}\n  B->>A: ok\n`,
+        line: 2,
+        message: /Message 1 is longer than 120 characters once its invisible characters are counted \(it has 485\)/,
+      },
+      {
+        text: "sequenceDiagram\n  participant Cafe\u0301\n  participant B\n  Cafe\u0301->>B: hi\n  B->>Cafe\u0301: ok\n",
+        line: 2,
+        message: /Participant id "Café" would change when saved/,
       },
     ];
     for (const c of cases) {

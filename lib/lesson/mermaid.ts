@@ -160,10 +160,19 @@ function errorAt(message: string, line: number, column = 1): LessonParseResult {
 /** A text as the server keeps it: invisible and direction-changing characters dropped, spaces collapsed, not cut. */
 const asKept = (t: string) => cleanText(t, LESSON_LIMITS.source);
 
-/** "…is longer than 120 characters (it has 131)": the server's caps, said where the teacher can fix them. */
-function tooLong(what: string, text: string, max: number): string | null {
-  const length = [...asKept(text)].length;
-  return length > max ? `${what} is longer than ${max} characters (it has ${length}).` : null;
+/**
+ * "…is longer than 120 characters (it has 131)": the server's caps, said where the teacher can fix them. The
+ * server counts UTF-16 units (`cleanText`), so an emoji counts as two here too; it refuses a text whose raw
+ * form (invisible characters included) is over four times the cap, and one with nothing visible.
+ */
+function textProblem(what: string, text: string, max: number, required = true): string | null {
+  const kept = asKept(text);
+  if (kept === "" && required) return `${what} has no visible text.`;
+  if (text.length > max * 4)
+    return `${what} is longer than ${max} characters once its invisible characters are counted (it has ${text.length}).`;
+  if (kept.length <= max) return null;
+  const astral = [...kept].length !== kept.length;
+  return `${what} is longer than ${max} characters (it has ${kept.length}${astral ? ", counting an emoji as two" : ""}).`;
 }
 
 /** Mermaid's parse error (jison's `hash.loc`), moved back to the teacher's line numbers. */
@@ -227,15 +236,17 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
       first;
     const at = (problem: string) => errorAt(problem, declared.n, Math.max(1, declared.text.indexOf(id) + 1));
     if (asKept(id) !== id) {
-      return at(`Participant id "${asKept(id)}" has an invisible character in it: type the id again with letters, digits, - or _.`);
+      return at(
+        `Participant id "${asKept(id)}" would change when saved (an invisible character, or an accent typed as a separate mark): type it again with letters, digits, - or _.`,
+      );
     }
     if ([...id].length > LESSON_LIMITS.lifelineId) {
       return at(
         `Participant id "${[...id].slice(0, 24).join("")}…" is longer than ${LESSON_LIMITS.lifelineId} characters: give it a short id and put the long name after "as" (participant Pay as ${name.length > 30 ? "Payment service" : name}).`,
       );
     }
-    const longName = tooLong(`The name of participant ${id}`, name, LESSON_LIMITS.lifelineName);
-    if (longName) return at(longName);
+    const badName = textProblem(`The name of participant ${id}`, name, LESSON_LIMITS.lifelineName);
+    if (badName) return at(badName);
   }
 
   // The message lines, in order, to attach comments and notes to and to point errors at.
@@ -274,8 +285,8 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
   }
   for (const [i, s] of steps.entries()) {
     const long =
-      tooLong(`Message ${i + 1}`, s.title, LESSON_LIMITS.message) ??
-      (s.note ? tooLong(`The note on message ${i + 1}`, s.note, LESSON_LIMITS.note) : null);
+      textProblem(`Message ${i + 1}`, s.title, LESSON_LIMITS.message) ??
+      (s.note ? textProblem(`The note on message ${i + 1}`, s.note, LESSON_LIMITS.note, false) : null);
     if (long) {
       // At the message's text, after the colon.
       const { n, text } = messageLines[i];
@@ -301,7 +312,7 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
     if (l.n < firstMessageLine) {
       if (key !== "summary") return errorAt(`"%% ${key}:" must follow the message it is about.`, l.n, l.text.indexOf("%%") + 1);
       summary = value;
-      const long = tooLong("The summary", summary, LESSON_LIMITS.summary);
+      const long = textProblem("The summary", summary, LESSON_LIMITS.summary, false);
       if (long) return errorAt(long, l.n, l.text.indexOf("%%") + 1);
       continue;
     }
@@ -309,13 +320,13 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
     const step = steps[current];
     const field = key === "say" ? "speakerNotes" : key === "wrong" ? "wrongNote" : key === "why" ? "why" : "narration";
     step[field] = step[field] ? `${step[field]} ${value}` : value;
-    const long = tooLong(`"%% ${key}:" of message ${current + 1}`, step[field], LESSON_LIMITS[field]);
+    const long = textProblem(`"%% ${key}:" of message ${current + 1}`, step[field], LESSON_LIMITS[field], false);
     if (long) return errorAt(long, l.n, l.text.indexOf("%%") + 1);
   }
 
   const dbTitle = db.getDiagramTitle?.()?.trim();
   const title = frontTitle || dbTitle || "Untitled lesson";
-  const longTitle = tooLong("The title", title, LESSON_LIMITS.title);
+  const longTitle = textProblem("The title", title, LESSON_LIMITS.title);
   if (longTitle) return errorAt(longTitle, (lines.find((l) => /title\b/.test(l.text)) ?? first).n);
   const lesson: CustomLesson = { title, ...(summary ? { summary } : {}), lifelines, steps };
   return { ok: true, lesson };
