@@ -130,7 +130,7 @@ const refuse = (code: ErrorCode, message?: string): JoinResult => ({ ok: false, 
 
 /** The rooms of this process, answered directly. */
 export class LocalGateway implements RoomGateway {
-  // New identities per address: a lecture hall behind one NAT address joins in seconds; a script cannot mint millions.
+  // New identities per address and session: a lecture hall behind one NAT address joins in seconds; a script cannot mint millions.
   private readonly newParticipants = new KeyedLimiter(RATE_LIMITS.newParticipants);
 
   constructor(
@@ -197,7 +197,9 @@ export class LocalGateway implements RoomGateway {
       if (room.logFull) return refuse("LOG_FULL");
       const count = room.participantsJoined;
       if (count >= MAX_PARTICIPANTS_PER_SESSION) return refuse("ROOM_FULL");
-      if (!this.newParticipants.take(request.address)) return refuse("RATE_LIMITED");
+      // Per address and session: a script joining its own session over and over from the class's NAT address
+      // must not use up the allowance the class's latecomers need for theirs.
+      if (!this.newParticipants.take(`${room.id} ${request.address}`)) return refuse("RATE_LIMITED");
       participantId = newId();
       token = newSecret();
       await this.store.saveParticipantToken(room.id, participantId, hashSecret(token));

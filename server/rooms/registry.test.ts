@@ -1,22 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { RoomRegistry } from "./registry";
 import { SqliteSessionStore } from "../store/sqlite";
-import type { RoomOutbox } from "./room";
-import { silentQuestionOutbox } from "./questions";
+import { silentRoomOutbox, type RoomOutbox } from "./room";
 
-const silent: RoomOutbox = {
-  publicSnapshot() {},
-  hostSnapshot() {},
-  tally() {},
-  tallySuperseded() {},
-  myVote() {},
-  presence() {},
-  rosterChanges() {},
-  renamed() {},
-  kick() {},
-  kickProjectors() {},
-  ...silentQuestionOutbox,
-};
+const silent = silentRoomOutbox;
 
 describe("RoomRegistry", () => {
   it("stops a tally still going out as soon as a newer snapshot is decided, and sends the snapshot once it is written", async () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TALLY_BROADCAST_INTERVAL_MS } from "../../lib/constants";
 import type { TallyUpdate } from "../../lib/protocol";
 import { replay, type SessionEvent } from "../../lib/session";
-import { Room, type RoomOutbox } from "./room";
+import { Room, silentRoomOutbox, type RoomOutbox } from "./room";
 import { silentQuestionOutbox } from "./questions";
 import { durableOutbox } from "./registry";
 import { SqliteSessionStore } from "../store/sqlite";
@@ -93,20 +93,7 @@ describe("Room", () => {
     room.dispose();
     const revived = new Room(replay(store.loadEventsSync("s1")), {
       store,
-      outbox: {
-        publicSnapshot() {},
-        hostSnapshot() {},
-        tally() {},
-        tallySuperseded() {},
-        myVote() {},
-        presence() {},
-        rosterChanges() {},
-        renamed() {},
-        kick() {},
-        kickProjectors() {},
-        ...silentQuestionOutbox,
-        ...silentQuestionOutbox,
-      },
+      outbox: silentRoomOutbox,
       now: () => Date.now(),
       newId: () => "x",
       shuffle: (xs) => xs,

@@ -23,7 +23,7 @@ import {
   type SessionState,
 } from "../../lib/session";
 import { Presence } from "./presence";
-import { RoomQuestions, type QuestionOutbox } from "./questions";
+import { RoomQuestions, silentQuestionOutbox, type QuestionOutbox } from "./questions";
 import type { SessionStore } from "../store/types";
 import { LeadingEdgeThrottle } from "./throttle";
 
@@ -58,6 +58,21 @@ export interface RoomOutbox extends QuestionOutbox {
   /** Disconnect every projector view with a reason. */
   kickProjectors: (error: ProtocolError) => void;
 }
+
+/** An outbox that sends nothing: for rooms nobody listens to (unit tests, tools). */
+export const silentRoomOutbox: RoomOutbox = {
+  publicSnapshot: () => undefined,
+  hostSnapshot: () => undefined,
+  tally: () => undefined,
+  tallySuperseded: () => undefined,
+  myVote: () => undefined,
+  presence: () => undefined,
+  rosterChanges: () => undefined,
+  renamed: () => undefined,
+  kick: () => undefined,
+  kickProjectors: () => undefined,
+  ...silentQuestionOutbox,
+};
 
 export interface RoomDeps {
   store: SessionStore;
