@@ -266,3 +266,15 @@ test("an out-of-date student page is refused by name and offers a reload", async
   await expect(page.getByTestId("step-indicator")).toHaveCount(0);
   await expectAccessible(page, "out of date");
 });
+
+test("a made-up server action is answered 404 by the server, before Next.js sees it", async ({ request }) => {
+  // The app has none; Next.js printed an error line for every such request, from anyone.
+  for (const where of ["/", "/join/ABCDEF"]) {
+    const res = await request.post(where, {
+      headers: { "Next-Action": "0123456789abcdef0123456789abcdef01234567", "Content-Type": "text/plain;charset=UTF-8" },
+      data: "[]",
+    });
+    expect(res.status()).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+  }
+});

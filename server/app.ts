@@ -163,6 +163,10 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     if (!wellFormedPath(req.url)) {
       return sendHtml(res, 400, "Bad address", "This address is malformed. Check the link, or go to the start page.");
     }
+    // The app has no server actions: a made-up Next-Action header only made Next.js print an error per request.
+    if (req.headers["next-action"] !== undefined) {
+      return sendJson(res, 404, { error: { code: "NOT_FOUND", message: "This server has no server actions." } });
+    }
     for (const handler of handlers) Reflect.apply(handler, httpServer, [req, res]);
   });
   connections.attach(httpServer);
