@@ -327,7 +327,7 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
   const dbTitle = db.getDiagramTitle?.()?.trim();
   const title = frontTitle || dbTitle || "Untitled lesson";
   const longTitle = textProblem("The title", title, LESSON_LIMITS.title);
-  if (longTitle) return errorAt(longTitle, (lines.find((l) => /title\b/.test(l.text)) ?? first).n);
+  if (longTitle) return errorAt(longTitle, (lines.find((l) => /^\s*title\b/.test(l.text)) ?? first).n);
   const lesson: CustomLesson = { title, ...(summary ? { summary } : {}), lifelines, steps };
   return { ok: true, lesson };
 }

@@ -44,9 +44,8 @@ interface Tracked {
  */
 export class ConnectionGuard {
   private readonly open = new Map<string, number>();
-  private readonly pending = new Map<string, number>();
-  /** Each address's pending connections, oldest first. */
-  private readonly pendingOrder = new Map<string, Set<object>>();
+  /** Each address's pending connections, oldest first (their count is the set's size). */
+  private readonly pending = new Map<string, Set<object>>();
   private readonly tracked = new WeakMap<object, Tracked>();
   /** Refusals since start, for logs and tests. */
   refused = 0;
@@ -103,15 +102,15 @@ export class ConnectionGuard {
 
   /** Open connections and pending handshakes of one address (for tests and diagnostics). */
   countsFor(key: string): { open: number; pending: number } {
-    return { open: this.open.get(key) ?? 0, pending: this.pending.get(key) ?? 0 };
+    return { open: this.open.get(key) ?? 0, pending: this.pendingCount(key) };
   }
 
   private admit(key: string): boolean {
-    if ((this.pending.get(key) ?? 0) >= this.limits.maxPendingPerAddress && (this.open.get(key) ?? 0) < this.limits.maxOpenPerAddress) {
+    if (this.pendingCount(key) >= this.limits.maxPendingPerAddress && (this.open.get(key) ?? 0) < this.limits.maxOpenPerAddress) {
       this.evictOldestPending(key);
     }
     const open = this.open.get(key) ?? 0;
-    const pending = this.pending.get(key) ?? 0;
+    const pending = this.pendingCount(key);
     if (open < this.limits.maxOpenPerAddress && pending < this.limits.maxPendingPerAddress) return true;
     this.refused += 1;
     countRateLimited("connection");
@@ -125,34 +124,30 @@ export class ConnectionGuard {
   private track(target: object, key: string, close: () => void): void {
     this.tracked.set(target, { key, pending: true, close });
     bump(this.open, key, 1);
-    bump(this.pending, key, 1);
-    let order = this.pendingOrder.get(key);
-    if (!order) this.pendingOrder.set(key, (order = new Set()));
-    order.add(target);
+    let pending = this.pending.get(key);
+    if (!pending) this.pending.set(key, (pending = new Set()));
+    pending.add(target);
   }
 
   private settle(target: object | null | undefined): void {
-    const t = target ? this.tracked.get(target) : undefined;
+    if (!target) return;
+    const t = this.tracked.get(target);
     if (!t || !t.pending) return;
     t.pending = false;
-    bump(this.pending, t.key, -1);
-    this.unorder(t.key, target!);
+    this.unpend(t.key, target);
   }
 
   private release(target: object): void {
     const t = this.tracked.get(target);
     if (!t) return;
     this.tracked.delete(target);
-    if (t.pending) {
-      bump(this.pending, t.key, -1);
-      this.unorder(t.key, target);
-    }
+    if (t.pending) this.unpend(t.key, target);
     bump(this.open, t.key, -1);
   }
 
   /** Closes an address's longest-pending connection and stops counting it (its close event comes later). */
   private evictOldestPending(key: string): void {
-    const oldest = this.pendingOrder.get(key)?.values().next().value;
+    const oldest = this.pending.get(key)?.values().next().value;
     if (!oldest) return;
     const t = this.tracked.get(oldest);
     this.release(oldest);
@@ -160,11 +155,15 @@ export class ConnectionGuard {
     t?.close();
   }
 
-  private unorder(key: string, target: object): void {
-    const order = this.pendingOrder.get(key);
-    if (!order) return;
-    order.delete(target);
-    if (order.size === 0) this.pendingOrder.delete(key);
+  private pendingCount(key: string): number {
+    return this.pending.get(key)?.size ?? 0;
+  }
+
+  private unpend(key: string, target: object): void {
+    const pending = this.pending.get(key);
+    if (!pending) return;
+    pending.delete(target);
+    if (pending.size === 0) this.pending.delete(key);
   }
 }
 

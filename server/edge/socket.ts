@@ -252,10 +252,11 @@ export function attachSocketLayer({
       const inFlight = lookups.get(address) ?? new Map<string, number>();
       // A join that brings nothing to check: a new student, a projector without the host key.
       const anonymous = (request.role === "projector" && !request.hostKey) || (request.role === "student" && !request.token);
-      if (quarantined(address) && (anonymous || (request.role === "host" && !request.hostKey))) {
+      const wary = quarantined(address);
+      if (wary && (anonymous || (request.role === "host" && !request.hostKey))) {
         return refuse(rejection("RATE_LIMITED", "Too many broken connections came from this network. Try again in a minute."));
       }
-      const overAllowance = inFlight.size + (inFlight.has(code) ? 0 : 1) > failedJoins.available(address) || quarantined(address);
+      const overAllowance = inFlight.size + (inFlight.has(code) ? 0 : 1) > failedJoins.available(address) || wary;
       // Over the allowance, nothing that could reveal whether a code is live is even looked up.
       // (The teacher's own projector window holds the host key; the gateway checks it.)
       if (overAllowance && anonymous) {

@@ -3,13 +3,13 @@ import { RoomRegistry } from "./registry";
 import { SqliteSessionStore } from "../store/sqlite";
 import { silentRoomOutbox, type RoomOutbox } from "./room";
 
-const silent = silentRoomOutbox;
-
 describe("RoomRegistry", () => {
   it("stops a tally still going out as soon as a newer snapshot is decided, and sends the snapshot once it is written", async () => {
     const store = new SqliteSessionStore(":memory:");
     const calls: string[] = [];
-    const recorder = Object.fromEntries(Object.keys(silent).map((name) => [name, () => void calls.push(name)])) as unknown as RoomOutbox;
+    const recorder = Object.fromEntries(
+      Object.keys(silentRoomOutbox).map((name) => [name, () => void calls.push(name)]),
+    ) as unknown as RoomOutbox;
     const rooms = new RoomRegistry({ store, outboxFor: () => recorder, idleTimeoutMs: 0 });
     const { id } = await rooms.create("class");
     await store.flush();
@@ -26,7 +26,7 @@ describe("RoomRegistry", () => {
   it("ends sessions left idle past the timeout, and only those", async () => {
     let now = 1_000_000;
     const store = new SqliteSessionStore(":memory:");
-    const rooms = new RoomRegistry({ store, outboxFor: () => silent, now: () => now, idleTimeoutMs: 60_000 });
+    const rooms = new RoomRegistry({ store, outboxFor: () => silentRoomOutbox, now: () => now, idleTimeoutMs: 60_000 });
     const idle = await rooms.create("idle");
     const busy = await rooms.create("busy");
     const watched = await rooms.create("watched");
@@ -50,7 +50,7 @@ describe("RoomRegistry", () => {
 
   it("recovers every live session after a restart, and not the ended ones", async () => {
     const store = new SqliteSessionStore(":memory:");
-    const first = new RoomRegistry({ store, outboxFor: () => silent, idleTimeoutMs: 0 });
+    const first = new RoomRegistry({ store, outboxFor: () => silentRoomOutbox, idleTimeoutMs: 0 });
     const live = await first.create("live");
     const over = await first.create("over");
     first.get(live.id)!.handle({ event: "step:go", payload: { stepIndex: 4 } });
@@ -58,7 +58,7 @@ describe("RoomRegistry", () => {
     await store.flush();
     first.disposeAll();
 
-    const second = new RoomRegistry({ store, outboxFor: () => silent, idleTimeoutMs: 0 });
+    const second = new RoomRegistry({ store, outboxFor: () => silentRoomOutbox, idleTimeoutMs: 0 });
     expect(await second.recoverAll()).toBe(1);
     expect(second.get(live.id)!.snapshotState.stepIndex).toBe(4);
     expect(second.get(over.id)).toBeNull();
