@@ -460,10 +460,16 @@ export class ClusterGateway implements RoomGateway {
   }
 
   /** Before running anything as the owner: the lease holds and Redis still names this node under our claim. */
-  private async confirmOwnership(sessionId: string): Promise<void> {
-    if (!this.leaseValid()) {
+  private async confirmOwnership(sessionId: string, deadline: number): Promise<void> {
+    // Just after an outage each Redis connection comes back on its own schedule: keep trying to renew until the
+    // call's deadline rather than refusing the first command that arrives before the heartbeat's connection does.
+    while (!this.leaseValid()) {
       await this.heartbeat();
-      if (!this.leaseValid()) throw new UnavailableError("UNAVAILABLE", "The class's server cannot reach Redis. Try again in a moment.");
+      if (this.leaseValid()) break;
+      if (Date.now() + RETRY_PAUSE_MS >= deadline) {
+        throw new UnavailableError("UNAVAILABLE", "The class's server cannot reach Redis. Try again in a moment.");
+      }
+      await pause(RETRY_PAUSE_MS, deadline);
     }
     const claim = this.claims.get(sessionId);
     if (!claim) throw new NotOwner();
@@ -572,7 +578,7 @@ export class ClusterGateway implements RoomGateway {
   /** Runs a call here as the session's owner, after the same sender's earlier calls. */
   private runAsOwner(sessionId: string, call: Call, sender: string, deadline: number, progress: Progress): Promise<Results[Method]> {
     const run = async () => {
-      await this.confirmOwnership(sessionId);
+      await this.confirmOwnership(sessionId, deadline);
       if (call.method === "command") progress.mayHaveRunOn = this.nodeId;
       try {
         return await this.runLocal(call);
