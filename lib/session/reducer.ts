@@ -156,11 +156,15 @@ function apply(s: SessionState, event: SessionEvent): void {
     case "participant:removed": {
       const p = own(s.participants, event.participantId);
       if (!p) return;
-      // A removed student's vote stops counting in the open round.
+      // A removed student's vote stops counting in the open round; let back in, they start the round afresh
+      // (with the vote dropped, VOTE_LIMIT's "your last vote counts" would no longer be true).
       const active = activePoll(s);
-      if (active && active.status === "open" && Object.hasOwn(active.votes, p.id)) {
-        recount(active, active.votes[p.id], undefined);
-        delete active.votes[p.id];
+      if (active && active.status === "open") {
+        if (Object.hasOwn(active.votes, p.id)) {
+          recount(active, active.votes[p.id], undefined);
+          delete active.votes[p.id];
+        }
+        if (active.voteWrites && Object.hasOwn(active.voteWrites, p.id)) delete active.voteWrites[p.id];
       }
       s.participants[p.id] = { ...p, removed: true };
       // Their questions are hidden from the class, so none of them stays on the projector.

@@ -111,6 +111,32 @@ describe("live polls", () => {
     expect(results.counts[a.id]).toBe(2);
   });
 
+  it("a student removed after using up their vote changes and let back in can vote again in the same round", async () => {
+    const { code, host, kids } = await classroom(2);
+    const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
+    const pollId = data.pollId;
+    await kids[0].waitFor((c) => pollOf(c)?.id === pollId);
+    const [a, b] = pollOf(kids[0])!.options;
+    // Ten logged votes is the round's limit (MAX_VOTES_PER_ROUND); spaced to stay inside the vote rate.
+    for (let i = 0; i < 10; i++) {
+      expect((await kids[0].emit("poll:vote", { pollId, optionId: i % 2 ? b.id : a.id })).ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 260));
+    }
+    expect((await kids[0].emit("poll:vote", { pollId, optionId: a.id })).error?.code).toBe("VOTE_LIMIT");
+    expect((await kids[1].emit("poll:vote", { pollId, optionId: b.id })).ok).toBe(true);
+    const participantId = kids[0].welcome!.participantId;
+    const token = kids[0].welcome!.token;
+    // Removing drops the vote; let back in, the student starts the round afresh.
+    expect((await host.emit("participant:remove", { participantId })).ok).toBe(true);
+    expect((await host.emit("participant:readmit", { participantId })).ok).toBe(true);
+    const back = track(await connectClient(t.srv.url, { role: "student", code, token }));
+    const ack = await back.emit("poll:vote", { pollId, optionId: a.id });
+    expect(ack.ok, JSON.stringify(ack)).toBe(true);
+    await host.emit("poll:close", { pollId });
+    await host.waitFor((c) => c.host().poll?.status === "closed");
+    expect(host.host().poll!.results).toMatchObject({ total: 2, counts: { [a.id]: 1, [b.id]: 1 } });
+  });
+
   it("two tabs of one student voting at once both end on the vote that counts, whatever order the echo and receipt arrive in", async () => {
     const { code, host, kids } = await classroom(1);
     const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
