@@ -28,7 +28,8 @@ export type DriverCommand =
     }
   | { cmd: "armStep"; seq: number; stepIndex: number; timeoutMs: number }
   | { cmd: "vote"; pollId: string; options: string[]; startAt: number; spreadMs: number; total: number; ackTimeoutMs: number }
-  | { cmd: "armFinal"; pollId: string; expected: number; timeoutMs: number }
+  /** The final total is right when it counts every acknowledged vote and no more than were sent (`upTo`): a vote answered UNCONFIRMED may have been counted. */
+  | { cmd: "armFinal"; pollId: string; expected: number; upTo: number; timeoutMs: number }
   | { cmd: "close" };
 
 export type WorkerEvent =

@@ -40,7 +40,7 @@ const disconnects: Record<string, number> = {};
 let step: { seq: number; stepIndex: number; received: number; of: number; timer: NodeJS.Timeout } | null = null;
 // --- vote burst state
 let countingTallies = false;
-let final: { pollId: string; expected: number; received: number; of: number; timer: NodeJS.Timeout } | null = null;
+let final: { pollId: string; expected: number; upTo: number; received: number; of: number; timer: NodeJS.Timeout } | null = null;
 
 function joinedStudents(): Student[] {
   return students.filter((s) => s.joined && s.socket.connected);
@@ -81,13 +81,14 @@ function finishFinal(): void {
   clearTimeout(final.timer);
   const active = joinedStudents();
   const got = active.filter((s) => s.finalAt > 0);
-  const expected = final.expected;
+  const { expected, upTo } = final;
+  const right = (total: number) => total >= expected && total <= upTo;
   const tallies = active.reduce((sum, s) => sum + s.tallies, 0);
   send({
     ev: "final",
     times: got.map((s) => s.finalAt),
-    matched: got.filter((s) => s.finalTotal === expected).length,
-    mismatched: got.filter((s) => s.finalTotal !== expected).length,
+    matched: got.filter((s) => right(s.finalTotal)).length,
+    mismatched: got.filter((s) => !right(s.finalTotal)).length,
     missing: active.length - got.length,
     totals: [...new Set(got.map((s) => s.finalTotal))],
     tallies,
@@ -258,6 +259,7 @@ process.on("message", (msg: DriverCommand) => {
         final = {
           pollId: msg.pollId,
           expected: msg.expected,
+          upTo: msg.upTo,
           received: 0,
           of: joinedStudents().length,
           timer: setTimeout(finishFinal, msg.timeoutMs),
