@@ -23,6 +23,13 @@ async function classroom(students: number) {
 
 const pollOf = (c: TestClient) => c.public().poll;
 
+/** The teacher opens a next-step poll; once `student` shows it, its id and options. */
+async function openNextStep(host: TestClient, student: TestClient) {
+  const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
+  await student.waitFor((c) => pollOf(c)?.id === data.pollId);
+  return { pollId: data.pollId, options: pollOf(student)!.options };
+}
+
 describe("live polls", () => {
   it("puts the right answer at a random position, with ids in screen order", async () => {
     const { host } = await classroom(0);
@@ -89,10 +96,8 @@ describe("live polls", () => {
 
   it("lets a student change a vote and never counts a reconnecting student twice", async () => {
     const { code, host, kids } = await classroom(3);
-    const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
-    const pollId = data.pollId;
-    await kids[0].waitFor((c) => pollOf(c)?.id === pollId);
-    const [a, b] = pollOf(kids[0])!.options;
+    const { pollId, options } = await openNextStep(host, kids[0]);
+    const [a, b] = options;
     await kids[0].emit("poll:vote", { pollId, optionId: a.id });
     await kids[0].emit("poll:vote", { pollId, optionId: b.id });
     const token = kids[0].welcome!.token!;
@@ -113,10 +118,8 @@ describe("live polls", () => {
 
   it("a student removed after using up their vote changes and let back in can vote again in the same round", async () => {
     const { code, host, kids } = await classroom(2);
-    const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
-    const pollId = data.pollId;
-    await kids[0].waitFor((c) => pollOf(c)?.id === pollId);
-    const [a, b] = pollOf(kids[0])!.options;
+    const { pollId, options } = await openNextStep(host, kids[0]);
+    const [a, b] = options;
     // Ten logged votes is the round's limit (MAX_VOTES_PER_ROUND); spaced to stay inside the vote rate.
     for (let i = 0; i < 10; i++) {
       expect((await kids[0].emit("poll:vote", { pollId, optionId: i % 2 ? b.id : a.id })).ok).toBe(true);
@@ -139,11 +142,9 @@ describe("live polls", () => {
 
   it("two tabs of one student voting at once both end on the vote that counts, whatever order the echo and receipt arrive in", async () => {
     const { code, host, kids } = await classroom(1);
-    const { data } = (await host.emit("poll:open", { kind: "next-step" })) as { data: { pollId: string } };
-    const pollId = data.pollId;
-    await kids[0].waitFor((c) => pollOf(c)?.id === pollId);
+    const { pollId, options } = await openNextStep(host, kids[0]);
     const tab2 = track(await connectClient(t.srv.url, { role: "student", code, token: kids[0].welcome!.token }));
-    const [a, b] = pollOf(kids[0])!.options;
+    const [a, b] = options;
     for (let round = 0; round < 5; round++) {
       // Sent in the same tick: the server applies them in some order, and each tab gets its own receipt and the other's echo.
       const [one, two] = await Promise.all([
