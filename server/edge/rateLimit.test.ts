@@ -29,6 +29,21 @@ describe("rate limits", () => {
     expect(limiter.peek("b")).toBe(true);
   });
 
+  it("never forgets a key in use while a flood of new keys passes through", () => {
+    const limiter = new KeyedLimiter({ capacity: 1, refillPerSecond: 0.001 }, 100);
+    for (let i = 0; i < 100; i++) limiter.take(`old${i}`);
+    limiter.take("student");
+    // 10,000 new addresses, the student voting again after every 50 of them (half the map).
+    for (let i = 0; i < 10_000; i++) {
+      limiter.take(`flood${i}`);
+      if (i % 50 === 49) expect(limiter.take("student"), `after ${i + 1} new keys`).toBe(false);
+    }
+    // Keys nobody used again were forgotten, one at a time, oldest first.
+    expect(limiter.peek("old0")).toBe(true);
+    expect(limiter.peek("flood9999")).toBe(false);
+    expect(limiter.peek("flood9000")).toBe(true);
+  });
+
   it("trusts X-Forwarded-For only when told to", () => {
     expect(addressOf("10.0.0.1", "203.0.113.7, 10.0.0.1", false)).toBe("10.0.0.1");
     // The proxy appends the address it saw; what the client wrote before it is not trusted.

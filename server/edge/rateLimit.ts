@@ -41,9 +41,20 @@ export class TokenBucket {
   }
 }
 
-/** Token buckets keyed by a string (a client address); the least recently used are forgotten past `maxKeys`. */
+/**
+ * Token buckets keyed by a string (a client address, a student); past
+ * `maxKeys` the least recently used are forgotten, one at a time.
+ *
+ * Recency is kept by insertion order, but a key is moved to the back only
+ * once it has fallen behind half the map: a busy key costs one lookup, not a
+ * delete and an insert per request (a vote storm takes 10,000 students'
+ * buckets a second). A key used within the last `maxKeys / 2` moves or new
+ * keys is therefore never the oldest, and so never evicted.
+ */
 export class KeyedLimiter {
-  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly buckets = new Map<string, { bucket: TokenBucket; moved: number }>();
+  /** Counts insertions (new keys and moves); a key's `moved` is the count at its last one. */
+  private clock = 0;
 
   constructor(
     private readonly options: { capacity: number; refillPerSecond: number },
@@ -52,27 +63,29 @@ export class KeyedLimiter {
 
   /** Whether `key` has a token left, without taking it. */
   peek(key: string): boolean {
-    return this.buckets.get(key)?.available() ?? true;
+    return this.buckets.get(key)?.bucket.available() ?? true;
   }
 
   /** Whole tokens `key` has left, without taking any (a key never seen has a full bucket). */
   available(key: string): number {
-    return this.buckets.get(key)?.count() ?? Math.floor(this.options.capacity);
+    return this.buckets.get(key)?.bucket.count() ?? Math.floor(this.options.capacity);
   }
 
   take(key: string, cost = 1): boolean {
-    let bucket = this.buckets.get(key);
-    if (bucket) {
-      // Map order is insertion order: re-inserting marks the key as recently used.
-      this.buckets.delete(key);
-    } else {
-      bucket = new TokenBucket(this.options);
+    let entry = this.buckets.get(key);
+    if (!entry) {
       // Bounded memory without amnesty: evict the least recently used key, never every bucket at once
       // (clearing would let a flood of addresses reset everyone's limits).
       if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
+      entry = { bucket: new TokenBucket(this.options), moved: ++this.clock };
+      this.buckets.set(key, entry);
+    } else if (this.clock - entry.moved >= this.maxKeys / 2) {
+      // Map order is insertion order: re-inserting marks the key as recently used.
+      this.buckets.delete(key);
+      entry.moved = ++this.clock;
+      this.buckets.set(key, entry);
     }
-    this.buckets.set(key, bucket);
-    return bucket.take(cost);
+    return entry.bucket.take(cost);
   }
 }
 

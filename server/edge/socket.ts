@@ -50,8 +50,14 @@ const sliceRoom = (sessionId: string, slice: number) => `pub:${sessionId}#${slic
 
 /** A class with at least this many sockets on this node hears its messages a slice at a time. */
 export const PACED_FANOUT_MIN = 1_000;
-/** Slices of a class; sockets are dealt to them in turn as they connect. */
-export const FANOUT_SLICES = 8;
+/**
+ * Slices of a class; sockets are dealt to them in turn as they connect. At
+ * 10,000 sockets a slice takes about 9 ms to send: a vote, or the teacher's
+ * close, read while a tick is on its way waits at most that long (with 8
+ * slices, 35 ms: the closed poll reached the first student 49 ms after the
+ * close, against 3 ms for bare socket.io; with 32, 20 ms).
+ */
+export const FANOUT_SLICES = 32;
 let nextSlice = 0;
 
 /**
@@ -335,7 +341,9 @@ export function attachSocketLayer({
     // One middleware per socket does all the work (no listener per command:
     // a lecture hall of sockets each holding sixteen closures costs real memory).
     // It never calls next(): every packet is answered here.
-    socket.use((packet) => void dispatch(socket, member, packet));
+    // Per-participant limits are keyed by this string, built once per socket (not once per vote).
+    const limitKey = participantId !== null ? `${sessionId}:${participantId}` : null;
+    socket.use((packet) => void dispatch(socket, member, limitKey, packet));
   });
 
   /** Per-socket command buckets, created on a socket's first non-vote command (most students never send one). */
@@ -344,13 +352,11 @@ export function attachSocketLayer({
   // Per session: several teacher tabs share one budget of broadcasts to the class.
   const sessionBuckets = new KeyedLimiter(RATE_LIMITS.sessionCommands);
 
-  async function dispatch(socket: IoSocket, member: Member, [event, ...args]: unknown[]): Promise<void> {
+  async function dispatch(socket: IoSocket, member: Member, limitKey: string | null, [event, ...args]: unknown[]): Promise<void> {
     // The ack is always the last argument, whether or not a payload came first.
     const ack = args.at(-1);
-    const reply = (response: Ack<unknown>): void => {
-      observeCommand(event, response);
-      if (typeof ack === "function") Reflect.apply(ack, undefined, [response]);
-    };
+    // Bound, not an arrow: the loader names every arrow assigned to a const (a defineProperty per vote).
+    const reply: (response: Ack<unknown>) => void = answer.bind(null, event, ack);
     const payload = typeof ack === "function" ? (args.length > 1 ? args[0] : undefined) : args[0];
     const name = typeof event === "string" ? event : "";
     try {
@@ -360,9 +366,9 @@ export function attachSocketLayer({
       if (!isCommandName(name) && name !== "session:sync") {
         return reply({ ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command "${name.slice(0, 40)}".`) });
       }
-      const perParticipant = member.participantId !== null ? participantBuckets[name] : undefined;
+      const perParticipant = limitKey !== null ? participantBuckets[name] : undefined;
       let withinRate: boolean;
-      if (perParticipant) withinRate = perParticipant.take(`${member.sessionId}:${member.participantId}`);
+      if (perParticipant) withinRate = perParticipant.take(limitKey!);
       else {
         let bucket = commandBuckets.get(socket);
         if (!bucket) commandBuckets.set(socket, (bucket = new TokenBucket(RATE_LIMITS.commands)));
@@ -419,6 +425,12 @@ export function attachSocketLayer({
       reply({ ok: false, error: protocolError("INTERNAL") });
     }
   }
+}
+
+/** Counts a command's answer and sends it, when the client asked for one. */
+function answer(event: unknown, ack: unknown, response: Ack<unknown>): void {
+  observeCommand(event, response);
+  if (typeof ack === "function") Reflect.apply(ack, undefined, [response]);
 }
 
 /** Bytes waiting to be sent on an engine.io connection: its own queue and its WebSocket's. */

@@ -232,7 +232,8 @@ export class LocalGateway implements RoomGateway {
   }
 
   async command(member: Member, command: Command): Promise<Ack<unknown>> {
-    const room = await this.rooms.load(member.sessionId);
+    // Every socket's room is in memory (loaded at its handshake): no await, no extra turn per vote.
+    const room = this.rooms.get(member.sessionId) ?? (await this.rooms.load(member.sessionId));
     // Ending twice is not an error: the second click finds the session already ended.
     if (!room) return command.event === "session:end" ? { ok: true, data: null } : { ok: false, error: protocolError("SESSION_ENDED") };
     const result = room.handle(command, { participantId: member.participantId }, member.socketId);

@@ -87,7 +87,9 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       ),
     };
     // Everything a turn of the event loop wrote (a join's token and its event, a vote storm) in one transaction.
+    // A session's row is updated once per batch, with its last event (a vote storm is one session's 256 events).
     this.writeTransaction = this.db.transaction((batch: QueuedWrite[]) => {
+      const last = new Map<string, SessionEvent>();
       for (const write of batch) {
         if (write.kind === "token") {
           this.stmts.saveToken.run(write.sessionId, write.tokenHash, write.participantId);
@@ -96,9 +98,12 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
         } else {
           const { sessionId, event } = write;
           this.stmts.insertEvent.run(sessionId, event.seq, event.at, event.type, JSON.stringify(event));
-          if (event.type === "session:ended") this.stmts.endSession.run(event.at, event.at, sessionId);
-          else this.stmts.touchSession.run(event.at, sessionId);
+          if (last.get(sessionId)?.type !== "session:ended") last.set(sessionId, event);
         }
+      }
+      for (const [sessionId, event] of last) {
+        if (event.type === "session:ended") this.stmts.endSession.run(event.at, event.at, sessionId);
+        else this.stmts.touchSession.run(event.at, sessionId);
       }
     });
   }
