@@ -147,6 +147,16 @@ export function report(results: ScenarioResult[], page: PageWeight | null): stri
     voteRows.push(
       numRow(
         n,
+        "close → final tally at the first student (ms)",
+        v((x) => x.closeToFirstMs),
+        1,
+        true,
+        "",
+      ),
+    );
+    voteRows.push(
+      numRow(
+        n,
         "tally messages sent (sum over students)",
         v((x) => x.tallyMessages),
         0,

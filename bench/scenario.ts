@@ -69,6 +69,8 @@ export interface ScenarioResult {
     finalTotal: number | null;
     lost: number;
     closeToAllMs: number;
+    /** The first student's copy: how long the server took to start sending (the rest is the fan-out). */
+    closeToFirstMs: number;
     studentsWithFinal: number;
     studentsWrongTotal: number;
     studentsMissingFinal: number;
@@ -273,6 +275,7 @@ export async function runScenario(kind: ServerKind, n: number, run: number): Pro
       finalTotal,
       lost: sent - (finalTotal ?? 0),
       closeToAllMs: maxOf(finalTimes),
+      closeToFirstMs: finalTimes.reduce((m, x) => Math.min(m, x), Infinity),
       studentsWithFinal: finals.reduce((s, f) => s + f.matched + f.mismatched, 0),
       studentsWrongTotal: finals.reduce((s, f) => s + f.mismatched, 0),
       studentsMissingFinal: finals.reduce((s, f) => s + f.missing, 0),
