@@ -425,6 +425,54 @@ describe("connections held per address", () => {
   }, 25_000);
 });
 
+describe("connections held per forwarded address, behind a trusted proxy (TRUST_PROXY)", () => {
+  // Every TCP peer is the proxy here; the caps apply to the address it forwards, and only to WebSockets.
+  const t = serverPerTest({ trustProxy: true, maxPendingPerAddress: 5, maxConnectionsPerAddress: 8 });
+  cleanUpAfterEach();
+
+  const via = (address: string): RawOptions => ({ headers: { "X-Forwarded-For": `198.51.100.1, ${address}` } });
+  const openVia = async (address: string) => {
+    const raw = await openRaw(t.srv.url, via(address));
+    raws.push(raw);
+    return raw;
+  };
+
+  it("WebSockets that never join cannot hold a forwarded address: at the pending cap the oldest is closed for a newcomer", async () => {
+    const s = await t.srv.createSession();
+    // One script behind the school's address opens WebSockets and never sends its CONNECT.
+    const silent: RawSocket[] = [];
+    for (let i = 0; i < 5; i++) silent.push(await openVia("203.0.113.7"));
+    await sleep(200);
+    expect(silent.some((r) => r.isClosed())).toBe(false);
+
+    // A student behind the same address still joins: the oldest silent one makes room.
+    const student = await join(t.srv.url, { role: "student", code: s.code, nickname: "Ada" }, via("203.0.113.7"));
+    expect(student.ok).toBe(true);
+    await waitUntil(() => silent[0].isClosed(), 2_000);
+    expect(silent.slice(1).every((r) => !r.isClosed())).toBe(true);
+
+    // Reopening as fast as it likes, the script never holds more than the cap, and the student is never the one closed.
+    for (let i = 0; i < 10; i++) silent.push(await openVia("203.0.113.7"));
+    await sleep(300);
+    expect(silent.filter((r) => !r.isClosed()).length).toBeLessThanOrEqual(5);
+    expect(student.raw.isClosed()).toBe(false);
+    expect(await student.raw.emit("session:sync", {})).toEqual({ ok: true, data: null });
+
+    // Another forwarded address, through the same proxy connection peer, is untouched.
+    const neighbour = await join(t.srv.url, { role: "student", code: s.code, nickname: "Grace" }, via("203.0.113.8"));
+    expect(neighbour.ok).toBe(true);
+  });
+
+  it("joined WebSockets per forwarded address are capped; another forwarded address still joins", async () => {
+    const s = await t.srv.createSession();
+    for (let i = 0; i < 8; i++) {
+      expect((await join(t.srv.url, { role: "student", code: s.code }, via("203.0.113.9"))).ok, `socket ${i + 1}`).toBe(true);
+    }
+    await expect(openVia("203.0.113.9")).rejects.toThrow();
+    expect((await join(t.srv.url, { role: "student", code: s.code }, via("203.0.113.10"))).ok).toBe(true);
+  });
+});
+
 // ---------------------------------------------------------------------------
 // The flooding client, on a worker thread of its own.
 
