@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { SERVER_NODE_FLAGS } from "./lib/constants";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // A fresh data folder per run: e2e sessions never mix with a teacher's saved ones.
@@ -34,7 +35,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "node --import tsx server/index.ts",
+    command: `node ${SERVER_NODE_FLAGS.join(" ")} --import tsx server/index.ts`,
     url: `http://127.0.0.1:${PORT}/api/health`,
     // Every spec creates sessions from 127.0.0.1; the per-address limit is for real deployments.
     env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR, LOG_LEVEL: "warn", SESSION_CREATE_LIMIT: "1000" },

@@ -6,6 +6,7 @@ import { liveNodeIds } from "./clusterState";
 import type { ServerKind } from "./messages";
 import { spawnTracked, tempDir, track } from "./processes";
 import { sleep } from "./wait";
+import { SERVER_NODE_FLAGS } from "../lib/constants";
 
 /**
  * The servers under test, each started fresh for one run of a cell: the
@@ -50,7 +51,7 @@ export async function startServer(kind: ServerKind, env: Record<string, string> 
   const url = `http://127.0.0.1:${port}`;
   if (kind === "bare") {
     const { proc, output } = spawnTracked(
-      [...profileArgs, "--expose-gc", "--import", "tsx", path.join(__dirname, "bareServer.ts"), `--port=${port}`],
+      [...profileArgs, ...SERVER_NODE_FLAGS, "--expose-gc", "--import", "tsx", path.join(__dirname, "bareServer.ts"), `--port=${port}`],
       {
         ...process.env,
         NODE_ENV: "production",
@@ -72,11 +73,11 @@ export async function startServer(kind: ServerKind, env: Record<string, string> 
   };
 }
 
-/** One `node --expose-gc --import tsx server/index.ts` with a temporary DATA_DIR (removed when it exits); SIGUSR2 runs a full GC. */
+/** One `node --max-semi-space-size=32 --expose-gc --import tsx server/index.ts` (SERVER_NODE_FLAGS, as `npm run serve`) with a temporary DATA_DIR (removed when it exits); SIGUSR2 runs a full GC. */
 export async function startProductNode(port: number, env: Record<string, string>): Promise<{ proc: ChildProcess; output: () => string }> {
   const url = `http://127.0.0.1:${port}`;
   const { dir: dataDir, remove: removeDataDir } = tempDir("classroom-bench-");
-  const { proc, output } = spawnTracked([...profileArgs, "--expose-gc", "--import", "tsx", "server/index.ts"], {
+  const { proc, output } = spawnTracked([...profileArgs, ...SERVER_NODE_FLAGS, "--expose-gc", "--import", "tsx", "server/index.ts"], {
     ...process.env,
     NODE_ENV: "production",
     SERVE_PAGES: "0",

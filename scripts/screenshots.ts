@@ -16,6 +16,7 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { io, type Socket } from "socket.io-client";
 import { PROTOCOL_VERSION } from "../lib/protocol/wire";
+import { SERVER_NODE_FLAGS } from "../lib/constants";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const OUT = path.join(ROOT, "docs", "screenshots");
@@ -48,7 +49,7 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, "--import", "tsx", "server/index.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -2,7 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MAX_HTTP_BODY_BYTES, READINESS_TIMEOUT_MS, SOCKET_PING_INTERVAL_MS, SOCKET_PING_TIMEOUT_MS } from "../../lib/constants";
+import {
+  MAX_HTTP_BODY_BYTES,
+  READINESS_TIMEOUT_MS,
+  SERVER_NODE_FLAGS,
+  SOCKET_PING_INTERVAL_MS,
+  SOCKET_PING_TIMEOUT_MS,
+} from "../../lib/constants";
 import { CONFIG_ENV_NAMES, loadConfig } from "../../server/config";
 import { HEALTH_PATH, READY_PATH } from "../../server/ops";
 import { startServer } from "../integration/harness";
@@ -275,6 +281,10 @@ describe("deploy/ matches the server", () => {
       .object({ scripts: z.record(z.string(), z.string()) })
       .parse(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")));
     expect(`NODE_ENV=production ${image.cmd.join(" ")}`).toBe(pkg.scripts.serve);
+    // Every way of starting the server runs Node with the same flags (the tests and the benchmark use SERVER_NODE_FLAGS).
+    for (const script of ["dev", "start", "serve"]) {
+      expect(pkg.scripts[script], script).toContain(`node ${SERVER_NODE_FLAGS.join(" ")} --import tsx server/index.ts`);
+    }
     expect(image.expose).toEqual([portOf(appContainer().ports, "http")]);
     expect(Number(image.env.PORT)).toBe(portOf(appContainer().ports, "http"));
     expect(Object.keys(image.env).filter((n) => !CONFIG_ENV_NAMES.includes(n) && n !== "NEXT_TELEMETRY_DISABLED")).toEqual([]);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "../../lib/constants";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -10,14 +11,14 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** The real server process (`node --import tsx server/index.ts`), API and sockets only. */
+/** The real server process (`node --max-semi-space-size=32 --import tsx server/index.ts`, as `npm run serve`), API and sockets only. */
 export async function spawnServer(options: {
   dataDir: string;
   port: number;
   env?: Record<string, string>;
   waitReady?: boolean;
 }): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, "--import", "tsx", "server/index.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,
