@@ -112,6 +112,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
   );
   const frames = createFrameGuard({
     addressOf: (conn) => addressOf(conn.request.socket.remoteAddress, conn.request.headers["x-forwarded-for"], trustProxy),
+    onConnect: (conn) => connections.connecting(conn),
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -24,8 +24,8 @@ interface Tracked {
  * the server's file descriptors (20,000 held connections from two addresses
  * once stopped every new student and page).
  *
- * A connection is "pending" until it has finished a handshake: an HTTP
- * request whose headers arrived, or a WebSocket that has joined a session.
+ * A connection is "pending" until its client has spoken: an HTTP request
+ * whose headers arrived, or a WebSocket that has sent its CONNECT.
  * Slow headers are cut by `headersTimeout`, WebSockets that never join by
  * socket.io's `connectTimeout`, so pending connections also expire.
  *
@@ -95,8 +95,20 @@ export class ConnectionGuard {
     conn.once("close", () => this.release(conn));
   }
 
-  /** The WebSocket joined a session: its handshake is finished. */
-  joined(conn: { request: IncomingMessage }): void {
+  /**
+   * The WebSocket has sent its CONNECT: the client has spoken, and the
+   * handshake is now the server's to finish (in milliseconds) or to refuse,
+   * closing the connection. It is no longer pending, so a script churning
+   * silent connections from the same address (each new one closing the
+   * oldest pending) cannot close a student whose join is being looked up.
+   * It still counts against the address's open connections.
+   */
+  connecting(conn: { request: { socket: object } }): void {
+    this.settle(this.trustProxy ? conn : conn.request.socket);
+  }
+
+  /** The WebSocket joined a session: its handshake is finished (settled already at its CONNECT). */
+  joined(conn: { request: { socket: object } }): void {
     this.settle(this.trustProxy ? conn : conn.request.socket);
   }
 
@@ -152,6 +164,9 @@ export class ConnectionGuard {
     const t = this.tracked.get(oldest);
     this.release(oldest);
     this.evicted += 1;
+    // One line per hundred: the address is being flooded with connections that never speak.
+    if (this.evicted % 100 === 1)
+      log.warn("closed a silent pending connection to let a newer one in: per-address cap", { evictedSoFar: this.evicted, ...this.limits });
     t?.close();
   }
 

@@ -26,6 +26,8 @@ export const REFUSED_FRAME = Symbol("refused frame");
 export interface FrameGuardOptions {
   /** The client address of an engine.io connection (the same key as every other per-address limit). */
   addressOf: (conn: EngineConnection) => string;
+  /** A connection's (first) CONNECT frame has arrived: the client has spoken (see ConnectionGuard.connecting). */
+  onConnect?: (conn: EngineConnection) => void;
 }
 
 /** What the guard needs of an engine.io connection. */
@@ -46,7 +48,7 @@ const EVENT: number = PacketType.EVENT;
  * `watch(engine)` remembers that connection just before, so the Decoder knows
  * whose budget to spend (the handler runs synchronously, so this is exact).
  */
-export function createFrameGuard({ addressOf }: FrameGuardOptions) {
+export function createFrameGuard({ addressOf, onConnect }: FrameGuardOptions) {
   const addressFrames = new KeyedLimiter(FRAME_LIMITS.perAddressFrames);
   const addressBytes = new KeyedLimiter(FRAME_LIMITS.perAddressBytes);
   const abuse = new KeyedLimiter(FRAME_LIMITS.abusiveClosesPerAddress);
@@ -76,6 +78,7 @@ export function createFrameGuard({ addressOf }: FrameGuardOptions) {
       if (type === CONNECT) {
         // One session per WebSocket: a guesser cannot try codes over one connection.
         if (++this.connects > 1) return this.close("one CONNECT per connection");
+        if (this.conn) onConnect?.(this.conn);
         if (frame.length > FRAME_LIMITS.maxFrameChars || nestingExceeds(frame, FRAME_LIMITS.maxDepth)) {
           // Answered as a refused handshake (the socket edge reads the marker), not parsed.
           const refused: Packet = {
