@@ -209,7 +209,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       },
     });
   }
-  attachSocketLayer({ io, gateway: cluster ?? local, trustProxy, failedJoins, connections, quarantined: frames.blocked });
+  attachSocketLayer({ io, gateway: cluster ?? local, trustProxy, failedJoins, quarantined: frames.blocked });
   const ops = attachOps({ config, store, io, rooms, redisClient: redis?.client });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);

@@ -107,11 +107,6 @@ export class ConnectionGuard {
     this.settle(this.trustProxy ? conn : conn.request.socket);
   }
 
-  /** The WebSocket joined a session: its handshake is finished (settled already at its CONNECT). */
-  joined(conn: { request: { socket: object } }): void {
-    this.settle(this.trustProxy ? conn : conn.request.socket);
-  }
-
   /** Open connections and pending handshakes of one address (for tests and diagnostics). */
   countsFor(key: string): { open: number; pending: number } {
     return { open: this.open.get(key) ?? 0, pending: this.pendingCount(key) };

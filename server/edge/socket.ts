@@ -21,7 +21,6 @@ import {
 import { log } from "../logger";
 import { KeyedLimiter, TokenBucket, addressOf } from "./rateLimit";
 import { RATE_LIMITS, SLOW_READER_MAX_BUFFERED_BYTES, SLOW_READER_SWEEP_MS } from "../../lib/constants";
-import type { ConnectionGuard } from "./connectionGuard";
 import { REFUSED_FRAME } from "./frameGuard";
 import type { RoomOutbox } from "../rooms/room";
 import type { PresenceFigure } from "../rooms/registry";
@@ -177,8 +176,6 @@ export interface SocketLayerOptions {
   trustProxy?: boolean;
   /** Failed joins per address (shared with /api/join-info). */
   failedJoins?: KeyedLimiter;
-  /** Told when a WebSocket has joined a session (its handshake is finished). */
-  connections?: Pick<ConnectionGuard, "joined">;
   /**
    * Whether an address's connections keep being closed for abuse (server/edge/frameGuard.ts). From such an
    * address only those who bring a credential get in (a returning student's token, the teacher's key): a whole
@@ -197,7 +194,6 @@ export function attachSocketLayer({
   gateway,
   trustProxy = false,
   failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins),
-  connections,
   quarantined = () => false,
 }: SocketLayerOptions): void {
   // failedJoins, per address: guessing room codes or host keys. Generous enough for a class behind one NAT
@@ -304,7 +300,6 @@ export function attachSocketLayer({
   }
 
   io.on("connection", (socket) => {
-    connections?.joined(socket.conn);
     const { sessionId, role, participantId } = socket.data;
     const member: Member = { sessionId, role, participantId, socketId: socket.id };
     const joined = (socket as IoSocket & { joined?: Extract<JoinResult, { ok: true }> }).joined!;
