@@ -1,8 +1,8 @@
 import { ClientClosedError, ClientOfflineError, ErrorReply, createClient } from "redis";
 import { parseStoredEvent, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
+import { BatchedStore } from "./writeQueue";
 import {
-  BatchedStore,
   LostOwnershipError,
   StoreError,
   StoreInDoubtError,

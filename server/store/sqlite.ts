@@ -3,8 +3,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_LOG_VERSION, parseStoredEvent, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
+import { BatchedStore } from "./writeQueue";
 import {
-  BatchedStore,
   StoreError,
   type BatchOutcome,
   type QueuedWrite,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WRITE_BATCH_MAX, WRITE_BATCH_MAX_WAIT_MS, WriteQueue } from "./types";
+import { WRITE_BATCH_MAX, WRITE_BATCH_MAX_WAIT_MS, WriteQueue } from "./writeQueue";
 
 describe("WriteQueue", () => {
   it("writes one batch per turn and releases waiters only after their batch is written", async () => {
