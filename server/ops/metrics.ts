@@ -1,6 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { ROLES, isCommandName, isErrorCode, type Ack, type Role } from "../../lib/protocol";
-import type { BatchOutcome, QueuedWrite } from "../store/types";
 
 /**
  * What an operator graphs, in the Prometheus text format (`GET /metrics`,
@@ -101,6 +100,17 @@ const writeFailures = new Counter({
 
 export type StoreKind = "sqlite" | "redis";
 
+/**
+ * A queued write as this module sees it (the store's QueuedWrite, matched by shape): the store calls these
+ * functions, so importing its types back would make a circle between the two.
+ */
+interface ObservedWrite {
+  sessionId: string;
+  event?: { type: string };
+}
+/** The store's BatchOutcome: nothing when all is durable, else the sessions refused. */
+type ObservedOutcome = void | ReadonlyMap<string, Error>;
+
 /** Counts the events of a write that did not go through the queue (a session's first event). */
 export function countEvent(type: string): void {
   eventsAppended.inc({ type });
@@ -109,18 +119,18 @@ export function countEvent(type: string): void {
 /** Runs one batch write and records its time, size and the events that became durable. */
 export function observeBatch(
   store: StoreKind,
-  batch: readonly QueuedWrite[],
-  write: () => Promise<BatchOutcome> | BatchOutcome,
-): Promise<BatchOutcome> | BatchOutcome {
+  batch: readonly ObservedWrite[],
+  write: () => Promise<ObservedOutcome> | ObservedOutcome,
+): Promise<ObservedOutcome> | ObservedOutcome {
   const end = writeSeconds.startTimer({ store });
   batchSize.observe({ store }, batch.length);
-  const done = (outcome: BatchOutcome): BatchOutcome => {
+  const done = (outcome: ObservedOutcome): ObservedOutcome => {
     end();
     if (outcome && outcome.size > 0) writeFailures.inc({ store });
     // Counted per type, once per batch (a vote burst writes thousands in one).
     const byType = new Map<string, number>();
     for (const w of batch) {
-      if (w.kind !== "event" || outcome?.has(w.sessionId)) continue;
+      if (!w.event || outcome?.has(w.sessionId)) continue;
       byType.set(w.event.type, (byType.get(w.event.type) ?? 0) + 1);
     }
     for (const [type, n] of byType) eventsAppended.inc({ type }, n);
@@ -133,7 +143,7 @@ export function observeBatch(
     writeFailures.inc({ store });
     throw err;
   };
-  let result: Promise<BatchOutcome> | BatchOutcome;
+  let result: Promise<ObservedOutcome> | ObservedOutcome;
   try {
     result = write();
   } catch (err) {
