@@ -218,3 +218,13 @@ export const REDIS_PING_INTERVAL_MS = 5_000;
  * 17.6 KiB (bare with the same flag: 16.3).
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=32"];
+
+// Text limits, in UTF-16 units after cleaning (lib/text.ts): what the schemas cut to and the forms allow.
+export const NICKNAME_MAX = 32;
+export const TITLE_MAX = 120;
+export const POLL_QUESTION_MAX = 200;
+export const POLL_OPTION_MAX = 120;
+export const QUESTION_TEXT_MAX = 280;
+
+/** Poll timer choices, in seconds (0: no timer). */
+export const POLL_DURATIONS_S = [0, 15, 30, 45, 60, 90, 120] as const;

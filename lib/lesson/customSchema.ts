@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cleanText } from "../protocol/wire";
+import { cleanText } from "../text";
 import { ARROW_HEADS, LESSON_LIMITS as L, LINE_STYLES, type CustomLesson } from "./model";
 
 /**

@@ -1,5 +1,5 @@
 import { isRecord } from "../guards";
-import { cleanText } from "../protocol/wire";
+import { cleanText } from "../text";
 import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type LessonDiagram, type LineStyle } from "./model";
 
 /**

@@ -10,3 +10,4 @@
 export * from "./wire";
 export * from "./schemas";
 export * from "./rest";
+export * from "./agreement";

@@ -1,8 +1,18 @@
 import type { SessionLesson } from "../lesson/model";
-import type { HostSnapshot, PublicSnapshot } from "../session/views";
+import type { HostSnapshot, MyUpvote, MyVote, PublicSnapshot, TallyUpdate } from "../session/views";
 import type { QuestionChanges, QuestionList } from "../session/questions";
-import type { QuestionStatus } from "../session/types";
+import type { QuestionStatus, Role } from "../session/types";
 import type { RosterChanges, RosterFull } from "../session/roster";
+import type { AckCallback, ProtocolError } from "../errorCodes";
+
+// The protocol is the top layer of lib/: what it sends is defined by the layers below, and re-exported here so
+// server and browser have one place to import the contract from.
+export * from "../errorCodes";
+export * from "../roomCode";
+export { safeDecode, cleanText, lookalikeKey } from "../text";
+export { NICKNAME_MAX, TITLE_MAX, POLL_QUESTION_MAX, POLL_OPTION_MAX, QUESTION_TEXT_MAX, POLL_DURATIONS_S } from "../constants";
+export { ROLES, type Role } from "../session/types";
+export { newerVote, type MyUpvote, type MyVote, type TallyUpdate } from "../session/views";
 import type {
   LookBackSet,
   QuestionAnswer,
@@ -13,7 +23,6 @@ import type {
   QuestionUpvote,
   QuestionsConfigure,
   EmptyPayload,
-  Handshake,
   ModeSet,
   ParticipantRef,
   ParticipantRename,
@@ -27,10 +36,12 @@ import type {
   RoomLock,
   StepGo,
   StepMove,
-} from "./schemas";
+} from "../session/commands";
+import type { Handshake } from "./schemas";
 
 // Payload types are the schemas' own (`z.input`), imported as types only: browsers get them without zod.
 export type {
+  Handshake,
   LookBackSet,
   QuestionAnswer,
   QuestionAsk,
@@ -40,7 +51,6 @@ export type {
   QuestionUpvote,
   QuestionsConfigure,
   EmptyPayload,
-  Handshake,
   ModeSet,
   ParticipantRef,
   ParticipantRename,
@@ -61,190 +71,11 @@ export type {
  * socket.io's event maps. Browsers import this; the schemas are in ./schemas.
  */
 
-/** Poll timer choices, in seconds (0: no timer). */
-export const POLL_DURATIONS_S = [0, 15, 30, 45, 60, 90, 120] as const;
-
 /** Bumped on any incompatible change; a client that states another version is refused with CLIENT_TOO_OLD. */
 export const PROTOCOL_VERSION = 1;
 
-export const ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-export const ROOM_CODE_LENGTH = 6;
-
-/** A URL segment as text; a malformed %-escape is kept as typed (it then fails validation) instead of throwing. */
-export function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** Room codes are case-insensitive on input; look-alikes are not in the alphabet. */
-export function normalizeRoomCode(input: string): string {
-  return input.trim().toUpperCase().replace(/[\s-]/g, "");
-}
-
-export function isRoomCode(code: string): boolean {
-  return code.length === ROOM_CODE_LENGTH && [...code].every((c) => ROOM_CODE_ALPHABET.includes(c));
-}
-
-export const NICKNAME_MAX = 32;
-export const TITLE_MAX = 120;
-export const POLL_QUESTION_MAX = 200;
-export const POLL_OPTION_MAX = 120;
-export const QUESTION_TEXT_MAX = 280;
-
-/**
- * Characters that draw nothing or rewrite what follows: controls (Cc), format
- * characters (Cf: soft hyphen, bidi marks and overrides, zero-width joiners,
- * word joiner and invisible operators, U+061C, U+180E, tag characters),
- * lone surrogates (Cs), and blank letters that fonts draw as nothing (Hangul
- * fillers U+115F, U+1160, U+3164, U+FFA0; braille blank U+2800).
- */
-// Each of these is a character of its own here (combining marks included), listed to be removed.
-// eslint-disable-next-line no-misleading-character-class
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180b-\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
-
-const EMOJI_BEFORE = /\p{Extended_Pictographic}\ufe0f?$/u;
-const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
-
-/** Graphemes of a string (an emoji with its modifiers is one), where the platform can tell them apart. */
-const graphemes: ((text: string) => string[]) | null =
-  typeof Intl !== "undefined" && "Segmenter" in Intl
-    ? (() => {
-        const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-        return (text: string) => Array.from(segmenter.segment(text), (s) => s.segment);
-      })()
-    : null;
-
-/** At most `max` UTF-16 units, cut between graphemes (never half an emoji or a lone surrogate). */
-function cutAt(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (!graphemes) return text.slice(0, max).replace(/[\ud800-\udbff]$/, "");
-  let out = "";
-  for (const g of graphemes(text)) {
-    if (out.length + g.length > max) break;
-    out += g;
-  }
-  return out;
-}
-
-/** Trim, drop invisible and direction-changing characters, cap the length on a grapheme boundary. Never rendered as HTML. */
-export function cleanText(input: string, max: number): string {
-  const visible = input
-    .normalize("NFC")
-    // A zero-width joiner between two emoji builds one emoji (👩‍💻), and U+FE0F after an emoji picks its
-    // colour form (❤️): kept there, dropped everywhere else (after a letter they only hide a difference).
-    .replace(INVISIBLE, (c, at: number, all: string) => {
-      const afterEmoji = EMOJI_BEFORE.test(all.slice(Math.max(0, at - 3), at));
-      if (c === "\u200d" && afterEmoji && EMOJI_AFTER.test(all.slice(at + 1, at + 3))) return c;
-      if (c === "\ufe0f" && afterEmoji) return c;
-      return "";
-    })
-    .replace(/\s+/g, " ")
-    .trim();
-  return cutAt(visible, max).trim();
-}
-
-/**
- * The form under which two nicknames look the same on screen: compatibility
- * forms folded (NFKC: full-width letters, ligatures), case and spacing
- * ignored, and the Latin look-alikes of Cyrillic and Greek letters mapped.
- * The teacher's list marks participants whose names share this form.
- */
-export function lookalikeKey(nickname: string): string {
-  return nickname
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/\s+/g, "")
-    .replace(/[аеорсухіјѕԁɡοαβνκτμ]/g, (c) => LOOKALIKES[c] ?? c);
-}
-
-const LOOKALIKES: Record<string, string> = {
-  а: "a",
-  е: "e",
-  о: "o",
-  р: "p",
-  с: "c",
-  у: "y",
-  х: "x",
-  і: "i",
-  ј: "j",
-  ѕ: "s",
-  ԁ: "d",
-  ɡ: "g",
-  ο: "o",
-  α: "a",
-  β: "b",
-  ν: "v",
-  κ: "k",
-  τ: "t",
-  μ: "u",
-};
-
-// ---------------------------------------------------------------------------
-// Error codes
-
-export const ERROR_CODES = {
-  BAD_REQUEST: "The request was malformed.",
-  CLIENT_TOO_OLD: "This page is out of date. Reload it to continue.",
-  NO_SUCH_SESSION: "There is no session with that code.",
-  SESSION_ENDED: "This session has ended.",
-  NOT_HOST: "Only the teacher can do that.",
-  NOT_STUDENT: "Only students can vote.",
-  ROOM_LOCKED: "The teacher has locked this room.",
-  REMOVED: "The teacher removed you from this session.",
-  NO_SUCH_POLL: "There is no such poll.",
-  NO_SUCH_OPTION: "That is not one of the poll's options.",
-  POLL_CLOSED: "This poll is closed.",
-  POLL_NOT_CLOSED: "Close the poll first.",
-  POLL_ALREADY_OPEN: "A poll is already open.",
-  NO_NEXT_STEP: "There is no next step to ask about.",
-  STEP_OUT_OF_RANGE: "There is no such step.",
-  BAD_MODE: "That mode or variant does not exist.",
-  NO_SUCH_PARTICIPANT: "There is no such participant.",
-  RATE_LIMITED: "Too many requests. Wait a moment and try again.",
-  PAYLOAD_TOO_LARGE: "That message is too large.",
-  UNKNOWN_EVENT: "The server does not know that command.",
-  ROOM_FULL: "This session has reached its participant limit.",
-  VOTE_LIMIT: "You have changed your vote too often in this round; your last vote counts.",
-  PROJECTOR_CLOSED: "The teacher closed this projector view. Reload to open it again.",
-  LOG_FULL: "This session has reached its size limit. The teacher can end it and start a new one.",
-  QUESTIONS_OFF: "The teacher has turned questions off.",
-  NO_SUCH_QUESTION: "There is no such question.",
-  QUESTION_PENDING: "That question waits for the teacher's approval. Approve it first.",
-  QUESTION_LIMIT: "You have asked as many questions as this session allows.",
-  NAMES_REQUIRED: "The teacher asks for your name on questions: untick “anonymous” to ask.",
-  NO_SUCH_ELEMENT: "That part of the diagram is not on screen yet.",
-  UNAVAILABLE: "The class's server is busy or restarting. That was not applied; try again in a moment.",
-  UNCONFIRMED: "The server could not confirm that in time. Your screen shows whether it was applied.",
-  INTERNAL: "Something went wrong on the server. Try again.",
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
-}
-
-export interface ProtocolError {
-  code: ErrorCode;
-  message: string;
-}
-
-export function protocolError(code: ErrorCode, message: string = ERROR_CODES[code]): ProtocolError {
-  return { code, message };
-}
-
-/** Every acknowledgement: `{ ok: true, data }` or `{ ok: false, error }`. */
-export type Ack<T = null> = { ok: true; data: T } | { ok: false; error: ProtocolError };
-export type AckCallback<T = null> = (response: Ack<T>) => void;
-
 // ---------------------------------------------------------------------------
 // Handshake (socket.io `auth`)
-
-export const ROLES = ["host", "projector", "student"] as const;
-export type Role = (typeof ROLES)[number];
 
 // ---------------------------------------------------------------------------
 // Server -> client payloads
@@ -263,40 +94,7 @@ export interface Welcome {
   lesson?: SessionLesson;
 }
 
-/** A student's own view of the active poll. */
-export interface MyVote {
-  pollId: string;
-  round: number;
-  optionId: string | null;
-  /**
-   * The log position this is true at (the vote's event, or the session's `rev` on join and resync). Two tabs
-   * voting at once get each other's echo and their own receipt in either order: keep the highest.
-   */
-  rev: number;
-}
-
-/** Whether `next` replaces `held` as a student's vote: another poll or round, or a later position in the log. */
-export function newerVote(held: MyVote | null, next: MyVote | null): boolean {
-  if (!held || !next || held.pollId !== next.pollId || held.round !== next.round) return true;
-  return next.rev >= held.rev;
-}
-
-export interface TallyUpdate {
-  pollId: string;
-  round: number;
-  counts: Record<string, number>;
-  total: number;
-  /** the state's seq when the tally was taken */
-  rev: number;
-}
-
 export type AnySnapshot = PublicSnapshot | HostSnapshot;
-
-/** A student's own upvote on one question (their other tabs are told too). */
-export interface MyUpvote {
-  questionId: string;
-  upvoted: boolean;
-}
 
 export interface ServerToClientEvents {
   /** server -> each socket on join: identity and server time */

@@ -9,8 +9,9 @@ import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { generateNextStepPoll } from "../polls/nextStep";
 import { generateLessonPoll } from "../polls/lessonPoll";
 import { diagramOf } from "./lesson";
-import type { Command } from "../protocol/schemas";
-import { protocolError, type ErrorCode, type MyUpvote, type MyVote, type ProtocolError } from "../protocol/wire";
+import type { Command } from "./commands";
+import { protocolError, type ErrorCode, type ProtocolError } from "../errorCodes";
+import type { MyUpvote, MyVote } from "./views";
 import { countVotes } from "./reducer";
 import {
   activePoll,

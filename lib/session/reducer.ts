@@ -11,7 +11,7 @@ import {
   type SessionEvent,
   type SessionState,
 } from "./types";
-import { QUESTION_TEXT_MAX } from "../protocol/wire";
+import { QUESTION_TEXT_MAX } from "../constants";
 import { isRecord } from "../guards";
 
 export { activePoll, own };

@@ -1,4 +1,4 @@
-import { lookalikeKey } from "../protocol/wire";
+import { lookalikeKey } from "../text";
 import { own } from "./reducer";
 import type { SessionState } from "./types";
 import type { Presence } from "./views";

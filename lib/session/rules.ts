@@ -1,7 +1,7 @@
 import { MAX_EVENTS_PER_SESSION } from "../constants";
 import { NOT_SHOWN } from "../lesson/scenarios";
 import { diagramOf } from "./lesson";
-import type { ErrorCode } from "../protocol/wire";
+import type { ErrorCode } from "../errorCodes";
 import { PROJECTOR_OBJECTS, type Poll, type ProjectorFocus, type Question, type QuestionTarget, type SessionState } from "./types";
 
 /**

@@ -246,3 +246,7 @@ export function parseStoredEvent(json: string): SessionEvent & { v?: number } {
   if (!isSessionEvent(value)) throw new Error("a stored row is not an event");
   return value;
 }
+
+/** Who a socket is, fixed at the handshake: the teacher's console, a projector view, or a student. */
+export const ROLES = ["host", "projector", "student"] as const;
+export type Role = (typeof ROLES)[number];

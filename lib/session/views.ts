@@ -197,3 +197,36 @@ export function toHostSnapshot(state: SessionState, presence: Presence): HostSna
     projectorCount: presence.projectorCount ?? 0,
   };
 }
+
+/** A student's own view of the active poll. */
+export interface MyVote {
+  pollId: string;
+  round: number;
+  optionId: string | null;
+  /**
+   * The log position this is true at (the vote's event, or the session's `rev` on join and resync). Two tabs
+   * voting at once get each other's echo and their own receipt in either order: keep the highest.
+   */
+  rev: number;
+}
+
+/** Whether `next` replaces `held` as a student's vote: another poll or round, or a later position in the log. */
+export function newerVote(held: MyVote | null, next: MyVote | null): boolean {
+  if (!held || !next || held.pollId !== next.pollId || held.round !== next.round) return true;
+  return next.rev >= held.rev;
+}
+
+export interface TallyUpdate {
+  pollId: string;
+  round: number;
+  counts: Record<string, number>;
+  total: number;
+  /** the state's seq when the tally was taken */
+  rev: number;
+}
+
+/** A student's own upvote on one question (their other tabs are told too). */
+export interface MyUpvote {
+  questionId: string;
+  upvoted: boolean;
+}

@@ -1,7 +1,6 @@
 import type { Server, Socket } from "socket.io";
-import type { z } from "zod";
 import {
-  COMMAND_RULES,
+  COMMANDS,
   ERROR_CODES,
   PROTOCOL_VERSION,
   handshakeSchema,
@@ -12,7 +11,8 @@ import {
   type Ack,
   type ClientToServerEvents,
   type Command,
-  type Role,
+  type CommandSpec,
+  type RateBucket,
   type ErrorCode,
   type InterServerEvents,
   type ServerToClientEvents,
@@ -199,13 +199,12 @@ export function attachSocketLayer({
   // failedJoins, per address: guessing room codes or host keys. Generous enough for a class behind one NAT
   // address mistyping codes; far too slow to walk 887 million codes.
   // Per participant, not per socket: reconnecting does not refill the bucket.
-  const voteBuckets = new KeyedLimiter(RATE_LIMITS.votes);
-  // A student's questions and upvotes: per participant too, so tabs and reconnects share one allowance.
-  const participantBuckets: Partial<Record<string, KeyedLimiter>> = {
-    "poll:vote": voteBuckets,
-    "question:ask": new KeyedLimiter(RATE_LIMITS.questions),
-    "question:upvote": new KeyedLimiter(RATE_LIMITS.upvotes),
-  };
+  // A student's votes, questions and upvotes: per participant, so tabs and reconnects share one allowance.
+  const participantBuckets = {
+    votes: new KeyedLimiter(RATE_LIMITS.votes),
+    questions: new KeyedLimiter(RATE_LIMITS.questions),
+    upvotes: new KeyedLimiter(RATE_LIMITS.upvotes),
+  } satisfies Partial<Record<RateBucket, KeyedLimiter>>;
 
   /**
    * Failures are counted per address. Within the allowance (60 at once, then
@@ -361,14 +360,16 @@ export function attachSocketLayer({
       if (!isCommandName(name) && name !== "session:sync") {
         return reply({ ok: false, error: protocolError("UNKNOWN_EVENT", `Unknown command "${name.slice(0, 40)}".`) });
       }
-      const perParticipant = limitKey !== null ? participantBuckets[name] : undefined;
+      // The allowance the command table names for it (a participant's own only for a student's socket).
+      const { bucket } = COMMANDS[name];
       let withinRate: boolean;
-      if (perParticipant) withinRate = perParticipant.take(limitKey!);
+      const perParticipant = limitKey !== null && (bucket === "votes" || bucket === "questions" || bucket === "upvotes");
+      if (perParticipant) withinRate = participantBuckets[bucket].take(limitKey);
       else {
-        let bucket = commandBuckets.get(socket);
-        if (!bucket) commandBuckets.set(socket, (bucket = new TokenBucket(RATE_LIMITS.commands)));
-        withinRate = bucket.take();
-        if (withinRate && name === "session:sync") {
+        let perSocket = commandBuckets.get(socket);
+        if (!perSocket) commandBuckets.set(socket, (perSocket = new TokenBucket(RATE_LIMITS.commands)));
+        withinRate = perSocket.take();
+        if (withinRate && bucket === "resyncs") {
           let resyncs = resyncBuckets.get(socket);
           if (!resyncs) resyncBuckets.set(socket, (resyncs = new TokenBucket(RATE_LIMITS.resyncs)));
           // A socket that has not read what it was sent gets no second copy on top.
@@ -391,7 +392,7 @@ export function attachSocketLayer({
 
       if (!isCommandName(name)) return reply({ ok: false, error: protocolError("UNKNOWN_EVENT") });
       const command = name;
-      const { schema, roles }: { schema: z.ZodType; roles: readonly Role[] } = COMMAND_RULES[command];
+      const { schema, roles }: CommandSpec = COMMANDS[command];
       if (!roles.includes(member.role)) {
         if (command === "poll:vote") return reply({ ok: false, error: protocolError("NOT_STUDENT") });
         return reply({

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import {
-  COMMAND_RULES,
+  COMMANDS,
   ERROR_CODES,
   ROLES,
   isCommandName,
+  isRerunnable,
   normalizeRoomCode,
   protocolError,
   type Ack,
@@ -93,17 +94,6 @@ const PRESENCE_RECONCILE_MS = 2000;
 /** A burst of "presence changed" notices becomes one recount. */
 const RECOUNT_DELAY_MS = 100;
 
-/**
- * Commands whose second run changes nothing after the first: they name where
- * to go (a step, a vote's option, a setting), not a move from where things
- * are. One that may have run on an owner that then went silent is run again
- * on the node that took over, which sees the first run in the log if there was
- * one (the takeover's fence admits nothing later from the old owner); any
- * other command is answered UNCONFIRMED instead (a second "next step" would
- * move twice).
- */
-const RERUNNABLE: ReadonlySet<string> = new Set(["poll:vote", "step:go", "results:show", "projector:show", "projector:focus", "room:lock"]);
-
 const K = {
   node: (id: string) => `cls:node:${id}`,
   rpc: (id: string) => `cls:rpc:${id}`,
@@ -143,7 +133,7 @@ const joinRequestSchema = z.object({
 });
 /** A command as the edge parsed it; parsed again with its own schema on the owner. */
 const commandSchema = z.object({ event: z.string(), payload: z.unknown() }).transform((c, ctx): Command => {
-  const rules = isCommandName(c.event) ? COMMAND_RULES[c.event] : null;
+  const rules = isCommandName(c.event) ? COMMANDS[c.event] : null;
   const payload = rules?.schema.safeParse(c.payload ?? {});
   if (!payload?.success) {
     ctx.addIssue({ code: "custom", message: `not a command: ${c.event.slice(0, 40)}` });
@@ -844,7 +834,8 @@ export class ClusterGateway implements RoomGateway {
  * Whether a call that may have run on a silent owner can run again on the new
  * one without doing anything twice: a resync; a join that brings its identity
  * (a returning student's token, the teacher's key; a new student's second run
- * would make a second student); a RERUNNABLE command.
+ * would make a second student); a command the table marks rerunnable
+ * (lib/session/commands.ts: it names where to go, not a move from where things are).
  */
 function rerunnable(call: Call): boolean {
   switch (call.method) {
@@ -853,7 +844,7 @@ function rerunnable(call: Call): boolean {
     case "join":
       return call.args[0].role !== "student" || call.args[0].token !== undefined;
     case "command":
-      return RERUNNABLE.has(call.args[1].event);
+      return isRerunnable(call.args[1].event);
     default:
       return assertNever(call);
   }

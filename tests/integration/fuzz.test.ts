@@ -6,7 +6,7 @@ import { BINDING_MODES, VARIANTS, getScenario, isVariantOf } from "../../lib/les
 import {
   ERROR_CODES,
   NICKNAME_MAX,
-  COMMAND_RULES,
+  COMMANDS,
   cleanText,
   type Ack,
   type AnySnapshot,
@@ -118,10 +118,12 @@ interface Parser {
 }
 
 /** The schema and roles of every command: the protocol's own table. */
-const COMMANDS: Record<EventName, { schema: Parser; roles: readonly Role[] }> = COMMAND_RULES;
-const TEACHER_COMMANDS = (Object.keys(COMMANDS) as EventName[]).filter((e) => COMMANDS[e].roles.includes("host") && e !== "session:sync");
+const COMMAND_TABLE: Record<EventName, { schema: Parser; roles: readonly Role[] }> = COMMANDS;
+const TEACHER_COMMANDS = (Object.keys(COMMAND_TABLE) as EventName[]).filter(
+  (e) => COMMAND_TABLE[e].roles.includes("host") && e !== "session:sync",
+);
 /** session:end is left out of random traffic: it would end the fuzz. It is exercised once, at the end. */
-const FUZZABLE_COMMANDS = (Object.keys(COMMANDS) as EventName[]).filter((e) => e !== "session:end");
+const FUZZABLE_COMMANDS = (Object.keys(COMMAND_TABLE) as EventName[]).filter((e) => e !== "session:end");
 
 /** Keys that a plain object inherits: ids that must read as unknown, never as found. */
 const PROTOTYPE_KEYS = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
@@ -1194,7 +1196,7 @@ async function runSeed(seed: number): Promise<void> {
           correctIndex: rng.pick([undefined, null, 0, 1, rng.int(7)]),
           durationS: rng.pick([undefined, 0]),
         };
-        const parsed = COMMAND_RULES["poll:open"].schema.safeParse(onTheWire(payload));
+        const parsed = COMMAND_TABLE["poll:open"].schema.safeParse(onTheWire(payload));
         const outcome: Outcome = !parsed.success
           ? "BAD_REQUEST"
           : activePoll(s)?.status === "open"
@@ -1334,11 +1336,11 @@ async function runSeed(seed: number): Promise<void> {
         const body = JSON.stringify([event, onTheWire(payload)]);
         let expected: Outcome | Outcome[] | null;
         if (body.length + 2 > FRAME_LIMITS.maxFrameChars || nestingExceeds(body, FRAME_LIMITS.maxDepth)) expected = "PAYLOAD_TOO_LARGE";
-        else if (!COMMANDS[event].roles.includes(tab.role))
-          expected = COMMANDS[event].roles.includes("student") ? "NOT_STUDENT" : "NOT_HOST";
+        else if (!COMMAND_TABLE[event].roles.includes(tab.role))
+          expected = COMMAND_TABLE[event].roles.includes("student") ? "NOT_STUDENT" : "NOT_HOST";
         // session:sync carries nothing, so the server may ignore what it is sent.
         else if (event === "session:sync") expected = ["ok", "BAD_REQUEST"];
-        else expected = COMMANDS[event].schema.safeParse(onTheWire(payload) ?? {}).success ? null : "BAD_REQUEST";
+        else expected = COMMAND_TABLE[event].schema.safeParse(onTheWire(payload) ?? {}).success ? null : "BAD_REQUEST";
         // Right at the limit the ack id's length decides.
         if (expected !== null && expected !== "PAYLOAD_TOO_LARGE" && body.length + 7 > FRAME_LIMITS.maxFrameChars)
           expected = ["PAYLOAD_TOO_LARGE", ...[expected].flat()];
