@@ -1,5 +1,5 @@
 import { publicLesson, type SessionLesson } from "../../lib/lesson/model";
-import { MAX_PARTICIPANTS_PER_SESSION, MAX_PROJECTORS_PER_SESSION, RATE_LIMITS } from "../../lib/constants";
+import { RATE_LIMITS } from "../../lib/constants";
 import {
   ERROR_CODES,
   isRoomCode,
@@ -148,11 +148,14 @@ export class LocalGateway implements RoomGateway {
     const lesson = room.lesson && (request.role === "host" ? room.lesson : publicLesson(room.lesson));
     const base = { ok: true as const, sessionId: room.id, code: room.code, role: request.role, ...(lesson ? { lesson } : {}) };
 
-    if (request.role === "host") {
-      const hash = await this.rooms.hostKeyHash(room.id);
-      if (!hash || !secretMatches(request.hostKey, hash)) {
-        return refuse("NOT_HOST", "This browser does not hold the host key for this session.");
-      }
+    // The facts only the server knows; whether they admit this socket, and as whom, is the session's rule.
+    const holdsHostKey = request.role !== "student" && request.hostKey !== undefined && (await this.holdsHostKey(room.id, request.hostKey));
+    const tokenOf =
+      request.role === "student" && request.token ? await this.store.findParticipantByToken(room.id, hashSecret(request.token)) : null;
+    const admission = room.admit({ role: request.role, holdsHostKey, tokenOf, admitNew: request.admitNew !== false });
+    if (!admission.ok) return admission;
+
+    if (admission.as === "host") {
       return {
         ...base,
         participantId: null,
@@ -163,18 +166,7 @@ export class LocalGateway implements RoomGateway {
         lookingBack: room.presence.lookingBackCount,
       };
     }
-    if (request.role === "projector") {
-      // A locked room admits no new watchers either, except the teacher's own projector (it holds the host key);
-      // neither does an address over its failed-join allowance (a projector would tell a guesser the code is live).
-      // A room has one or two projectors; a script opening hundreds is refused (the console shows the count).
-      if (room.presence.projectorCount >= MAX_PROJECTORS_PER_SESSION) {
-        return refuse("ROOM_FULL", "This session has as many projector views open as it allows. Close one first.");
-      }
-      if (room.locked || request.admitNew === false) {
-        const hash = await this.rooms.hostKeyHash(room.id);
-        // Over the allowance this is one more guess, refused exactly like an unknown code (the edge counts it).
-        if (!hash || !secretMatches(request.hostKey, hash)) return refuse(request.admitNew === false ? "NO_SUCH_SESSION" : "ROOM_LOCKED");
-      }
+    if (admission.as === "projector") {
       return {
         ...base,
         participantId: null,
@@ -184,22 +176,16 @@ export class LocalGateway implements RoomGateway {
       };
     }
 
-    let participantId = request.token ? await this.store.findParticipantByToken(room.id, hashSecret(request.token)) : null;
+    let participantId: string;
     let token = request.token;
-    const known = participantId ? room.participant(participantId) : null;
-    if (known?.removed) return refuse("REMOVED");
-    // Over the allowance an unknown token is one more guess: refused exactly like an unknown code (the edge counts it).
-    if (!known && request.admitNew === false) return refuse("NO_SUCH_SESSION");
-    if (known) {
-      room.renameIfChanged(known.id, request.nickname);
+    if (admission.as === "returning") {
+      participantId = admission.participantId;
+      room.renameIfChanged(participantId, request.nickname);
     } else {
-      if (room.locked) return refuse("ROOM_LOCKED");
-      if (room.logFull) return refuse("LOG_FULL");
-      const count = room.participantsJoined;
-      if (count >= MAX_PARTICIPANTS_PER_SESSION) return refuse("ROOM_FULL");
       // Per address and session: a script joining its own session over and over from the class's NAT address
       // must not use up the allowance the class's latecomers need for theirs.
       if (!this.newParticipants.take(`${room.id} ${request.address}`)) return refuse("RATE_LIMITED");
+      const count = room.participantsJoined;
       participantId = newId();
       token = newSecret();
       await this.store.saveParticipantToken(room.id, participantId, hashSecret(token));
@@ -222,13 +208,19 @@ export class LocalGateway implements RoomGateway {
     }
     return {
       ...base,
-      participantId: participantId!,
+      participantId,
       token,
-      nickname: room.participant(participantId!)?.nickname,
+      nickname: room.participant(participantId)?.nickname,
       snapshot: room.publicSnapshot(),
-      myVote: room.myVote(participantId!),
+      myVote: room.myVote(participantId),
       questions: room.questions.list("public", participantId),
     };
+  }
+
+  /** Whether the presented key is the session's host key (its hash is all the server keeps). */
+  private async holdsHostKey(sessionId: string, hostKey: string): Promise<boolean> {
+    const hash = await this.rooms.hostKeyHash(sessionId);
+    return hash !== null && secretMatches(hostKey, hash);
   }
 
   async command(member: Member, command: Command): Promise<Ack<unknown>> {

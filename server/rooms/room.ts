@@ -4,6 +4,7 @@ import { MAX_SELF_RENAMES, PRESENCE_BROADCAST_INTERVAL_MS, tallyIntervalMs } fro
 import { protocolError, type Ack, type Command, type MyVote, type ProtocolError, type TallyUpdate } from "../../lib/protocol";
 import { decide, type Actor } from "../../lib/session/decide";
 import { logFull } from "../../lib/session/rules";
+import { admit, type Admission, type JoinFacts } from "../../lib/session/admission";
 import {
   activePoll,
   applyEvent,
@@ -201,6 +202,11 @@ export class Room {
 
   get locked(): boolean {
     return this.state.locked;
+  }
+
+  /** Whether a socket may join, and as whom (lib/session/admission.ts); the presence figures are the room's. */
+  admit(facts: Omit<JoinFacts, "projectorsOpen" | "participantsJoined">): Admission {
+    return admit(this.state, { ...facts, projectorsOpen: this.presence.projectorCount, participantsJoined: this.participantsJoined });
   }
 
   addParticipant(participantId: string, nickname: string): void {
