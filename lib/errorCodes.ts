@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   VOTE_LIMIT: "You have changed your vote too often in this round; your last vote counts.",
   PROJECTOR_CLOSED: "The teacher closed this projector view. Reload to open it again.",
   LOG_FULL: "This session has reached its size limit. The teacher can end it and start a new one.",
+  CLASS_PAUSED: "The teacher has paused the class. Wait for them to resume it.",
   QUESTIONS_OFF: "The teacher has turned questions off.",
   NO_SUCH_QUESTION: "There is no such question.",
   QUESTION_PENDING: "That question waits for the teacher's approval. Approve it first.",

@@ -135,6 +135,18 @@ function Console({ code }: { code: string }) {
           >
             {ended ? "Ended" : connection === "connected" ? "Live" : "Reconnecting…"}
           </span>
+          {!ended && (
+            <button
+              type="button"
+              data-testid="pause-class"
+              aria-pressed={snapshot.paused}
+              onClick={() => void send("class:pause", { paused: !snapshot.paused })}
+              title="While paused, phones and the projector say so, and votes, questions and upvotes wait."
+              className={`rounded-lg px-4 py-2 font-semibold ${snapshot.paused ? "bg-amber-300 text-slate-950 hover:bg-amber-200" : "border border-amber-300/70 text-amber-100 hover:bg-slate-800"}`}
+            >
+              {snapshot.paused ? "Resume class" : "Pause class"}
+            </button>
+          )}
           <a
             href={`/present/${code}`}
             target="_blank"

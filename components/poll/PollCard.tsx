@@ -27,7 +27,13 @@ function shownReceipt(receipt: Receipt | null, mine: string | null): { kind: "ok
  * A student's poll: big tap targets, a receipt for every vote, and after the
  * reveal whether they were right with the note on the option they chose.
  */
-export function PollCard({ poll }: { poll: PublicPoll }) {
+export function PollCard({
+  poll,
+  paused = false,
+}: {
+  poll: PublicPoll;
+  /** The teacher paused the class: no votes until they resume. */ paused?: boolean;
+}) {
   const send = useSend();
   const actions = useLiveActions();
   const myVote = useLive((s) => s.myVote);
@@ -101,7 +107,7 @@ export function PollCard({ poll }: { poll: PublicPoll }) {
                   data-option-id={o.id}
                   aria-pressed={selected}
                   // A closed poll's options are not buttons any more: nothing to tap, nothing to refuse.
-                  disabled={pending !== null || !open}
+                  disabled={pending !== null || !open || paused}
                   onClick={() => void vote(o.id)}
                   className={`min-h-14 w-full rounded-xl border-2 px-4 py-3 text-left text-lg font-semibold [overflow-wrap:anywhere] ${
                     selected

@@ -8,6 +8,7 @@ import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import type { PublicPoll, PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
+import { ClassPaused } from "@/components/session/ClassPaused";
 import { ProjectorDiagram } from "@/components/diagram/ProjectorDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
@@ -82,6 +83,7 @@ function Projector({ code }: { code: string }) {
         </div>
         <RoomCard code={code} snapshot={snapshot} />
       </header>
+      {snapshot.status !== "ended" && <ClassPaused paused={snapshot.paused} large />}
       <div className="grid min-h-0 gap-[0.5rem]" style={{ gridTemplateColumns: side ? `minmax(0,1fr) ${side}` : "minmax(0,1fr)" }}>
         <div className="min-h-0 min-w-0">
           {custom ? (

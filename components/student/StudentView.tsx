@@ -15,6 +15,7 @@ import { FidelityNotes } from "@/components/session/FidelityNotes";
 import { LabLink } from "@/components/session/LabLink";
 import { StudentLessonPanels } from "@/components/lesson/LazyPanels";
 import { PollCard } from "@/components/poll/PollCard";
+import { ClassPaused } from "@/components/session/ClassPaused";
 import { PollAnnouncer } from "@/components/poll/PollAnnouncer";
 import { NICKNAME_MAX } from "@/lib/protocol/wire";
 import { targetKey } from "@/lib/session/questions";
@@ -251,13 +252,14 @@ function StudentScreen({ code }: { code: string }) {
           The teacher has ended this session. Thanks for taking part!
         </p>
       )}
+      {snapshot.status !== "ended" && <ClassPaused paused={snapshot.paused} />}
       {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
       {!custom && <ModeSwitchNotice snapshot={snapshot} />}
       <PollAnnouncer poll={snapshot.poll} />
       {snapshot.status !== "ended" && <PollBanner poll={snapshot.poll} />}
       {/* One card, in one place, from opening to reveal: it is not rebuilt when the answer comes. */}
       {snapshot.poll && snapshot.status !== "ended" && pollIsCurrent(snapshot.poll, snapshot) && (
-        <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} />
+        <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} paused={snapshot.paused} />
       )}
       {snapshot.status !== "ended" && <LookBackBar lookBack={lookBack} total={diagram.steps.length} />}
       <StepHeader scenario={diagram} snapshot={viewed} />

@@ -14,6 +14,7 @@ export { NICKNAME_MAX, TITLE_MAX, POLL_QUESTION_MAX, POLL_OPTION_MAX, QUESTION_T
 export { ROLES, type Role } from "../session/types";
 export { newerVote, type MyUpvote, type MyVote, type TallyUpdate } from "../session/views";
 import type {
+  ClassPause,
   LookBackSet,
   QuestionAnswer,
   QuestionAsk,
@@ -42,6 +43,7 @@ import type { Handshake } from "./schemas";
 // Payload types are the schemas' own (`z.input`), imported as types only: browsers get them without zod.
 export type {
   Handshake,
+  ClassPause,
   LookBackSet,
   QuestionAnswer,
   QuestionAsk,
@@ -148,6 +150,8 @@ export interface ClientToServerEvents {
   "projector:show": (payload: ProjectorPanelChoice, ack: AckCallback) => void;
   /** teacher -> server: choose the object tab and the deep dive the projector's panels show */
   "projector:focus": (payload: ProjectorFocusChoice, ack: AckCallback) => void;
+  /** teacher -> server: pause the class (votes, questions and upvotes are refused until it resumes) or resume it */
+  "class:pause": (payload: ClassPause, ack: AckCallback) => void;
   /** teacher -> server: lock or unlock the room to new joins */
   "room:lock": (payload: RoomLock, ack: AckCallback) => void;
   /** teacher -> server: remove a participant */

@@ -85,6 +85,7 @@ export const questionAnswerSchema = questionRefSchema.extend({ answered: z.boole
 export const questionHideSchema = questionRefSchema.extend({ hidden: z.boolean() });
 export const questionShowSchema = z.object({ questionId: z.string().min(1).max(64).nullable() });
 export const questionsConfigureSchema = z.object({ mode: z.enum(QUESTION_MODES), names: z.enum(QUESTION_NAMES) });
+export const classPauseSchema = z.object({ paused: z.boolean() });
 export const lookBackSetSchema = z.object({ lookingBack: z.boolean() });
 
 export type StepGo = z.infer<typeof stepGoSchema>;
@@ -107,6 +108,7 @@ export type QuestionAnswer = z.input<typeof questionAnswerSchema>;
 export type QuestionHide = z.input<typeof questionHideSchema>;
 export type QuestionShow = z.input<typeof questionShowSchema>;
 export type QuestionsConfigure = z.input<typeof questionsConfigureSchema>;
+export type ClassPause = z.input<typeof classPauseSchema>;
 export type LookBackSet = z.input<typeof lookBackSetSchema>;
 /** Commands that carry nothing: `{}` (or nothing at all). */
 export type EmptyPayload = z.input<typeof emptySchema>;
@@ -151,6 +153,7 @@ export const COMMANDS = {
   "projector:show": { schema: projectorPanelSchema, roles: host, bucket: "commands", rerunnable: true },
   "projector:focus": { schema: projectorFocusSchema, roles: host, bucket: "commands", rerunnable: true },
   "room:lock": { schema: roomLockSchema, roles: host, bucket: "commands", rerunnable: true },
+  "class:pause": { schema: classPauseSchema, roles: host, bucket: "commands", rerunnable: true },
   "participant:remove": { schema: participantRefSchema, roles: host, bucket: "commands", rerunnable: false },
   "participant:rename": { schema: participantRenameSchema, roles: host, bucket: "commands", rerunnable: true },
   "participant:readmit": { schema: participantRefSchema, roles: host, bucket: "commands", rerunnable: false },

@@ -156,4 +156,31 @@ describe("decide", () => {
     expect(run(s, { event: "projector:focus", payload: { object: "events", deepDive: "Retries" } }).ok).toBe(true);
     expect(s.projectorFocus).toEqual({ object: "events", deepDive: "Retries" });
   });
+
+  it("while the class is paused refuses what students do, keeps their vote, and lets them act again on resume", () => {
+    const s = classroom();
+    const pollId = (run(s, openCustom) as { data: { pollId: string } }).data.pollId;
+    expect(run(s, { event: "poll:vote", payload: { pollId, optionId: "o1" } }, "p1").ok).toBe(true);
+    expect(run(s, { event: "class:pause", payload: { paused: true } })).toMatchObject({
+      ok: true,
+      events: [{ type: "class:paused", paused: true }],
+    });
+    // Pausing twice writes nothing.
+    expect(run(s, { event: "class:pause", payload: { paused: true } })).toEqual({ ok: true, events: [], data: null });
+    const ask = { event: "question:ask", payload: { text: "why?", target: { kind: "step", stepIndex: 0 }, anonymous: false } } as const;
+    for (const [command, who] of [
+      [{ event: "poll:vote", payload: { pollId, optionId: "o2" } }, "p1"],
+      [{ event: "poll:vote", payload: { pollId, optionId: "o1" } }, "p2"],
+      [ask, "p2"],
+    ] as const) {
+      expect(run(s, command, who)).toMatchObject({ ok: false, error: { code: "CLASS_PAUSED" } });
+    }
+    expect(s.polls[pollId].votes).toEqual({ p1: "o1" });
+    // The teacher still drives: steps, and closing the poll with the votes cast before the pause.
+    expect(run(s, { event: "step:move", payload: { delta: 1 } }).ok).toBe(true);
+    expect(run(s, { event: "class:pause", payload: { paused: false } }).ok).toBe(true);
+    expect(run(s, { event: "poll:vote", payload: { pollId, optionId: "o2" } }, "p2").ok).toBe(true);
+    expect(run(s, ask, "p2").ok).toBe(true);
+    expect(s.paused).toBe(false);
+  });
 });

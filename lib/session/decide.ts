@@ -57,6 +57,9 @@ export type Decision<T = unknown> = { ok: true; events: SessionEventBody[]; data
 /** Commands that change the log; `projectors:close` and `lookback:set` act on presence only and are handled by the room. */
 export type DurableCommand = Exclude<Command, { event: "projectors:close" | "lookback:set" }>;
 
+/** What a student does in the class; refused while the teacher has paused it. */
+const PAUSED_COMMANDS: ReadonlySet<DurableCommand["event"]> = new Set(["poll:vote", "question:ask", "question:upvote"]);
+
 const refuse = (code: ErrorCode, message?: string): Decision<never> => ({ ok: false, error: protocolError(code, message) });
 const accept = <T>(events: SessionEventBody[], data: T): Decision<T> => ({ ok: true, events, data });
 
@@ -69,6 +72,8 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
   if (logFull(state) && command.event !== "poll:close" && command.event !== "poll:reveal" && command.event !== "session:end") {
     return refuse("LOG_FULL");
   }
+  // While paused the class only watches: what a student does is refused, with a sentence saying why.
+  if (state.paused && PAUSED_COMMANDS.has(command.event)) return refuse("CLASS_PAUSED");
   switch (command.event) {
     case "step:go":
       return goToStep(state, command.payload.stepIndex);
@@ -132,6 +137,9 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
       const same = focus.object === state.projectorFocus.object && focus.deepDive === state.projectorFocus.deepDive;
       return accept(same ? [] : [{ type: "projector:focusChanged", focus }], null);
     }
+
+    case "class:pause":
+      return accept(command.payload.paused === state.paused ? [] : [{ type: "class:paused", paused: command.payload.paused }], null);
 
     case "room:lock":
       return accept(command.payload.locked === state.locked ? [] : [{ type: "room:locked", locked: command.payload.locked }], null);

@@ -1,3 +1,4 @@
+import { assertNever } from "../assertNever";
 import { publicLesson } from "../lesson/model";
 import { applyEvent, countVotes, initialState, own, replay } from "./reducer";
 import { EVENT_LOG_VERSION, type SessionEvent, type SessionState } from "./types";
@@ -44,14 +45,44 @@ export function shareableLog(events: readonly SessionEvent[]): SessionEvent[] {
   const lastReveal = new Map<string, number>();
   for (const e of events) if (e.type === "poll:revealed") lastReveal.set(e.pollId, e.seq);
   const revealedPolls = new Set(lastReveal.keys());
-  return anonymizeLog(shareableQuestionEvents(events)).map((e) => {
-    if (e.type === "poll:opened" && !revealedPolls.has(e.poll.id)) {
-      return { ...e, poll: { ...e.poll, correctOptionId: null, options: e.poll.options.map(({ id, text }) => ({ id, text })) } };
+  // Every event type says here how a share link sees it: a new one does not compile until it is classified.
+  return anonymizeLog(shareableQuestionEvents(events)).map((e): SessionEvent => {
+    switch (e.type) {
+      case "poll:opened":
+        if (revealedPolls.has(e.poll.id)) return e;
+        return { ...e, poll: { ...e.poll, correctOptionId: null, options: e.poll.options.map(({ id, text }) => ({ id, text })) } };
+      case "poll:closed":
+        return e.seq < (lastReveal.get(e.pollId) ?? -1) ? e : { ...e, counts: {}, total: 0, withheld: true };
+      case "session:created":
+        // The teacher's speaker notes are the teacher's: a shared replay has the lesson as the class had it.
+        return e.lesson ? { ...e, lesson: publicLesson(e.lesson) } : e;
+      // Already made anonymous above (names, votes, askers), or what the whole class saw as it happened.
+      case "participant:joined":
+      case "participant:renamed":
+      case "participant:removed":
+      case "participant:readmitted":
+      case "poll:voted":
+      case "question:asked":
+      case "question:upvoted":
+      case "question:approved":
+      case "question:answered":
+      case "question:hidden":
+      case "question:shown":
+      case "questions:configured":
+      case "step:changed":
+      case "mode:changed":
+      case "room:locked":
+      case "class:paused":
+      case "poll:revealed":
+      case "poll:reopened":
+      case "results:visibility":
+      case "projector:panelChanged":
+      case "projector:focusChanged":
+      case "session:ended":
+        return e;
+      default:
+        return assertNever(e);
     }
-    if (e.type === "poll:closed" && !(e.seq < (lastReveal.get(e.pollId) ?? -1))) return { ...e, counts: {}, total: 0, withheld: true };
-    // The teacher's speaker notes are the teacher's: a shared replay has the lesson as the class had it.
-    if (e.type === "session:created" && e.lesson) return { ...e, lesson: publicLesson(e.lesson) };
-    return e;
   });
 }
 

@@ -38,6 +38,7 @@ export function initialState(): SessionState {
     stepIndex: 0,
     modeSwitch: null,
     locked: false,
+    paused: false,
     participants: {},
     polls: {},
     pollOrder: [],
@@ -182,6 +183,10 @@ function apply(s: SessionState, event: SessionEvent): void {
 
     case "room:locked":
       s.locked = event.locked;
+      return;
+
+    case "class:paused":
+      s.paused = event.paused;
       return;
 
     case "poll:opened": {

@@ -148,6 +148,8 @@ export interface SessionState {
   stepIndex: number;
   modeSwitch: ModeSwitchNote | null;
   locked: boolean;
+  /** The teacher paused the class: votes, questions and upvotes are refused until they resume it. */
+  paused: boolean;
   participants: Record<string, Participant>;
   polls: Record<string, Poll>;
   /** Poll ids in the order they were opened. */
@@ -183,6 +185,7 @@ export type SessionEventBody =
   | { type: "participant:removed"; participantId: string }
   | { type: "participant:readmitted"; participantId: string }
   | { type: "room:locked"; locked: boolean }
+  | { type: "class:paused"; paused: boolean }
   | {
       type: "poll:opened";
       poll: Pick<Poll, "id" | "kind" | "question" | "options" | "correctOptionId">;

@@ -62,6 +62,7 @@ describe("toPublicSnapshot", () => {
       stepIndex: 8,
       modeSwitch: { fromMode: "WaitForFirstConsumer", fromVariant: "standard", fromLabel: 4, matched: true },
       locked: true,
+      paused: false,
       projectorPanel: "objects",
       projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
       participantCount: 2,

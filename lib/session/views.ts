@@ -65,6 +65,8 @@ export interface PublicSnapshot {
   stepIndex: number;
   modeSwitch: ModeSwitchNote | null;
   locked: boolean;
+  /** The teacher paused the class: phones and the projector say so, and students' votes and questions wait. */
+  paused: boolean;
   projectorPanel: ProjectorPanel;
   /** Which object tab and which deep dive the projector's panels show. */
   projectorFocus: ProjectorFocus;
@@ -169,6 +171,7 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
     stepIndex: state.stepIndex,
     modeSwitch: state.modeSwitch,
     locked: state.locked,
+    paused: state.paused,
     projectorPanel: state.projectorPanel,
     projectorFocus: state.projectorFocus,
     participantCount: connectedCount,

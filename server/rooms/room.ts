@@ -305,6 +305,7 @@ export class Room {
         case "step:changed":
         case "mode:changed":
         case "room:locked":
+        case "class:paused":
         case "poll:opened":
         case "poll:revealed":
         case "poll:reopened":

@@ -785,6 +785,8 @@ async function runSeed(seed: number): Promise<void> {
   const liveParticipant = (s: SessionState, id: string) => Object.hasOwn(s.participants, id) && !s.participants[id].removed;
 
   function voteOutcome(s: SessionState, identity: Identity, pollId: string, optionId: string): { outcome: Outcome; writes: EventType[] } {
+    // docs/protocol.md: while the teacher has paused the class, every vote is refused first.
+    if (s.paused) return { outcome: "CLASS_PAUSED", writes: [] };
     const poll = hasPoll(s, pollId) ? s.polls[pollId] : null;
     if (!poll || s.activePollId !== pollId) return { outcome: "NO_SUCH_POLL", writes: [] };
     if (poll.status !== "open") return { outcome: "POLL_CLOSED", writes: [] };
@@ -958,7 +960,7 @@ async function runSeed(seed: number): Promise<void> {
         const s = state();
         const poll = activePoll(s);
         const candidates = studentTabs();
-        if (!poll || poll.status !== "open" || candidates.length < 3) return false;
+        if (!poll || poll.status !== "open" || s.paused || candidates.length < 3) return false;
         const wave = Array.from({ length: rng.range(3, Math.min(15, candidates.length)) }, () => rng.pick(candidates));
         const choices = wave.map(() => rng.pick(poll.options).id);
         // Concurrent votes from different students do not interact; the same student twice just replaces.
@@ -1037,7 +1039,7 @@ async function runSeed(seed: number): Promise<void> {
         if (!poll || voters.length < 3) return false;
         const wave = Array.from({ length: rng.range(3, Math.min(10, voters.length)) }, () => rng.pick(voters));
         const choices = wave.map(() => rng.pick(poll.options).id);
-        const move = rng.pick(["close", "reopen", "results", "remove", "openNew"] as const);
+        const move = rng.pick(["close", "reopen", "results", "remove", "openNew", "pause"] as const);
         const victim = move === "remove" ? wave[0].identity! : null;
         const kicked = victim ? tabs.filter((t) => t.open && t.identity === victim) : [];
         for (const tab of kicked) tab.open = false;
@@ -1052,7 +1054,9 @@ async function runSeed(seed: number): Promise<void> {
                 ? { visible: !s.resultsVisible }
                 : move === "remove"
                   ? { participantId: victim!.participantId }
-                  : { kind: "custom", question: "Race?", options: ["yes", "no"] };
+                  : move === "pause"
+                    ? { paused: !s.paused }
+                    : { kind: "custom", question: "Race?", options: ["yes", "no"] };
         const teacherEvent: EventName =
           move === "close"
             ? "poll:close"
@@ -1062,7 +1066,9 @@ async function runSeed(seed: number): Promise<void> {
                 ? "results:show"
                 : move === "remove"
                   ? "participant:remove"
-                  : "poll:open";
+                  : move === "pause"
+                    ? "class:pause"
+                    : "poll:open";
         const [teacherAck, ...voteAcks] = await Promise.all([
           emitMaybe(host, teacherEvent, teacherPayload),
           ...wave.map((tab, k) => emitMaybe(tab, "poll:vote", { pollId: poll.id, optionId: choices[k] })),
@@ -1094,7 +1100,7 @@ async function runSeed(seed: number): Promise<void> {
           expectErrorShape(ack);
           const code = ack.ok ? "ok" : ack.error.code;
           expect(
-            ["ok", "POLL_CLOSED", "NO_SUCH_POLL", "REMOVED", "RATE_LIMITED"],
+            ["ok", "POLL_CLOSED", "NO_SUCH_POLL", "REMOVED", "RATE_LIMITED", ...(s.paused || move === "pause" ? ["CLASS_PAUSED"] : [])],
             `${where()}: ${tab.name} vote answered ${short(ack)}`,
           ).toContain(code);
           if (ack.ok) expect((ack.data as MyVote).pollId, `${where()}: vote receipt`).toBe(poll.id);
@@ -1266,6 +1272,15 @@ async function runSeed(seed: number): Promise<void> {
           "ok",
           panel === state().projectorPanel ? [] : ["projector:panelChanged"],
         );
+        return true;
+      },
+    ],
+    pause: [
+      1,
+      async () => {
+        // Pauses are short: a paused class mostly resumes at the next roll.
+        const paused = state().paused ? rng.chance(0.2) : rng.chance(0.7);
+        await command(await hostTab(), "class:pause", { paused }, "ok", paused === state().paused ? [] : ["class:paused"]);
         return true;
       },
     ],
