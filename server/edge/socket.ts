@@ -1,4 +1,4 @@
-import type { Server, Socket } from "socket.io";
+import type { Socket } from "socket.io";
 import {
   COMMANDS,
   ERROR_CODES,
@@ -20,14 +20,12 @@ import {
 } from "../../lib/protocol";
 import { log } from "../logger";
 import { KeyedLimiter, TokenBucket, addressOf } from "./rateLimit";
-import { RATE_LIMITS, SLOW_READER_MAX_BUFFERED_BYTES, SLOW_READER_SWEEP_MS } from "../../lib/constants";
+import { RATE_LIMITS, SLOW_READER_MAX_BUFFERED_BYTES } from "../../lib/constants";
 import { REFUSED_FRAME } from "./frameGuard";
-import type { RoomOutbox } from "../rooms/room";
-import type { PresenceFigure } from "../rooms/registry";
-import type { QuestionOutbox } from "../rooms/questions";
+import { joinAudience, type IoServer } from "./fanout";
+import { bufferedBytes } from "./slowReaders";
 import { UnavailableError, type JoinResult, type Member, type RoomGateway } from "../rooms/gateway";
 import { toError, errorMessage } from "../../lib/errors";
-import { isRecord } from "../../lib/guards";
 import { observeCommand, observeJoinRefused } from "../ops/metrics";
 
 /**
@@ -37,126 +35,7 @@ import { observeCommand, observeJoinRefused } from "../ops/metrics";
  */
 const COUNTED_FAILURES: ReadonlySet<ErrorCode> = new Set(["NO_SUCH_SESSION", "NOT_HOST", "SESSION_ENDED"]);
 
-export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-
-const publicRoom = (sessionId: string) => `pub:${sessionId}`;
-const hostRoom = (sessionId: string) => `host:${sessionId}`;
-const participantRoom = (sessionId: string, participantId: string) => `p:${sessionId}:${participantId}`;
-const projectorRoom = (sessionId: string) => `proj:${sessionId}`;
-/** Every student and projector socket is also in one of FANOUT_SLICES slices of its session's class. */
-const sliceRoom = (sessionId: string, slice: number) => `pub:${sessionId}#${slice}`;
-
-/** A class with at least this many sockets on this node hears its messages a slice at a time. */
-export const PACED_FANOUT_MIN = 1_000;
-/**
- * Slices of a class; sockets are dealt to them in turn as they connect. At
- * 10,000 sockets a slice takes about 9 ms to send: a vote, or the teacher's
- * close, read while a tick is on its way waits at most that long (with 8
- * slices, 35 ms: the closed poll reached the first student 49 ms after the
- * close, against 3 ms for bare socket.io; with 32, 20 ms).
- */
-export const FANOUT_SLICES = 32;
-let nextSlice = 0;
-
-/**
- * A vote burst's tallies reach a large class a slice at a time. Sending one
- * message to 10,000 sockets takes about 290 ms on a 2-core machine; done at
- * once, every vote that arrives meanwhile waits, and at 10,000 votes a second
- * the server never caught up (each vote's ack took 0.6 s). So a tally (or,
- * with results hidden, the snapshot saying how many voted) goes to one slice
- * of the class per turn of the event loop, and the votes read in between are
- * answered between slices. A newer tick takes over the slices the older one
- * has not reached (the older one is stale there), and any other snapshot for
- * the class (a step, the closed poll) replaces a tick still on its way: the
- * client drops a tally older than its snapshot anyway. Everything else, and
- * every message to a class under PACED_FANOUT_MIN, goes in one emit.
- */
-function pacedTicks(io: IoServer, sessionId: string, pacedFrom: number) {
-  let send: ((room: string) => void) | null = null;
-  let slice = 0;
-  let left = 0;
-  let scheduled = false;
-  const pump = () => {
-    scheduled = false;
-    if (!send) return;
-    send(sliceRoom(sessionId, slice));
-    slice = (slice + 1) % FANOUT_SLICES;
-    if (--left === 0) send = null;
-    else {
-      scheduled = true;
-      setImmediate(pump);
-    }
-  };
-  return {
-    tick(next: (room: string) => void): void {
-      if ((io.of("/").adapter.rooms.get(publicRoom(sessionId))?.size ?? 0) < pacedFrom) {
-        send = null;
-        return next(publicRoom(sessionId));
-      }
-      send = next;
-      left = FANOUT_SLICES;
-      if (!scheduled) pump();
-    },
-    /** A newer snapshot is going to the whole class. */
-    cancel(): void {
-      send = null;
-    },
-  };
-}
-
-/** The socket.io side of a room's question messages: one emit per audience (see server/rooms/questions.ts). */
-function questionSocketOutbox(io: IoServer, sessionId: string): QuestionOutbox {
-  return {
-    questionChanges: (changes) =>
-      io.to(changes.audience === "host" ? hostRoom(sessionId) : publicRoom(sessionId)).emit("questions:changed", changes),
-    questionChangesFor: (participantId, changes) => io.to(participantRoom(sessionId, participantId)).emit("questions:changed", changes),
-    myUpvote: (participantId, upvote) => io.to(participantRoom(sessionId, participantId)).emit("question:myUpvote", upvote),
-    lookingBack: (count) => io.to(hostRoom(sessionId)).emit("lookback:count", { count }),
-  };
-}
-
-/** The socket.io side of a room's outbox: one emit per audience, encoded once by socket.io. */
-export function socketOutbox(io: IoServer, sessionId: string, pacedFrom = PACED_FANOUT_MIN): RoomOutbox {
-  const ticks = pacedTicks(io, sessionId, pacedFrom);
-  return {
-    ...questionSocketOutbox(io, sessionId),
-    publicSnapshot: (snapshot) => {
-      ticks.cancel();
-      io.to(publicRoom(sessionId)).emit("session:snapshot", snapshot);
-    },
-    hostSnapshot: (snapshot) => io.to(hostRoom(sessionId)).emit("session:snapshot", snapshot),
-    tallySuperseded: () => ticks.cancel(),
-    tally: (tally, forClass) => {
-      io.to(hostRoom(sessionId)).emit("poll:tally", tally);
-      ticks.tick(
-        "tally" in forClass
-          ? (room) => io.to(room).emit("poll:tally", forClass.tally)
-          : (room) => io.to(room).emit("session:snapshot", forClass.snapshot),
-      );
-    },
-    myVote: (participantId, vote, except) => {
-      const room = io.to(participantRoom(sessionId, participantId));
-      (except ? room.except(except) : room).emit("poll:myVote", vote);
-    },
-    presence: (participantCount, projectorCount) => {
-      io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount });
-      io.to(hostRoom(sessionId)).emit("session:presence", { participantCount, projectorCount });
-    },
-    rosterChanges: (changes) => io.to(hostRoom(sessionId)).emit("roster:changes", changes),
-    renamed: (participantId, nickname) => io.to(participantRoom(sessionId, participantId)).emit("participant:renamed", { nickname }),
-    kickProjectors: (error) => {
-      io.to(projectorRoom(sessionId)).emit("session:kicked", error);
-      io.in(projectorRoom(sessionId)).disconnectSockets();
-    },
-    kick: (participantId, error) => {
-      const room = participantRoom(sessionId, participantId);
-      io.to(room).emit("session:kicked", error);
-      // A disconnect packet follows the kick message on the same connection, so it arrives first.
-      io.in(room).disconnectSockets();
-    },
-  };
-}
 
 /** A connect_error the browser can read: `err.message` is the code, `err.data` has code and message. */
 class Refusal extends Error {
@@ -312,12 +191,7 @@ export function attachSocketLayer({
       serverNow: Date.now(),
       ...(joined.lesson ? { lesson: joined.lesson } : {}),
     });
-    if (role === "host") {
-      void socket.join(hostRoom(sessionId));
-    } else {
-      void socket.join([publicRoom(sessionId), sliceRoom(sessionId, nextSlice++ % FANOUT_SLICES)]);
-      void socket.join(participantId ? participantRoom(sessionId, participantId) : projectorRoom(sessionId));
-    }
+    joinAudience(socket, sessionId, role, participantId);
     socket.emit("session:snapshot", joined.snapshot);
     if (joined.roster) socket.emit("roster:full", joined.roster);
     if (participantId) socket.emit("poll:myVote", joined.myVote);
@@ -427,91 +301,4 @@ export function attachSocketLayer({
 function answer(event: unknown, ack: unknown, response: Ack<unknown>): void {
   observeCommand(event, response);
   if (typeof ack === "function") Reflect.apply(ack, undefined, [response]);
-}
-
-/** Bytes waiting to be sent on an engine.io connection: its own queue and its WebSocket's. */
-export function bufferedBytes(conn: object): number {
-  // engine.io queues packets while its transport waits for the previous write to reach the kernel
-  // (`writeBuffer`, private), and ws holds what the TCP socket has not taken (`bufferedAmount`).
-  const transport: unknown = Reflect.get(conn, "transport");
-  const queue: unknown = Reflect.get(conn, "writeBuffer");
-  // The usual case, checked first (the sweep visits every socket each second): the transport has taken
-  // everything engine.io gave it (it is writable again once ws has handed the last write to the kernel).
-  if (isRecord(transport) && transport.writable === true && Array.isArray(queue) && queue.length === 0) return 0;
-  const ws = isRecord(transport) ? transport.socket : undefined;
-  const inWs = isRecord(ws) && typeof ws.bufferedAmount === "number" ? ws.bufferedAmount : 0;
-  let queued = 0;
-  if (Array.isArray(queue)) {
-    for (const packet of queue) {
-      const data: unknown = isRecord(packet) ? packet.data : undefined;
-      queued += typeof data === "string" ? data.length : 64;
-    }
-  }
-  return inWs + queued;
-}
-
-/** The sweep below checks this share of the sockets at a time (so at 10,000 sockets it never stops the loop for 25 ms). */
-const SLOW_READER_SWEEP_PARTS = 8;
-
-/**
- * Closes sockets that do not read what they are sent (a phone that went away
- * without a FIN is caught by the heartbeat; a script that simply stops reading
- * is caught here): their queued messages would otherwise grow without bound.
- * The client reconnects and resyncs with one fresh snapshot.
- *
- * Every socket is checked about once per SLOW_READER_SWEEP_MS, an eighth of
- * them at a time: checked all at once, a class of 10,000 just sent a snapshot
- * (every socket with a write in flight) held the loop for about 25 ms each
- * second, and a teacher's command arriving then waited for it.
- */
-export function startSlowReaderSweep(io: IoServer): () => void {
-  let pass: Iterator<IoSocket> | null = null;
-  const timer = setInterval(() => {
-    const sockets = io.of("/").sockets;
-    // A Map's iterator carries on across sockets added and removed since it started.
-    pass ??= sockets.values();
-    let closed = 0;
-    for (let budget = Math.ceil(sockets.size / SLOW_READER_SWEEP_PARTS); budget > 0; budget--) {
-      const next = pass.next();
-      if (next.done) {
-        pass = null;
-        break;
-      }
-      if (bufferedBytes(next.value.conn) > SLOW_READER_MAX_BUFFERED_BYTES) {
-        next.value.conn.close();
-        closed += 1;
-      }
-    }
-    if (closed > 0) log.warn("closed sockets that stopped reading", { count: closed });
-  }, SLOW_READER_SWEEP_MS / SLOW_READER_SWEEP_PARTS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-/**
- * Students (by participant id, one entry per socket) and watchers (teacher,
- * projector) connected to a session through this process. In a cluster each
- * node reports its own and the owner adds them up (server/scaleout/presenceBoard.ts):
- * asking every node at once would wait on the slowest, or on a frozen one.
- */
-export function localPresence(io: IoServer, sessionId: string): PresenceFigure {
-  const nsp = io.of("/");
-  const participants: string[] = [];
-  const lookingBack: string[] = [];
-  let projectors = 0;
-  for (const id of nsp.adapter.rooms.get(publicRoom(sessionId)) ?? []) {
-    const data = nsp.sockets.get(id)?.data;
-    const participantId = data?.participantId;
-    if (participantId) {
-      participants.push(participantId);
-      if (data.lookingBack) lookingBack.push(participantId);
-    } else if (participantId === null) projectors += 1;
-  }
-  const hosts = nsp.adapter.rooms.get(hostRoom(sessionId))?.size ?? 0;
-  return { participants, lookingBack, watchers: hosts + projectors, projectors };
-}
-
-/** Closes every socket of a session (all nodes, with an adapter) so clients reconnect to its durable state. */
-export function disconnectSession(io: Pick<IoServer, "in">, sessionId: string): void {
-  io.in([publicRoom(sessionId), hostRoom(sessionId)]).disconnectSockets();
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { READINESS_TIMEOUT_MS, REDIS_PING_INTERVAL_MS } from "../../lib/constants";
 import type { Role } from "../../lib/protocol";
-import type { IoServer } from "../edge/socket";
+import type { IoServer } from "../edge/fanout";
 import { sendJson } from "../http/api";
 import type { RoomRegistry } from "../rooms/registry";
 import { hashSecret, secretMatches } from "../secrets";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { connectClient, serverPerTest, type TestClient } from "./harness";
 
 /**
- * A large class hears a vote burst's tallies a slice at a time (server/edge/socket.ts, `pacedTicks`). Here the
+ * A large class hears a vote burst's tallies a slice at a time (server/edge/fanout.ts, `pacedTicks`). Here the
  * threshold is lowered so that 80 students are "large": every one of them must still see the live counts, in
  * order, and the closed poll must not be followed by a stale tally.
  */

@@ -6,7 +6,7 @@ import { connectClient, serverPerTest, waitUntil, type TestClient } from "./harn
 /**
  * A client that stops reading (a script, or a tab frozen mid-frame) must not make the server hold its messages
  * without bound: once more than SLOW_READER_MAX_BUFFERED_BYTES wait for it, the sweep closes its socket
- * (server/edge/socket.ts, `startSlowReaderSweep`), the rest of the class carries on, and the student comes back
+ * (server/edge/slowReaders.ts, `startSlowReaderSweep`), the rest of the class carries on, and the student comes back
  * as themselves with one fresh snapshot.
  */
 const t = serverPerTest();
