@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import type { CustomLesson } from "../../lib/lesson/model";
 import type { LessonSummary } from "../../lib/protocol/rest";
-import { asString, asStrings, type RedisClient } from "./redis";
+import { asString, asStrings, type RedisClient } from "./redisClient";
 import { StoreError } from "./types";
 import { customLessonSchema } from "../../lib/lesson/customSchema";
 import { isRecord } from "../../lib/guards";

@@ -1,5 +1,5 @@
 import { RedisLessonStore, SqliteLessonStore, type LessonStore } from "./lessons";
-import type { RedisClient } from "./redis";
+import type { RedisClient } from "./redisClient";
 import type { SessionStore } from "./types";
 
 /** Lessons live where sessions do: in Redis in scale-out mode, else in the SQLite file; a store with neither keeps none. */

@@ -1,12 +1,9 @@
-import { ClientClosedError, ClientOfflineError, ErrorReply, createClient } from "redis";
 import { parseStoredEvent, type SessionEvent } from "../../lib/session/types";
 import { log } from "../logger";
 import { BatchedStore } from "./writeQueue";
 import {
   LostOwnershipError,
   StoreError,
-  StoreInDoubtError,
-  StoreUnavailableError,
   type BatchOutcome,
   type QueuedWrite,
   type NewSessionRecord,
@@ -15,164 +12,22 @@ import {
   type SessionSummary,
   type RetentionSweep,
 } from "./types";
-import { errorMessage } from "../../lib/errors";
 import { countEvent } from "../ops/metrics";
+import { asStreamEntries, asString, asStrings, classifyRedisError, redisCommand, type RedisClient } from "./redisClient";
+import {
+  K,
+  REDIS_SCHEMA_VERSION,
+  appendEventCommand,
+  deleteEndedCommand,
+  raisePeakCommand,
+  summaryFields,
+  type Fence,
+} from "./redisLayout";
+import { deltaOf } from "./summary";
 
-/** The slice of a node-redis client this code uses (raw commands keep replies predictable across versions). */
-export interface RedisClient {
-  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
-  publish(channel: string, message: string): Promise<unknown>;
-  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  unsubscribe(channel: string): Promise<unknown>;
-  connect(): Promise<unknown>;
-  quit(): Promise<unknown>;
-  duplicate(): RedisClient;
-  on(event: "error", listener: (err: Error) => void): unknown;
-}
-
-/** A RESP2 bulk string reply, or nil. Anything else means the data is not what this server wrote. */
-export function asString(reply: unknown): string | null {
-  if (reply === null || typeof reply === "string") return reply;
-  throw new StoreError(`redis answered ${typeof reply} where a string was expected`);
-}
-
-/** A RESP2 array of bulk strings (SMEMBERS, ZRANGE, HGETALL's flat pairs). */
-export function asStrings(reply: unknown): string[] {
-  if (Array.isArray(reply) && reply.every((x) => typeof x === "string")) return reply;
-  throw new StoreError("redis answered something other than a list of strings");
-}
-
-/** XRANGE's entries: [id, [field, value, …]]. */
-function asStreamEntries(reply: unknown): [string, string[]][] {
-  if (!Array.isArray(reply)) throw new StoreError("redis answered something other than stream entries");
-  return reply.map((entry) => {
-    if (!Array.isArray(entry) || typeof entry[0] !== "string") throw new StoreError("a stream entry is malformed");
-    return [entry[0], asStrings(entry[1] ?? [])];
-  });
-}
-
-/**
- * A connected client speaking RESP2 (flat arrays for HGETALL, as the parsing below expects).
- *
- * `failFast`: while Redis is unreachable a command fails at once instead of
- * waiting in the client's queue to be sent on reconnect. The store and the
- * cluster's own connections need it: a write queued during an outage would
- * land seconds later, after its command was answered as not applied, and a
- * caller could not bound its wait. (socket.io's adapter keeps the queue: its
- * read loop retries at once on an error, and would spin.)
- */
-export async function connectRedis(url: string, options: { failFast?: boolean } = {}): Promise<RedisClient> {
-  // node-redis's client type is a deep generic over its modules; this code uses the small slice RedisClient names.
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
-  const client = createClient({ url, RESP: 2, disableOfflineQueue: options.failFast ?? false }) as unknown as RedisClient;
-  client.on("error", (err: Error) => log.warn("redis client error", { error: err.message }));
-  await client.connect();
-  return client;
-}
-
-/**
- * Scale-out ownership (server/scaleout/clusterGateway.ts): the node that owns
- * a live session, and a counter bumped by every claim. A write names the
- * owner and count it was made under, and is refused once either moved on.
- */
-export const ownerKey = (sessionId: string) => `cls:owner:${sessionId}`;
-export const epochKey = (sessionId: string) => `cls:epoch:${sessionId}`;
-/** Scale-out presence: per node, the students and watchers connected to the session through it. */
-export const presenceKey = (sessionId: string) => `cls:pr:${sessionId}`;
-
-/** Who may write a session's events: the owning node and the claim it holds (see ownerKey). */
-export interface Fence {
-  node: string;
-  epoch: number;
-}
-
-/**
- * What a failed Redis command means for the write: never sent (the client was
- * offline), refused by Redis (a fenced or duplicate entry: nothing written), or
- * unknown (the connection broke while Redis was answering).
- */
-export function classifyRedisError(err: unknown): StoreError {
-  if (err instanceof StoreError) return err;
-  const message = errorMessage(err);
-  if (err instanceof ErrorReply && message.includes("FENCED")) return new LostOwnershipError(true);
-  if (err instanceof ErrorReply) return new StoreError(`redis refused a write: ${message}`);
-  if (err instanceof ClientOfflineError || err instanceof ClientClosedError)
-    return new StoreUnavailableError(`redis is unreachable: ${message}`);
-  return new StoreInDoubtError(`redis did not confirm a write: ${message}`);
-}
-
-/** One raw command; its failure is a StoreError saying what happened to it (see classifyRedisError). */
-export function redisCommand(client: Pick<RedisClient, "sendCommand">, args: (string | number)[]): Promise<unknown> {
-  return client.sendCommand(args.map(String)).catch((err: unknown) => {
-    throw classifyRedisError(err);
-  });
-}
-
-const K = {
-  session: (id: string) => `cls:s:${id}`,
-  code: (code: string) => `cls:code:${code}`,
-  hostKey: (hash: string) => `cls:hk:${hash}`,
-  events: (id: string) => `cls:e:${id}`,
-  tokens: (id: string) => `cls:t:${id}`,
-  sessions: "cls:sessions",
-  schema: "cls:schema",
-  live: "cls:live",
-  /** The cluster's record of a session's owner node and its claim count (server/scaleout/clusterGateway.ts). */
-  owner: ownerKey,
-  epoch: epochKey,
-  /** Who is connected to the session through each node (server/scaleout/presenceBoard.ts). */
-  presence: presenceKey,
-  /** Readiness writes here (server/ops/readiness.ts); it expires on its own. */
-  probe: "cls:probe",
-};
-
-/** The layout of the keys below; bumped on any incompatible change. */
-export const REDIS_SCHEMA_VERSION = 1;
-
-/**
- * One event, atomically: the fence first (when the writer names one, it must
- * still be the session's owner under the same claim), then the stream entry
- * (Redis refuses a sequence number that exists, which aborts the script), then
- * the record's counters. A stale owner's refused event therefore changes
- * nothing, not even "ended".
- * KEYS: events stream, session hash, live set, owner, claim count.
- * ARGV: entry id, json, at, type, session id, owner node ('' for no fence), claim count.
- */
-const APPEND_EVENT = `if ARGV[6] ~= '' and (redis.call('GET', KEYS[4]) ~= ARGV[6] or redis.call('GET', KEYS[5]) ~= ARGV[7]) then
-  return redis.error_reply('FENCED this node no longer owns the session')
-end
-redis.call('XADD', KEYS[1], ARGV[1], 'e', ARGV[2])
-redis.call('HSET', KEYS[2], 'lastEventAt', ARGV[3])
-redis.call('HINCRBY', KEYS[2], 'events', 1)
-if ARGV[4] == 'participant:joined' then redis.call('HINCRBY', KEYS[2], 'participants', 1) end
-if ARGV[4] == 'poll:opened' then redis.call('HINCRBY', KEYS[2], 'polls', 1) end
-if ARGV[4] == 'session:ended' then
-  redis.call('HSET', KEYS[2], 'endedAt', ARGV[3])
-  redis.call('SREM', KEYS[3], ARGV[5])
-end
-return 1`;
-
-const RAISE_PEAK = `local c = tonumber(redis.call('HGET', KEYS[1], 'peak') or '0')
-if tonumber(ARGV[1]) > c then redis.call('HSET', KEYS[1], 'peak', ARGV[1]) end
-return 1`;
-
-/**
- * Retention: one ended session and everything of it, atomically, if it still
- * ended before the cutoff. The code key goes only if it still names this
- * session (codes are reused once a session ends). Returns the events deleted,
- * or -1 when the session does not qualify.
- * KEYS: session hash, events, tokens, owner, sessions zset, host-key set, live set, code, claim count, presence.
- * ARGV: session id, cutoff (ms).
- */
-const DELETE_ENDED = `local ended = tonumber(redis.call('HGET', KEYS[1], 'endedAt') or '')
-if ended == nil or ended >= tonumber(ARGV[2]) then return -1 end
-local n = redis.call('XLEN', KEYS[2])
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9], KEYS[10])
-redis.call('ZREM', KEYS[5], ARGV[1])
-redis.call('SREM', KEYS[6], ARGV[1])
-redis.call('SREM', KEYS[7], ARGV[1])
-if redis.call('GET', KEYS[8]) == ARGV[1] then redis.call('DEL', KEYS[8]) end
-return n`;
+// Where other modules have always found the Redis connection and the scale-out keys; they live beside it now.
+export { asString, asStrings, classifyRedisError, connectRedis, redisCommand, type RedisClient } from "./redisClient";
+export { epochKey, ownerKey, presenceKey, type Fence } from "./redisLayout";
 
 /**
  * The store for several server processes: a Redis stream per session holds
@@ -235,18 +90,9 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
         record.hostKeyHash,
         "createdAt",
         record.createdAt,
-        "endedAt",
-        "",
-        "lastEventAt",
-        record.createdAt,
         "peak",
         0,
-        "participants",
-        0,
-        "polls",
-        0,
-        "events",
-        1,
+        ...summaryFields(deltaOf([created])),
       ]),
       this.cmd(["SET", K.code(record.code), record.id]),
       this.cmd(["SADD", K.hostKey(record.hostKeyHash), record.id]),
@@ -276,19 +122,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
       if (!Array.isArray(reply)) throw new StoreError("redis answered something other than a list to HMGET");
       const [endedAt, code, hostKeyHash] = reply.map((v) => (typeof v === "string" ? v : ""));
       if (!endedAt || Number(endedAt) >= cutoff) continue;
-      const keys = [
-        K.session(id),
-        K.events(id),
-        K.tokens(id),
-        K.owner(id),
-        K.sessions,
-        K.hostKey(hostKeyHash),
-        K.live,
-        K.code(code),
-        K.epoch(id),
-        K.presence(id),
-      ];
-      const events = Number(await this.cmd(["EVAL", DELETE_ENDED, keys.length, ...keys, id, cutoff]));
+      const events = Number(await this.cmd(deleteEndedCommand(id, code, hostKeyHash, cutoff)));
       if (events < 0) continue;
       total.sessions += 1;
       total.events += events;
@@ -312,7 +146,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
         continue;
       }
       if (write.kind === "peak") {
-        ops.push(this.cmd(["EVAL", RAISE_PEAK, 1, K.session(write.sessionId), write.peak]));
+        ops.push(this.cmd(raisePeakCommand(write.sessionId, write.peak)));
         continue;
       }
       const { sessionId, event } = write;
@@ -321,25 +155,8 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
         ops.push(Promise.reject(new LostOwnershipError(false)));
         continue;
       }
-      ops.push(
-        this.cmd([
-          "EVAL",
-          APPEND_EVENT,
-          5,
-          K.events(sessionId),
-          K.session(sessionId),
-          K.live,
-          K.owner(sessionId),
-          K.epoch(sessionId),
-          `${event.seq}-1`,
-          JSON.stringify(event),
-          event.at,
-          event.type,
-          sessionId,
-          fence?.node ?? "",
-          fence?.epoch ?? 0,
-        ]),
-      );
+      // The event's summary delta rides in the same script call: no extra command per event.
+      ops.push(this.cmd(appendEventCommand(sessionId, event, fence)));
     }
     const results = await Promise.allSettled(ops);
     // Each entry is its own command: a refused one (a stale owner's) fails only its session. The first error of
