@@ -16,9 +16,8 @@ import {
 } from "./types";
 import { toError, errorMessage } from "../../lib/errors";
 import { countEvent } from "../ops/metrics";
-
-/** The schema version this code writes; a database from a newer version is refused. */
-export const SQLITE_SCHEMA_VERSION = 2;
+import { migrate } from "./sqliteSchema";
+import { addEvent, deltaOf, emptyDelta, type SummaryDelta } from "./summary";
 
 export { StoreError };
 
@@ -44,7 +43,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("synchronous = NORMAL");
       this.db.pragma("foreign_keys = ON");
-      this.migrate();
+      migrate(this.db);
       // Readiness writes one row here (server/ops/readiness.ts). It holds no data, so it is not part of the
       // versioned schema: an older or newer server ignores it.
       this.db.exec(`CREATE TABLE IF NOT EXISTS ops_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)`);
@@ -59,12 +58,16 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
     }
     this.stmts = {
       insertSession: this.db.prepare(
-        `INSERT INTO sessions (id, code, title, host_key_hash, created_at, ended_at, last_event_at, peak_participants)
-         VALUES (@id, @code, @title, @hostKeyHash, @createdAt, NULL, @createdAt, 0)`,
+        `INSERT INTO sessions (id, code, title, host_key_hash, created_at, ended_at, last_event_at, peak_participants,
+                               event_count, participant_count, poll_count)
+         VALUES (@id, @code, @title, @hostKeyHash, @createdAt, @endedAt, @lastEventAt, 0, @events, @participants, @polls)`,
       ),
       insertEvent: this.db.prepare(`INSERT INTO events (session_id, seq, at, type, body) VALUES (?, ?, ?, ?, ?)`),
-      touchSession: this.db.prepare(`UPDATE sessions SET last_event_at = ? WHERE id = ?`),
-      endSession: this.db.prepare(`UPDATE sessions SET ended_at = ?, last_event_at = ? WHERE id = ?`),
+      addToSummary: this.db.prepare(
+        `UPDATE sessions SET event_count = event_count + @events, participant_count = participant_count + @participants,
+           poll_count = poll_count + @polls, last_event_at = @lastEventAt, ended_at = COALESCE(@endedAt, ended_at)
+         WHERE id = @id`,
+      ),
       loadEvents: this.db.prepare<[string], { body: string }>(`SELECT body FROM events WHERE session_id = ? ORDER BY seq`),
       getSession: this.db.prepare<[string], SessionRow>(`SELECT * FROM sessions WHERE id = ?`),
       findByCode: this.db.prepare<[string], SessionRow>(`SELECT * FROM sessions WHERE code = ? ORDER BY created_at DESC LIMIT 1`),
@@ -87,9 +90,10 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       ),
     };
     // Everything a turn of the event loop wrote (a join's token and its event, a vote storm) in one transaction.
-    // A session's row is updated once per batch, with its last event (a vote storm is one session's 256 events).
+    // A session's row (its summary) is updated once per batch, with what all its events in the batch changed: a
+    // vote storm is one session's 256 events, one UPDATE.
     this.writeTransaction = this.db.transaction((batch: QueuedWrite[]) => {
-      const last = new Map<string, SessionEvent>();
+      const summaries = new Map<string, SummaryDelta>();
       for (const write of batch) {
         if (write.kind === "token") {
           this.stmts.saveToken.run(write.sessionId, write.tokenHash, write.participantId);
@@ -98,13 +102,12 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
         } else {
           const { sessionId, event } = write;
           this.stmts.insertEvent.run(sessionId, event.seq, event.at, event.type, JSON.stringify(event));
-          if (last.get(sessionId)?.type !== "session:ended") last.set(sessionId, event);
+          let delta = summaries.get(sessionId);
+          if (!delta) summaries.set(sessionId, (delta = emptyDelta()));
+          addEvent(delta, event);
         }
       }
-      for (const [sessionId, event] of last) {
-        if (event.type === "session:ended") this.stmts.endSession.run(event.at, event.at, sessionId);
-        else this.stmts.touchSession.run(event.at, sessionId);
-      }
+      for (const [id, delta] of summaries) this.stmts.addToSummary.run({ id, ...delta });
     });
   }
 
@@ -134,57 +137,10 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
     }
   }
 
-  private migrate(): void {
-    const version = Number(this.db.pragma("user_version", { simple: true }));
-    if (version > SQLITE_SCHEMA_VERSION) {
-      throw new StoreError(
-        `the session database was written by a newer version of this server (schema ${version}, this server knows ${SQLITE_SCHEMA_VERSION}). Upgrade the server.`,
-      );
-    }
-    if (version === SQLITE_SCHEMA_VERSION) return;
-    if (version < 1)
-      this.db.exec(`
-      CREATE TABLE IF NOT EXISTS sessions (
-        id TEXT PRIMARY KEY,
-        code TEXT NOT NULL,
-        title TEXT NOT NULL,
-        host_key_hash TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        ended_at INTEGER,
-        last_event_at INTEGER NOT NULL,
-        peak_participants INTEGER NOT NULL DEFAULT 0
-      );
-      CREATE INDEX IF NOT EXISTS sessions_code ON sessions (code);
-      CREATE INDEX IF NOT EXISTS sessions_host_key ON sessions (host_key_hash);
-      CREATE TABLE IF NOT EXISTS events (
-        session_id TEXT NOT NULL REFERENCES sessions (id),
-        seq INTEGER NOT NULL,
-        at INTEGER NOT NULL,
-        type TEXT NOT NULL,
-        body TEXT NOT NULL,
-        PRIMARY KEY (session_id, seq)
-      ) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS participant_tokens (
-        session_id TEXT NOT NULL REFERENCES sessions (id),
-        token_hash TEXT NOT NULL,
-        participant_id TEXT NOT NULL,
-        PRIMARY KEY (session_id, token_hash)
-      ) WITHOUT ROWID;
-      PRAGMA user_version = 1;
-    `);
-    // 2: shared replay links are their own secret, no longer the session id.
-    if (version < 2) {
-      this.db.exec(`
-        ALTER TABLE sessions ADD COLUMN share_key_hash TEXT;
-        ALTER TABLE sessions ADD COLUMN share_generation INTEGER NOT NULL DEFAULT 0;
-        PRAGMA user_version = 2;
-      `);
-    }
-  }
-
   async createSession(record: NewSessionRecord, created: SessionEvent): Promise<void> {
+    const { events, participants, polls, lastEventAt, endedAt } = deltaOf([created]);
     this.db.transaction(() => {
-      this.stmts.insertSession.run(record);
+      this.stmts.insertSession.run({ ...record, endedAt, lastEventAt, events, participants, polls });
       this.stmts.insertEvent.run(record.id, created.seq, created.at, created.type, JSON.stringify(created));
     })();
     countEvent(created.type);
@@ -270,13 +226,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   async listSessions(ids?: readonly string[]): Promise<SessionSummary[]> {
     const where = ids ? `WHERE s.id IN (${ids.map(() => "?").join(",") || "NULL"})` : "";
     const rows = this.db
-      .prepare<string[], SessionRow & { event_count: number; participant_count: number; poll_count: number }>(
-        `SELECT s.*,
-           (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id) AS event_count,
-           (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id AND e.type = 'participant:joined') AS participant_count,
-           (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id AND e.type = 'poll:opened') AS poll_count
-         FROM sessions s ${where} ORDER BY s.created_at DESC LIMIT 500`,
-      )
+      .prepare<string[], SessionRow>(`SELECT * FROM sessions s ${where} ORDER BY s.created_at DESC LIMIT 500`)
       .all(...(ids ?? []));
     return rows.map((r) => ({
       id: r.id,
@@ -337,6 +287,9 @@ interface SessionRow {
   peak_participants: number;
   share_key_hash: string | null;
   share_generation: number;
+  event_count: number;
+  participant_count: number;
+  poll_count: number;
 }
 
 function toRecord(row: SessionRow | undefined): SessionRecord | null {
