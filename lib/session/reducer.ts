@@ -1,20 +1,13 @@
 import { assertNever } from "../assertNever";
 import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { activePoll, focusIsValid, own, questionVisible, stepInRange, targetRefusal, upvoteRefusal, voteRefusal } from "./rules";
-import {
-  PROJECTOR_PANELS,
-  QUESTION_MODES,
-  QUESTION_NAMES,
-  type Poll,
-  type PollOption,
-  type Question,
-  type SessionEvent,
-  type SessionState,
-} from "./types";
+import { PROJECTOR_PANELS, QUESTION_MODES, QUESTION_NAMES, type Poll, type Question, type SessionEvent, type SessionState } from "./types";
 import { QUESTION_TEXT_MAX } from "../constants";
+import { countVotes, recount } from "./counts";
 import { isRecord } from "../guards";
 
 export { activePoll, own };
+export { countVotes };
 
 /**
  * The one set of rules. The live server and replay both fold events through
@@ -392,51 +385,4 @@ function closeRound(s: SessionState, poll: Poll, counted: { counts: Record<strin
     closesAt: null,
     history: [...poll.history, { round: poll.round, counts: closed.counts, total: closed.total }],
   };
-}
-
-/**
- * Counts kept beside a round's votes, so that a tally or a close does not walk
- * every vote (about 7 ms at 10,000, several times per close: the event's
- * counts, then each audience's snapshot). Keyed by the votes record itself: a
- * new round, a copy (cloneState) or a replay starts a new record, and its
- * counts are taken afresh the first time they are asked for. Votes change in
- * place only in applyEvent, which keeps these in step (`recount`).
- */
-const roundCounts = new WeakMap<
-  Record<string, string>,
-  { options: readonly PollOption[]; counts: Record<string, number>; total: number }
->();
-
-/** A participant's vote in the round goes from `from` to `to` (undefined: none). */
-function recount(poll: Poll, from: string | undefined, to: string | undefined): void {
-  const kept = roundCounts.get(poll.votes);
-  if (!kept || from === to) return;
-  if (from !== undefined && Object.hasOwn(kept.counts, from)) {
-    kept.counts[from] -= 1;
-    kept.total -= 1;
-  }
-  if (to !== undefined && Object.hasOwn(kept.counts, to)) {
-    kept.counts[to] += 1;
-    kept.total += 1;
-  }
-}
-
-/** Counts per option (every option present, zeros included) for the poll's current round. */
-export function countVotes(poll: Pick<Poll, "options" | "votes">): { counts: Record<string, number>; total: number } {
-  let kept = roundCounts.get(poll.votes);
-  if (!kept || kept.options !== poll.options) {
-    const counts: Record<string, number> = {};
-    for (const option of poll.options) counts[option.id] = 0;
-    let total = 0;
-    for (const optionId of Object.values(poll.votes)) {
-      if (Object.hasOwn(counts, optionId)) {
-        counts[optionId] += 1;
-        total += 1;
-      }
-    }
-    kept = { options: poll.options, counts, total };
-    roundCounts.set(poll.votes, kept);
-  }
-  // A copy: the counts go into events and snapshots, which must not change with the next vote.
-  return { counts: { ...kept.counts }, total: kept.total };
 }

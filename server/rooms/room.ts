@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { assertNever } from "../../lib/assertNever";
 import { MAX_SELF_RENAMES, PRESENCE_BROADCAST_INTERVAL_MS, tallyIntervalMs } from "../../lib/constants";
 import { protocolError, type Ack, type Command, type MyVote, type ProtocolError, type TallyUpdate } from "../../lib/protocol";
 import { decide, type Actor } from "../../lib/session/decide";
@@ -301,20 +300,6 @@ export class Room {
           // Coalesced with the rest of the join storm.
           this.rosterChanged(e.participantId);
           break;
-        case "session:created":
-        case "step:changed":
-        case "mode:changed":
-        case "room:locked":
-        case "class:paused":
-        case "poll:opened":
-        case "poll:revealed":
-        case "poll:reopened":
-        case "results:visibility":
-        case "projector:panelChanged":
-        case "projector:focusChanged":
-        case "session:ended":
-          publish = true;
-          break;
         case "questions:configured":
         case "question:asked":
         case "question:upvoted":
@@ -324,7 +309,9 @@ export class Room {
         case "question:shown":
           break;
         default:
-          assertNever(e);
+          // Every other fact changes what the snapshots show (a step, a mode, a poll's state, a setting):
+          // published whole, so a new event reaches every audience without a case here.
+          publish = true;
       }
     }
     if (publish) this.publish();
