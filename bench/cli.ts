@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { ServerKind } from "./messages";
-import { noisyOptions } from "./noisy";
+import { noisyOptions } from "./noisyOptions";
 
 /**
  * The benchmark's options, read from argv once when this module loads; a bad

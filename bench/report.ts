@@ -4,15 +4,9 @@ import type { ServerKind } from "./messages";
 import type { PageWeight } from "./pageWeight";
 import { CLOCK_TICKS } from "./proc";
 import type { ScenarioResult } from "./scenario";
-import { fmt, ratio, runMedian } from "./stats";
+import { fmt, ratio, runMedian, table } from "./stats";
 
 /** The report: every cell is the median of its runs with [min–max]; every ratio divides medians. */
-
-function table(header: string[], rows: string[][]): string {
-  const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
-  for (const r of rows) lines.push(`| ${r.join(" | ")} |`);
-  return lines.join("\n");
-}
 
 export function report(results: ScenarioResult[], page: PageWeight | null): string {
   const runsOf = (kind: ServerKind, n: number) => results.filter((r) => r.kind === kind && r.n === n);

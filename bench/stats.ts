@@ -25,3 +25,15 @@ export const ratio = (p: number | null | undefined, b: number | null | undefined
   p === null || p === undefined || b === null || b === undefined || !Number.isFinite(p) || !Number.isFinite(b) || b <= 0 || p <= 0
     ? "–"
     : `${(p / b).toFixed(2)}x`;
+
+/** A Markdown table. */
+export function table(header: string[], rows: string[][]): string {
+  const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
+  for (const r of rows) lines.push(`| ${r.join(" | ")} |`);
+  return lines.join("\n");
+}
+
+/** Adds `by` to a count kept by key (errors by code, say). */
+export const count = (map: Record<string, number>, key: string, by = 1) => {
+  map[key] = (map[key] ?? 0) + by;
+};
