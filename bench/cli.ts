@@ -13,6 +13,25 @@ function arg(name: string): string | undefined {
   return hit.includes("=") ? hit.slice(hit.indexOf("=") + 1) : "true";
 }
 
+/** --help: the options below, printed by bench/run.ts before it starts anything. */
+export const HELP = arg("help") !== undefined;
+export const USAGE = `npm run bench [-- options]   (bench/run.ts; see bench/README.md)
+
+  --n=100,1000[,5000]        class sizes, each 1..10000 (default 100,1000)
+  --steps=S                  steps per run (25)
+  --reps=R                   interleaved runs of every cell, 1..20 (3)
+  --workers=W                client processes, 1..8 (2)
+  --only=product|bare|cluster   one server only
+  --cluster=K                also K product nodes on one redis-server, 2..8
+  --cpu-prof=DIR             write V8 CPU profiles of the servers into DIR
+  --noisy[=N]                only the noisy-neighbour scenario, N quiet students (200);
+                             --noisy-reps=R (3), --flood-sockets=S (10), --flood-fresh=F (4)
+  --school[=ROOMS]           only the school: ROOMS rooms (200); --school-class=S (30),
+                             --school-seconds=T (60), --school-interval=MS (10000), --school-poll-every=K (5)
+  --help                     this text
+
+npm run soak [-- --minutes=M --sessions=N --class=S --sample-seconds=T]   (bench/soak.ts)`;
+
 /** The default class sizes; 5,000 on request (--n=100,1000,5000): 3 interleaved runs of it would take the default run past 6 minutes. */
 const DEFAULT_NS = "100,1000";
 export const NS = (arg("n") ?? DEFAULT_NS)

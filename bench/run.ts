@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { redisServerPath, stopProcess } from "../tests/support/loopback";
-import { ADDRESSES, CLUSTER, JOIN_WINDOW, KINDS, label, NOISY, NS, REPS, SCHOOL, STEPS, VOTE_SPREAD_MS, WORKERS } from "./cli";
+import { ADDRESSES, CLUSTER, HELP, JOIN_WINDOW, KINDS, label, NOISY, NS, REPS, SCHOOL, STEPS, USAGE, VOTE_SPREAD_MS, WORKERS } from "./cli";
 import { log } from "./log";
 import { runNoisy } from "./noisy";
 import { noisyPlan } from "./noisyOptions";
@@ -30,6 +30,7 @@ import { Worker } from "./workers";
  *   npm run bench -- --cluster=3        # also K product nodes on one Redis
  *   npm run bench -- --noisy            # only the noisy-neighbour scenario (bench/noisy.ts)
  *   npm run bench -- --school           # only the school: 200 rooms × 30 students on one server (bench/school.ts)
+ *   npm run bench -- --help             # the options
  *
  * Every (server, N) cell runs --reps times (3), interleaved: product, bare
  * (, cluster), product, bare, ... Prints a table per metric with product,
@@ -42,6 +43,10 @@ import { Worker } from "./workers";
 const RESULTS_DIR = path.join(__dirname, "results");
 
 async function main(): Promise<void> {
+  if (HELP) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   if (!NOISY && !SCHOOL && CLUSTER && KINDS.includes("cluster") && !redisServerPath()) {
     console.error("--cluster needs redis-server on PATH, and none was found. On Debian: apt-get install -y redis-server.");
     process.exit(2);
