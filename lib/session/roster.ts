@@ -1,7 +1,7 @@
 import { lookalikeKey } from "../text";
 import { own } from "./reducer";
 import type { SessionState } from "./types";
-import type { Presence } from "./views";
+import type { PresenceView } from "./views";
 
 /**
  * The teacher's list of students, sent apart from the session snapshot: whole
@@ -46,14 +46,14 @@ export interface ListedStudent extends RosterRow {
 }
 
 /** One participant's current row; `number` is their place in join order (the room keeps it). */
-export function rosterRow(state: SessionState, id: string, number: number, presence: Pick<Presence, "isConnected">): RosterRow | null {
+export function rosterRow(state: SessionState, id: string, number: number, presence: Pick<PresenceView, "isConnected">): RosterRow | null {
   const p = own(state.participants, id);
   if (!p) return null;
   return { id, nickname: p.nickname, number, connected: !p.removed && presence.isConnected(id), removed: p.removed };
 }
 
 /** Every participant ever joined, in join order. */
-export function rosterRows(state: SessionState, presence: Pick<Presence, "isConnected">): RosterRow[] {
+export function rosterRows(state: SessionState, presence: Pick<PresenceView, "isConnected">): RosterRow[] {
   return Object.values(state.participants).map((p, i) => ({
     id: p.id,
     nickname: p.nickname,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { replay } from "./reducer";
 import type { SessionEvent, SessionEventBody, SessionState } from "./types";
-import { pollIsCurrent, toHostSnapshot, toPublicSnapshot, type Presence } from "./views";
+import { pollIsCurrent, toHostSnapshot, toPublicSnapshot, type PresenceView } from "./views";
 
 const T0 = 1_700_000_000_000;
 
@@ -11,7 +11,7 @@ function run(bodies: readonly SessionEventBody[]): SessionState {
 }
 
 /** Presence as the room keeps it: a set of connected participant ids. */
-function presence(connected: readonly string[]): Presence {
+function presence(connected: readonly string[]): PresenceView {
   const set = new Set(connected);
   return { isConnected: (id) => set.has(id), connectedCount: set.size };
 }

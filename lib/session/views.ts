@@ -99,7 +99,7 @@ export interface HostSnapshot extends Omit<PublicSnapshot, "poll" | "audience"> 
   projectorCount: number;
 }
 
-export interface Presence {
+export interface PresenceView {
   /** participantId -> connected now */
   isConnected(participantId: string): boolean;
   connectedCount: number;
@@ -180,7 +180,7 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
   };
 }
 
-export function toHostSnapshot(state: SessionState, presence: Presence): HostSnapshot {
+export function toHostSnapshot(state: SessionState, presence: PresenceView): HostSnapshot {
   const poll = activePoll(state);
   const { poll: _public, audience: _audience, ...base } = toPublicSnapshot(state, presence.connectedCount);
   return {
