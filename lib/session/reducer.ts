@@ -4,7 +4,6 @@ import { activePoll, focusIsValid, own, questionVisible, stepInRange, targetRefu
 import { PROJECTOR_PANELS, QUESTION_MODES, QUESTION_NAMES, type Poll, type Question, type SessionEvent, type SessionState } from "./types";
 import { QUESTION_TEXT_MAX } from "../constants";
 import { countVotes, recount } from "./counts";
-import { isRecord } from "../guards";
 
 export { activePoll, own };
 export { countVotes };
@@ -281,22 +280,21 @@ function apply(s: SessionState, event: SessionEvent): void {
 
     case "question:asked": {
       const q = event.question;
-      if (!isRecord(q) || typeof q.id !== "string" || own(s.questions, q.id)) return;
-      if (typeof q.text !== "string" || q.text.length === 0 || q.text.length > QUESTION_TEXT_MAX) return;
-      if (!isRecord(q.target) || targetRefusal(s, q.target)) return;
+      // The event's shape was checked where it was read (./eventSchema.ts); these are the session's rules.
+      if (own(s.questions, q.id) || q.text.length === 0 || q.text.length > QUESTION_TEXT_MAX || targetRefusal(s, q.target)) return;
       s.questions[q.id] = {
         id: q.id,
-        participantId: typeof q.participantId === "string" ? q.participantId : "",
+        participantId: q.participantId,
         text: q.text,
-        anonymous: q.anonymous === true,
-        // Rebuilt field by field: a hand-made log's extra keys stay out of the state.
+        anonymous: q.anonymous,
+        // Rebuilt field by field: the state holds a target of its own, not the event's object.
         target:
           q.target.kind === "lifeline"
             ? { kind: "lifeline", stepIndex: q.target.stepIndex, lifeline: q.target.lifeline }
             : { kind: q.target.kind, stepIndex: q.target.stepIndex },
         mode: s.mode,
         variant: s.variant,
-        status: event.pending === true ? "pending" : "open",
+        status: event.pending ? "pending" : "open",
         hidden: false,
         upvoters: {},
         votes: 0,
@@ -341,7 +339,7 @@ function apply(s: SessionState, event: SessionEvent): void {
     case "question:hidden": {
       const q = own(s.questions, event.questionId);
       if (!q) return;
-      s.questions[q.id] = { ...q, hidden: event.hidden === true };
+      s.questions[q.id] = { ...q, hidden: event.hidden };
       if (event.hidden && s.shownQuestionId === q.id) s.shownQuestionId = null;
       return;
     }
@@ -363,13 +361,12 @@ function apply(s: SessionState, event: SessionEvent): void {
 }
 
 /** The event's counts if they are well formed for this poll; otherwise none (count the votes instead). */
-function validCounts(poll: Poll, counts: unknown, total: unknown): { counts: Record<string, number>; total: number } | null {
-  if (!isRecord(counts) || typeof total !== "number") return null;
+function validCounts(poll: Poll, counts: Record<string, number>, total: number): { counts: Record<string, number>; total: number } | null {
   const clean: Record<string, number> = {};
   let sum = 0;
   for (const option of poll.options) {
     const n = counts[option.id];
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0) return null;
+    if (n === undefined || !Number.isInteger(n) || n < 0) return null;
     clean[option.id] = n;
     sum += n;
   }

@@ -1,5 +1,4 @@
 import { OBJECT_KINDS, type BindingMode, type VariantId } from "../lesson/types";
-import { isRecord } from "../guards";
 import type { SessionLesson } from "../lesson/model";
 
 /**
@@ -230,25 +229,6 @@ export type SessionEvent = SessionEventBody & {
 
 /** Version of the event log format; exports carry it and a newer log is refused on start. */
 export const EVENT_LOG_VERSION = 1;
-
-/**
- * A stored event read back from the log. The server wrote every row from a
- * SessionEvent; this checks the envelope (type, seq, time) so a damaged row
- * fails loudly here instead of deep in the reducer (which ignores events that
- * do not apply).
- */
-export function isSessionEvent(value: unknown): value is SessionEvent {
-  if (!isRecord(value)) return false;
-  const { type, seq, at } = value;
-  return typeof type === "string" && typeof seq === "number" && typeof at === "number";
-}
-
-/** Parses one stored row into an event, or throws with the reason. */
-export function parseStoredEvent(json: string): SessionEvent & { v?: number } {
-  const value: unknown = JSON.parse(json);
-  if (!isSessionEvent(value)) throw new Error("a stored row is not an event");
-  return value;
-}
 
 /** Who a socket is, fixed at the handshake: the teacher's console, a projector view, or a student. */
 export const ROLES = ["host", "projector", "student"] as const;

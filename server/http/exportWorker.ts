@@ -1,6 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { parseStoredEvent, renderExport, type ExportKind, type SessionEvent } from "../../lib/session";
+import { renderExport, type ExportKind, type SessionEvent } from "../../lib/session";
+import { parseStoredEvent } from "../../lib/session/eventSchema";
 import { errorMessage } from "../../lib/errors";
 
 /**

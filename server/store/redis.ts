@@ -1,4 +1,5 @@
-import { parseStoredEvent, type SessionEvent } from "../../lib/session/types";
+import type { SessionEvent } from "../../lib/session/types";
+import { parseStoredEvent } from "../../lib/session/eventSchema";
 import { log } from "../logger";
 import { BatchedStore } from "./writeQueue";
 import {

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { EVENT_LOG_VERSION, parseStoredEvent, type SessionEvent } from "../../lib/session/types";
+import { EVENT_LOG_VERSION, type SessionEvent } from "../../lib/session/types";
+import { parseStoredEvent } from "../../lib/session/eventSchema";
 import { log } from "../logger";
 import { BatchedStore } from "./writeQueue";
 import {
