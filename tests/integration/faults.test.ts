@@ -1,15 +1,22 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { io as connect } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMAND_ACK_TIMEOUT_MS, DEFAULT_CLUSTER_ACK_BUDGET_MS } from "../../lib/constants";
-import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type ProtocolError, type Welcome } from "../../lib/protocol";
-import type { SessionEvent } from "../../lib/session";
-import type { ClientSocket } from "./harness";
+import { describe, expect, it } from "vitest";
+import { startRedis } from "../support/loopback";
 import { waitUntil } from "./harness";
-import { freePort, startRedis, type RedisServer } from "../support/loopback";
-import { spawnServer, type ServerProcess } from "./process";
+import {
+  classOf,
+  clickSteps,
+  client,
+  code,
+  createSession,
+  fleet,
+  fleetPerFile,
+  logOf,
+  pollOf,
+  sleep,
+  startNode,
+  type Client,
+  type Sent,
+} from "./faults/fleet";
+import { debugDump, expectBoundedAcks, expectClassLog, expectMovesOnce, expectVotes, lowestCount } from "./faults/expectations";
 
 /**
  * Scale-out under faults: three real app processes on one real redis-server
@@ -24,279 +31,7 @@ import { spawnServer, type ServerProcess } from "./process";
  * disconnected.
  */
 
-/** An ack inside the server's budget, with room for the loopback round trip and a loaded CI machine. */
-const ACK_BOUND_MS = DEFAULT_CLUSTER_ACK_BUDGET_MS + 1_000;
-
-let redis: RedisServer;
-let redisPort: number;
-let aofDir: string;
-const nodes: ServerProcess[] = [];
-const ports: number[] = [];
-const clients: Client[] = [];
-let dataDir: string;
-
-async function startNode(i: number): Promise<void> {
-  nodes[i] = await spawnServer({ dataDir: path.join(dataDir, `n${i}`), port: ports[i], env: { REDIS_URL: redis.url } });
-}
-
-beforeAll(async () => {
-  aofDir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-aof-"));
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-faults-"));
-  redis = await startRedis({ appendOnlyDir: aofDir });
-  redisPort = Number(new URL(redis.url).port);
-  for (let i = 0; i < 3; i++) ports.push(await freePort());
-  await Promise.all([0, 1, 2].map(startNode));
-}, 60_000);
-
-afterAll(async () => {
-  for (const c of clients) c.socket.disconnect();
-  for (const n of nodes) {
-    n.proc.kill("SIGCONT");
-    n.proc.kill("SIGKILL");
-  }
-  await redis?.stop();
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Sent {
-  event: string;
-  payload: Record<string, unknown>;
-  /** null: nothing came back within 10 s. */
-  ack: Ack<unknown> | null;
-  ms: number;
-}
-
-/** A socket pinned to one node, as a load balancer would place it, recording what a screen would show. */
-interface Client {
-  name: string;
-  socket: ClientSocket;
-  welcome: Welcome | null;
-  snapshot: AnySnapshot | null;
-  myVotes: (MyVote | null)[];
-  /** Every student count this screen was shown, with when. */
-  counts: { at: number; n: number }[];
-  disconnects: string[];
-  kicked: ProtocolError[];
-  sent: Sent[];
-  emit(event: string, payload: Record<string, unknown>): Promise<Sent>;
-  ready(): Promise<void>;
-}
-
-function client(name: string, node: number, auth: Record<string, unknown>): Client {
-  const socket: ClientSocket = connect(`http://127.0.0.1:${ports[node]}`, {
-    transports: ["websocket"],
-    reconnection: false,
-    forceNew: true,
-    auth: { v: PROTOCOL_VERSION, ...auth },
-  });
-  const c: Client = {
-    name,
-    socket,
-    welcome: null,
-    snapshot: null,
-    myVotes: [],
-    counts: [],
-    disconnects: [],
-    kicked: [],
-    sent: [],
-    emit(event, payload) {
-      const start = Date.now();
-      return new Promise((resolve) => {
-        const done = (ack: Ack<unknown> | null) => {
-          const sent = { event, payload, ack, ms: Date.now() - start };
-          c.sent.push(sent);
-          resolve(sent);
-        };
-        const timer = setTimeout(() => done(null), 10_000);
-        (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
-          clearTimeout(timer);
-          done(r);
-        });
-      });
-    },
-    ready: () => waitUntil(() => c.snapshot !== null && c.welcome !== null, 15_000),
-  };
-  socket.on("session:welcome", (w) => (c.welcome = w));
-  socket.on("session:snapshot", (s) => {
-    if (c.snapshot && s.rev < c.snapshot.rev) return;
-    c.snapshot = s;
-    c.counts.push({ at: Date.now(), n: s.participantCount });
-  });
-  // As the bundled client does: the projector's count changes without a new snapshot.
-  socket.on("session:presence", ({ participantCount }) => {
-    if (c.snapshot) c.snapshot = { ...c.snapshot, participantCount };
-    c.counts.push({ at: Date.now(), n: participantCount });
-  });
-  socket.on("poll:myVote", (v) => c.myVotes.push(v));
-  socket.on("session:kicked", (e) => c.kicked.push(e));
-  socket.on("disconnect", (reason) => c.disconnects.push(reason));
-  clients.push(c);
-  return c;
-}
-
-interface Session {
-  id: string;
-  code: string;
-  hostKey: string;
-}
-
-/** Created through one node: that node owns the session from the start. */
-async function createSession(node: number, title: string): Promise<Session> {
-  // A node that died since (it must not) says why here, not as a refused connection later.
-  for (const [i, n] of nodes.entries()) {
-    expect(n.proc.exitCode ?? n.proc.signalCode, `node ${i} is not running:\n${n.output().slice(-4_000)}`).toBeNull();
-  }
-  const res = await fetch(`http://127.0.0.1:${ports[node]}/api/sessions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ title }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Session;
-}
-
-/** The session's durable log, read through the API as its teacher. */
-async function logOf(session: Session, node: number): Promise<SessionEvent[]> {
-  const res = await fetch(`http://127.0.0.1:${ports[node]}/api/sessions/${session.id}/events`, {
-    headers: { "x-host-key": session.hostKey },
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { events: SessionEvent[] }).events;
-}
-
-/** A class: its teacher, a projector, and students spread over the given nodes. */
-async function classOf(session: Session, where: { teacher: number; projector: number; students: number[] }) {
-  const teacher = client("teacher", where.teacher, { role: "host", code: session.code, hostKey: session.hostKey });
-  await teacher.ready();
-  const projector = client("projector", where.projector, { role: "projector", code: session.code, hostKey: session.hostKey });
-  const students = where.students.map((node, i) => client(`student ${i} on node ${node}`, node, { role: "student", code: session.code }));
-  await Promise.all([projector.ready(), ...students.map((s) => s.ready())]);
-  const everyone = students.length;
-  // Every screen shows the whole class before anything breaks.
-  await waitUntil(() => teacher.snapshot?.participantCount === everyone && projector.snapshot?.participantCount === everyone, 15_000).catch(
-    (err: Error) => {
-      throw new Error(
-        `${err.message}: the teacher shows ${teacher.snapshot?.participantCount}, the projector ${projector.snapshot?.participantCount} of ${everyone}\n${nodes.map((n) => n.output().slice(-2_000)).join("\n---\n")}`,
-      );
-    },
-  );
-  return { teacher, projector, students, since: Date.now() };
-}
-
-/** The lowest student count a screen showed since `since`. */
-function lowestCount(c: Client, since: number): number {
-  return Math.min(...c.counts.filter((x) => x.at >= since).map((x) => x.n));
-}
-
-function code(sent: Sent): string {
-  return sent.ack === null ? "NO ACK" : sent.ack.ok ? "ok" : sent.ack.error.code;
-}
-
-/** Every answer came back inside the server's budget, with a documented code: never INTERNAL, never silence. */
-function expectBoundedAcks(who: Client[], allowed: string[]): void {
-  for (const c of who) {
-    for (const s of c.sent) {
-      const what = `${c.name}: ${s.event} ${JSON.stringify(s.payload)} answered ${code(s)} after ${s.ms} ms`;
-      expect(allowed, what).toContain(code(s));
-      expect(s.ms, what).toBeLessThan(ACK_BOUND_MS);
-    }
-  }
-  expect(ACK_BOUND_MS).toBeLessThan(COMMAND_ACK_TIMEOUT_MS);
-}
-
-/**
- * The teacher's steps (step:go to 1, 2, 3, … in that order) are in the log in
- * the order sent: every acknowledged one is there, none refused as
- * UNAVAILABLE is, and none came after a later one. The log itself is
- * contiguous (Redis kept one writer at a time).
- */
-/** The class's log after a fault: its steps in the order sent, every acknowledged vote, the poll closed once. */
-function expectClassLog(events: SessionEvent[], cls: { teacher: Client; students: Client[] }, pollId: string): void {
-  expectStepsInOrder(events, cls.teacher);
-  expectVotes(events, cls.students, pollId);
-  expect(
-    events.filter((e) => e.type === "poll:closed"),
-    "the poll closed once",
-  ).toHaveLength(1);
-}
-
-function expectStepsInOrder(events: SessionEvent[], teacher: Client): void {
-  expect(
-    events.map((e) => e.seq),
-    "the log is contiguous",
-  ).toEqual(events.map((_, i) => i + 1));
-  const logged = events.flatMap((e) => (e.type === "step:changed" ? [e.stepIndex] : []));
-  expect(logged, "steps in the order sent").toEqual([...logged].sort((a, b) => a - b));
-  expect(new Set(logged).size, "no step applied twice").toBe(logged.length);
-  for (const s of teacher.sent.filter((x) => x.event === "step:go")) {
-    const index = s.payload.stepIndex as number;
-    if (code(s) === "ok") expect(logged, `acknowledged step ${index}`).toContain(index);
-    if (code(s) === "UNAVAILABLE") expect(logged, `step ${index} refused as not applied`).not.toContain(index);
-  }
-}
-
-/**
- * The teacher's "next" clicks (step:move +1): each moved the class once at
- * most, so the log steps 1, 2, 3, … with none repeated or skipped back; every
- * acknowledged click is there, and none refused as UNAVAILABLE (an
- * UNCONFIRMED one may or may not be).
- */
-function expectMovesOnce(events: SessionEvent[], teacher: Client): void {
-  expect(
-    events.map((e) => e.seq),
-    "the log is contiguous",
-  ).toEqual(events.map((_, i) => i + 1));
-  const logged = events.flatMap((e) => (e.type === "step:changed" ? [e.stepIndex] : []));
-  expect(logged, "one step at a time, never back").toEqual(logged.map((_, i) => i + 1));
-  const moves = teacher.sent.filter((x) => x.event === "step:move");
-  const ok = moves.filter((x) => code(x) === "ok").length;
-  const unconfirmed = moves.filter((x) => code(x) === "UNCONFIRMED").length;
-  expect(logged.length, "every acknowledged click moved the class once").toBeGreaterThanOrEqual(ok);
-  expect(logged.length, "no click moved it twice, none refused as not applied did").toBeLessThanOrEqual(ok + unconfirmed);
-}
-
-/** Votes: every acknowledged one is in the log, none refused as UNAVAILABLE is (each student votes once here). */
-function expectVotes(events: SessionEvent[], students: Client[], pollId: string): void {
-  const votes = new Map(events.flatMap((e) => (e.type === "poll:voted" && e.pollId === pollId ? [[e.participantId, e.optionId]] : [])));
-  for (const s of students) {
-    for (const sent of s.sent.filter((x) => x.event === "poll:vote")) {
-      const mine = votes.get(s.welcome!.participantId!);
-      if (code(sent) === "ok") expect(mine, `${s.name}'s acknowledged vote`).toBe(sent.payload.optionId);
-      if (code(sent) === "UNAVAILABLE") expect(mine, `${s.name}'s vote refused as not applied`).toBeUndefined();
-    }
-  }
-}
-
-/** FAULTS_DEBUG=1 prints what each screen was answered and the log, to see what a run did. */
-function debugDump(cls: { teacher: Client; projector: Client; students: Client[] }, events: SessionEvent[]): void {
-  if (!process.env.FAULTS_DEBUG) return;
-  const lines = [...cls.teacher.sent.map((x) => `teacher ${x.event} ${JSON.stringify(x.payload)} ${code(x)} ${x.ms} ms`)];
-  for (const c of cls.students) for (const x of c.sent) lines.push(`${c.name} ${x.event} ${code(x)} ${x.ms} ms`);
-  lines.push(events.map((e) => `${e.seq}:${e.type}${e.type === "step:changed" ? `=${e.stepIndex}` : ""}`).join(" "));
-  lines.push(
-    `counts: teacher ${cls.teacher.counts.map((x) => x.n).join(",")} | projector ${cls.projector.counts.map((x) => x.n).join(",")}`,
-  );
-  console.log(lines.join("\n"));
-}
-
-function pollOf(c: Client): NonNullable<AnySnapshot["poll"]> {
-  const poll = c.snapshot?.poll;
-  if (!poll) throw new Error(`${c.name} shows no poll`);
-  return poll;
-}
-
-/** Sends the teacher's steps 1..n, one every `everyMs`, without waiting for answers (a teacher clicking "next"). */
-function clickSteps(teacher: Client, from: number, to: number, everyMs: number): Promise<Sent[]> {
-  const sent: Promise<Sent>[] = [];
-  return (async () => {
-    for (let i = from; i <= to; i++) {
-      sent.push(teacher.emit("step:go", { stepIndex: i }));
-      await sleep(everyMs);
-    }
-    return Promise.all(sent);
-  })();
-}
+fleetPerFile();
 
 describe("scale-out under faults", () => {
   it("a Redis restart mid-poll costs the class a pause, never its order, its count or its sockets", async () => {
@@ -314,12 +49,12 @@ describe("scale-out under faults", () => {
     await Promise.all(cls.students.slice(0, 4).map(vote));
 
     // Redis dies (no shutdown: SIGKILL), for about five seconds, while the teacher clicks on and students vote.
-    redis.proc.kill("SIGKILL");
-    await new Promise((r) => redis.proc.once("exit", r));
+    fleet.redis.proc.kill("SIGKILL");
+    await new Promise((r) => fleet.redis.proc.once("exit", r));
     const during = clickSteps(cls.teacher, 1, 4, 700);
     const votesDuring = Promise.all(cls.students.slice(4, 8).map(async (s, i) => (await sleep(i * 400), vote(s, i))));
     await sleep(5_000);
-    redis = await startRedis({ port: redisPort, appendOnlyDir: aofDir });
+    fleet.redis = await startRedis({ port: fleet.redisPort, appendOnlyDir: fleet.aofDir });
     await Promise.all([during, votesDuring]);
 
     // Back: the class carries on, the poll's countdown still closes it, the other class was never touched.
@@ -367,7 +102,7 @@ describe("scale-out under faults", () => {
 
     // Freeze node 0 so that the bystander's countdown falls due about halfway through an 8 s stop.
     await sleep(Math.max(0, countdownStarted + 11_000 - Date.now()));
-    const frozen = nodes[0];
+    const frozen = fleet.nodes[0];
     frozen.proc.kill("SIGSTOP");
     const frozenAt = Date.now();
     const steps = clickSteps(cls.teacher, 1, 5, 900);
@@ -440,7 +175,7 @@ describe("scale-out under faults", () => {
       return Promise.all(sent);
     })();
     await sleep(3 * 100 + 5);
-    const killed = nodes[2];
+    const killed = fleet.nodes[2];
     killed.proc.kill("SIGKILL");
     await killed.exited;
     // Its students notice at once (the connection drops) and come back through node 1, as a browser would.
