@@ -52,6 +52,8 @@ describe("admit", () => {
     expect(code(admit(s, student({ admitNew: false })))).toBe("NO_SUCH_SESSION");
     expect(code(admit(s, student({ admitNew: false, tokenOf: "nobody" })))).toBe("NO_SUCH_SESSION");
     expect(code(admit(s, student({ role: "projector", admitNew: false })))).toBe("NO_SUCH_SESSION");
+    expect(code(admit(s, student({ role: "host", admitNew: false })))).toBe("NO_SUCH_SESSION");
+    expect(code(admit(s, student({ role: "host", admitNew: false, holdsHostKey: true })))).toBe("host");
     // A credential still gets in: a class behind one NAT address is not locked out by one guesser.
     expect(code(admit(s, student({ admitNew: false, tokenOf: "p1" })))).toBe("returning");
     expect(code(admit(s, student({ role: "projector", admitNew: false, holdsHostKey: true })))).toBe("projector");

@@ -43,9 +43,10 @@ export function admit(state: SessionState, facts: JoinFacts): Admission {
   if (state.status === "ended") return refuse("SESSION_ENDED");
   switch (facts.role) {
     case "host":
-      return facts.holdsHostKey
-        ? { ok: true, as: "host" }
-        : refuse("NOT_HOST", "This browser does not hold the host key for this session.");
+      if (facts.holdsHostKey) return { ok: true, as: "host" };
+      // Over the allowance a wrong key is one more guess: refused like an unknown code, or NOT_HOST would say the code is live.
+      if (!facts.admitNew) return refuse("NO_SUCH_SESSION");
+      return refuse("NOT_HOST", "This browser does not hold the host key for this session.");
 
     case "projector":
       // A room has one or two projectors; a script opening hundreds is refused (the console shows the count).
