@@ -1,4 +1,4 @@
-import type { ArrowKind, LifelineId } from "@/lib/lesson/types";
+import { isLifelineId, type ArrowKind, type LifelineId } from "@/lib/lesson/types";
 
 /** Shared visual constants: lifeline colours and arrow styles, chosen for contrast on a dark projector. */
 export const LIFELINE_COLOURS: Record<LifelineId, string> = {
@@ -8,6 +8,29 @@ export const LIFELINE_COLOURS: Record<LifelineId, string> = {
   csi: "#6ee7b7",
   node: "#fda4af",
 };
+
+/** A teacher's lesson's lifelines, coloured in turn: as light as the card's, so each reads on the dark projector. */
+export const EXTRA_LIFELINE_COLOURS = [
+  "#93c5fd",
+  "#c4b5fd",
+  "#fcd34d",
+  "#6ee7b7",
+  "#fda4af",
+  "#67e8f9",
+  "#f0abfc",
+  "#bef264",
+  "#fdba74",
+  "#a5b4fc",
+  "#5eead4",
+  "#f9a8d4",
+] as const;
+
+/** The card's five lifelines (they carry a badge) keep their own colours; any other lifeline takes the next colour in turn. */
+export function lifelineColour(lifeline: { id: string; badge?: string }, index: number): string {
+  return lifeline.badge && isLifelineId(lifeline.id)
+    ? LIFELINE_COLOURS[lifeline.id]
+    : EXTRA_LIFELINE_COLOURS[index % EXTRA_LIFELINE_COLOURS.length];
+}
 
 export const ARROW_STYLES: Record<ArrowKind, { stroke: string; dash?: string; width: number; head: "filled" | "open" }> = {
   request: { stroke: "#e2e8f0", width: 2.5, head: "filled" },

@@ -1,10 +1,7 @@
 import { LIFELINES } from "@/lib/lesson/card";
 import type { LessonDiagram, LessonLifeline } from "@/lib/lesson/model";
-import { ARROW_STYLES, CURRENT_STROKE, LIFELINE_COLOURS } from "@/components/theme";
+import { ARROW_STYLES, CURRENT_STROKE, lifelineColour } from "@/components/theme";
 import type { ElementPicker } from "@/components/questions/picker";
-
-const NAMES: Record<string, string> = Object.fromEntries(LIFELINES.map((l) => [l.id, l.name]));
-const COLOURS: Record<string, string> = LIFELINE_COLOURS;
 
 /**
  * The sequence so far as a list, for a phone: the full diagram shrunk to 360
@@ -20,7 +17,10 @@ export function StepTrail({
   stepIndex: number;
   picker?: ElementPicker;
 }) {
-  const names = scenario.lifelines ? Object.fromEntries(scenario.lifelines.map((l) => [l.id, l.name])) : NAMES;
+  // Names in their lifeline's colour, the same colour as the drawing's heads (a teacher's lifelines too).
+  const lifelines = scenario.lifelines ?? LIFELINES;
+  const names: Record<string, string> = Object.fromEntries(lifelines.map((l) => [l.id, l.name]));
+  const colours: Record<string, string> = Object.fromEntries(lifelines.map((l, i) => [l.id, lifelineColour(l, i)]));
   return (
     <ol className="space-y-1.5" aria-label="Steps so far" data-testid="step-trail">
       {scenario.steps.slice(0, stepIndex + 1).map((step, i) => {
@@ -44,9 +44,9 @@ export function StepTrail({
                 {step.failed ? " ✕ fails" : ""}
               </span>
               <span className="block text-sm text-slate-300">
-                <span style={{ color: COLOURS[step.from] }}>{names[step.from]}</span>
+                <span style={{ color: colours[step.from] }}>{names[step.from]}</span>
                 {step.from === step.to ? " (itself)" : " → "}
-                {step.from !== step.to && <span style={{ color: COLOURS[step.to] }}>{names[step.to]}</span>}
+                {step.from !== step.to && <span style={{ color: colours[step.to] }}>{names[step.to]}</span>}
               </span>
             </span>
             {asked > 0 && (

@@ -11,6 +11,7 @@ export function TallyBars({
   correctOptionId,
   highlightId,
   large,
+  notes,
   testId = "poll-tally",
 }: {
   options: PollOption[];
@@ -18,6 +19,8 @@ export function TallyBars({
   correctOptionId?: string | null;
   highlightId?: string | null;
   large?: boolean;
+  /** Each option's explanation under its bar (once revealed, when the options carry one). */
+  notes?: boolean;
   testId?: string;
 }) {
   const max = Math.max(1, ...Object.values(results.counts));
@@ -49,6 +52,14 @@ export function TallyBars({
               <div className={`mt-1 overflow-hidden rounded bg-slate-800 ${large ? "h-5" : "h-3"}`} aria-hidden="true">
                 <div className={`h-full rounded ${correct ? "bg-emerald-400" : "bg-sky-400"}`} style={{ width: `${(n / max) * 100}%` }} />
               </div>
+              {notes && o.note && (
+                <p
+                  className={`mt-1 text-[0.9em] [overflow-wrap:anywhere] ${correct ? "text-emerald-200" : "text-slate-200"}`}
+                  data-testid="poll-option-note"
+                >
+                  {o.note}
+                </p>
+              )}
             </li>
           );
         })}

@@ -9,7 +9,6 @@ import type { PublicPoll, PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { SessionGate } from "@/components/session/SessionGate";
 import { ClassPaused } from "@/components/session/ClassPaused";
-import { ProjectorDiagram } from "@/components/diagram/ProjectorDiagram";
 import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
 import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
 import { TallyBars } from "@/components/poll/TallyBars";
@@ -17,7 +16,9 @@ import { useLiveResults } from "@/components/poll/useLiveResults";
 import { Countdown } from "@/components/poll/Countdown";
 import { VoteProgress } from "@/components/poll/VoteProgress";
 import { pollIsCurrent } from "@/lib/session/views";
+import { describeTarget, type LessonNames } from "@/lib/session/questions";
 import { ProjectorPanel } from "./ProjectorPanel";
+import { useFitToHeight } from "./useFitToHeight";
 import type { ShownQuestion } from "@/components/questions/ProjectorQuestion";
 
 /** The teacher's own projector window (same browser) presents the host key, so it still opens once the room is locked. */
@@ -53,11 +54,14 @@ function Projector({ code }: { code: string }) {
   const { diagram, scenario, custom } = useLessonDiagram(snapshot);
   // The Kubernetes side panels (objects, topology, comparison) belong to the built-in lesson only.
   const panel = custom ? "none" : snapshot.projectorPanel;
-  const shownQuestion = useShownQuestion(snapshot);
+  const shownQuestion = useShownQuestion(snapshot, custom ? diagram : undefined);
   const poll = snapshot.poll && pollIsCurrent(snapshot.poll, snapshot) && snapshot.status !== "ended" ? snapshot.poll : null;
-  // A poll takes the side panel's place while it is on; objects need the widest column (YAML, whole event messages).
+  // A poll takes the side panel's place while it is on (wider once revealed: every option's explanation shows);
+  // objects need the widest column (YAML, whole event messages).
   const side = poll
-    ? "30rem"
+    ? poll.revealed
+      ? "40rem"
+      : "30rem"
     : panel === "objects"
       ? snapshot.projectorFocus.object === "events"
         ? "42rem"
@@ -85,12 +89,15 @@ function Projector({ code }: { code: string }) {
       </header>
       {snapshot.status !== "ended" && <ClassPaused paused={snapshot.paused} large />}
       <div className="grid min-h-0 gap-[0.5rem]" style={{ gridTemplateColumns: side ? `minmax(0,1fr) ${side}` : "minmax(0,1fr)" }}>
-        <div className="min-h-0 min-w-0">
-          {custom ? (
-            <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} large className="h-full max-h-full w-full" />
-          ) : (
-            <ProjectorDiagram scenario={scenario} stepIndex={snapshot.stepIndex} question={shownQuestion} />
-          )}
+        {/* One renderer for the built-in lesson and a teacher's own, filling the screen's own pixels. */}
+        <div className="min-h-0 min-w-0" data-testid="projector-diagram">
+          <SequenceDiagram
+            scenario={diagram}
+            stepIndex={snapshot.stepIndex}
+            fit="screen"
+            question={shownQuestion}
+            className="h-full w-full"
+          />
         </div>
         {poll ? (
           <ProjectorPoll poll={poll} snapshot={snapshot} />
@@ -104,13 +111,16 @@ function Projector({ code }: { code: string }) {
   );
 }
 
-/** The question the teacher put on the projector (its text comes from the questions channel, its id with the snapshot). */
-function useShownQuestion(snapshot: PublicSnapshot): ShownQuestion | null {
+/**
+ * The question the teacher put on the projector (its text comes from the questions channel, its id with the snapshot),
+ * named from the lesson on screen: a teacher's lesson names its own steps and lifelines.
+ */
+function useShownQuestion(snapshot: PublicSnapshot, lesson: LessonNames | undefined): ShownQuestion | null {
   const questions = useLive((s) => s.questions);
   const id = snapshot.questions.shownId;
   if (!id || snapshot.status === "ended" || questions?.audience !== "public") return null;
   const q = questions.questions.find((x) => x.id === id);
-  return q ? { ...q, sameScenario: q.mode === snapshot.mode && q.variant === snapshot.variant } : null;
+  return q ? { ...q, sameScenario: q.mode === snapshot.mode && q.variant === snapshot.variant, about: describeTarget(q, lesson) } : null;
 }
 
 /** Top right: how to join while the room is open (QR, address, code), that it is locked, or that it has ended. */
@@ -177,33 +187,42 @@ function RoomCard({ code, snapshot }: { code: string; snapshot: PublicSnapshot }
 function ProjectorPoll({ poll, snapshot }: { poll: PublicPoll; snapshot: PublicSnapshot }) {
   const results = useLiveResults(poll, snapshot.rev);
   const voted = results ? results.total : poll.voted;
+  // Every option shows whole: a long poll is set a little smaller (sizes below are in em) rather than cut off.
+  const [ref, scale] = useFitToHeight<HTMLElement>(`${poll.id}:${poll.round}:${poll.status}:${poll.revealed}`);
   return (
     <section
+      ref={ref}
       className="min-h-0 overflow-hidden rounded-2xl border-2 border-violet-400/70 bg-slate-900 p-[0.6rem]"
+      style={{ fontSize: `${scale}rem` }}
       aria-labelledby="projector-poll"
       data-testid="projector-poll"
     >
-      <p className="text-[1rem] font-semibold uppercase tracking-widest text-violet-300">
+      <p className="text-[1em] font-semibold uppercase tracking-widest text-violet-300">
         {poll.status === "open" ? "Vote on your phone" : poll.revealed ? "The answer" : "Poll closed"}{" "}
         {poll.status === "open" && <Countdown closesAt={poll.closesAt} />}
       </p>
-      <h2 id="projector-poll" className="mt-[0.2rem] text-[1.4rem] font-bold leading-snug">
+      <h2 id="projector-poll" className={`mt-[0.2em] font-bold leading-snug ${poll.revealed ? "text-[1.2em]" : "text-[1.4em]"}`}>
         {poll.question}
       </h2>
       {poll.status === "open" && (
-        <VoteProgress voted={voted} total={snapshot.participantCount} className="mt-[0.3rem] text-[1.1rem] text-slate-100" />
+        <VoteProgress voted={voted} total={snapshot.participantCount} className="mt-[0.3em] text-[1.1em] text-slate-100" />
       )}
       {results ? (
-        <div className="mt-[0.5rem]" aria-live="polite">
-          <TallyBars options={poll.options} results={results} correctOptionId={poll.correctOptionId} large />
-          {poll.revealed && poll.correctOptionId && (
-            <p className="mt-[0.4rem] text-[1rem] text-emerald-200">{poll.options.find((o) => o.id === poll.correctOptionId)?.note}</p>
-          )}
+        // Once revealed, every option with why it is right or wrong (the class learns from the wrong ones too),
+        // set a little smaller so four options and their explanations fit beside the diagram.
+        <div className={`mt-[0.5em] ${poll.revealed ? "text-[1em] leading-snug" : ""}`} aria-live="polite">
+          <TallyBars
+            options={poll.options}
+            results={results}
+            correctOptionId={poll.correctOptionId}
+            large={!poll.revealed}
+            notes={poll.revealed}
+          />
         </div>
       ) : (
-        <ol className="mt-[0.5rem] space-y-[0.3rem] text-[1.05rem]">
+        <ol className="mt-[0.5em] space-y-[0.3em] text-[1.05em]">
           {poll.options.map((o) => (
-            <li key={o.id} className="rounded-xl bg-slate-800 px-[0.5rem] py-[0.3rem]">
+            <li key={o.id} className="rounded-xl bg-slate-800 px-[0.5em] py-[0.3em]">
               {o.text}
             </li>
           ))}
