@@ -1,4 +1,4 @@
-import { LessonsList } from "@/components/lessons/LessonsList";
+import { LessonsList } from "@/components/lessonLibrary/LessonsList";
 
 export const metadata = { title: "Your lessons · Dynamic provisioning, live" };
 

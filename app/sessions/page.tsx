@@ -1,4 +1,4 @@
-import { SessionsList } from "@/components/sessions/SessionsList";
+import { SessionsList } from "@/components/savedSessions/SessionsList";
 
 export const metadata = { title: "Saved sessions · Dynamic provisioning, live" };
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useJoinInfo } from "@/components/session/useJoinInfo";
+import { useJoinInfo } from "@/components/classroom/useJoinInfo";
 
 /** The join link and its QR code, with an address students' phones can reach. */
 export function JoinPanel({ code }: { code: string }) {

@@ -5,7 +5,7 @@ import { deepDivesAt } from "@/lib/session/rules";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
-import { PANEL_LABELS } from "@/components/lesson/panelLabels";
+import { PANEL_LABELS } from "@/components/lessonPanels/panelLabels";
 
 const OBJECT_LABELS: Record<ProjectorObject, string> = {
   PersistentVolumeClaim: "PVC",

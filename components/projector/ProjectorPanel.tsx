@@ -5,10 +5,10 @@ import { assertNever } from "@/lib/assertNever";
 import { FIDELITY_NOTES, KUBERNETES_VERSION_LABEL, type Scenario } from "@/lib/lesson";
 import { deepDivesAt } from "@/lib/session/rules";
 import type { ProjectorFocus, ProjectorPanel as Panel } from "@/lib/session/types";
-import { EventList, SHORT, useObjectViews, YamlBlock } from "@/components/lesson/ObjectInspector";
-import { TopologyPanel } from "@/components/lesson/TopologyPanel";
-import { CompareView } from "@/components/lesson/CompareView";
-import { PANEL_LABELS } from "@/components/lesson/panelLabels";
+import { EventList, SHORT, useObjectViews, YamlBlock } from "@/components/lessonPanels/ObjectInspector";
+import { TopologyPanel } from "@/components/lessonPanels/TopologyPanel";
+import { CompareView } from "@/components/lessonPanels/CompareView";
+import { PANEL_LABELS } from "@/components/lessonPanels/panelLabels";
 
 /**
  * A side panel on the projector. Nobody can click or scroll there, so the

@@ -2,15 +2,15 @@
 
 import { useEffect, useState } from "react";
 import { readHostKey } from "@/components/live/hostKeyStore";
-import { useJoinInfo } from "@/components/session/useJoinInfo";
+import { useJoinInfo } from "@/components/classroom/useJoinInfo";
 import { useLessonDiagram } from "@/components/live/useLesson";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import type { PublicPoll, PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
-import { SessionGate } from "@/components/session/SessionGate";
-import { ClassPaused } from "@/components/session/ClassPaused";
-import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
-import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
+import { SessionGate } from "@/components/classroom/SessionGate";
+import { ClassPaused } from "@/components/classroom/ClassPaused";
+import { ModeBadge, StepHeader } from "@/components/classroom/StepHeader";
+import { ModeSwitchNotice } from "@/components/classroom/ModeSwitchNotice";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { useLiveResults } from "@/components/poll/useLiveResults";
 import { Countdown } from "@/components/poll/Countdown";

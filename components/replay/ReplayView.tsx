@@ -6,13 +6,13 @@ import { diagramOf } from "@/lib/session/lesson";
 import type { LessonStep } from "@/lib/lesson/model";
 import { ReplayTimeline, activePoll, toHostSnapshot, type SessionEvent } from "@/lib/session";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
-import { ModeBadge, StepHeader } from "@/components/session/StepHeader";
-import { ModeSwitchNotice } from "@/components/session/ModeSwitchNotice";
-import { LessonPanels } from "@/components/lesson/LazyPanels";
+import { ModeBadge, StepHeader } from "@/components/classroom/StepHeader";
+import { ModeSwitchNotice } from "@/components/classroom/ModeSwitchNotice";
+import { LessonPanels } from "@/components/lessonPanels/LazyPanels";
 import { TallyBars } from "@/components/poll/TallyBars";
 import { hostKeyHeaders } from "@/components/live/hostKeyStore";
 import { ReplayControls, type Speed } from "./ReplayControls";
-import { FidelityNotes } from "@/components/session/FidelityNotes";
+import { FidelityNotes } from "@/components/classroom/FidelityNotes";
 import { readApi } from "@/lib/protocol/rest";
 import { ReplayQuestions } from "@/components/questions/ReplayQuestions";
 

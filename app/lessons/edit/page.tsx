@@ -1,4 +1,4 @@
-import { LessonEditor } from "@/components/lessons/LessonEditor";
+import { LessonEditor } from "@/components/lessonLibrary/LessonEditor";
 
 export const metadata = { title: "Lesson from a sequence diagram · Dynamic provisioning, live" };
 
