@@ -277,6 +277,11 @@ test("the built-in lesson on the projector, the console and a phone: the same nu
   }
   await settle(teacher.page);
   await teacher.page.screenshot({ path: `${SHOTS}/builtin-console-1440.png`, fullPage: true });
+  // The console on a phone: the drawing scales down whole rather than wrapping names letter by letter.
+  await teacher.page.setViewportSize({ width: 360, height: 740 });
+  await settle(teacher.page);
+  await teacher.page.locator("[data-testid=sequence-diagram]").screenshot({ path: `${SHOTS}/builtin-console-360-diagram.png` });
+  await teacher.page.setViewportSize({ width: 1440, height: 900 });
   await student.expectStep(12);
   await phoneShot(student, "builtin");
   // A question about a lifeline, shown: beside the head, off the current arrow.
@@ -304,5 +309,15 @@ test("the built-in lesson on the projector, the console and a phone: the same nu
       .toBe(false);
     await projector.page.screenshot({ path: `${SHOTS}/builtin-projector-question-${screen.width}.png` });
   }
+  // The replay draws the same diagram.
+  teacher.page.once("dialog", (d) => void d.accept());
+  await teacher.page.getByTestId("end-session").click();
+  await teacher.page.goto(`/replay/${session.id}`);
+  await teacher.page.getByTestId("replay-timeline").focus();
+  await teacher.page.keyboard.press("End");
+  await expect(teacher.page.getByTestId("step-indicator")).toHaveAttribute("data-step", "12");
+  await expect(teacher.page.locator("[data-testid=sequence-diagram] [data-current]")).toHaveCount(1);
+  await settle(teacher.page);
+  await teacher.page.screenshot({ path: `${SHOTS}/builtin-replay-1440.png`, fullPage: true });
   console.log(figures.join("\n"));
 });

@@ -3,13 +3,22 @@
 import { memo, useId, useMemo } from "react";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import type { ElementPicker } from "@/components/questions/picker";
-import { QuestionCallout, calloutText, type ShownQuestion } from "@/components/questions/ProjectorQuestion";
+import {
+  QuestionCallout,
+  calloutText,
+  calloutWidths,
+  type CalloutText,
+  type ShownQuestion,
+} from "@/components/questions/ProjectorQuestion";
 import { layoutDiagram } from "./layout";
 import { measurer } from "./measure";
-import { currentParts, drawnParts, placeCallout, questionAnchor } from "./placement";
+import { currentParts, drawnParts, placeCallout, questionAnchor, type Placement } from "./placement";
 import { useBoxSize, type BoxSize } from "./useBoxSize";
 import { Markers } from "./Markers";
 import { LifelineHead, StepRow } from "./DiagramParts";
+
+/** The narrowest a growing drawing is laid out, in rem (40 rem: 640 px on a laptop). */
+const MIN_WIDTH_REM = 40;
 
 export interface SequenceDiagramProps {
   /** Any lesson in the one model: the built-in scenario on the card's lifelines, or a teacher's own. */
@@ -84,25 +93,46 @@ function Drawing({
   question: ShownQuestion | null;
 }) {
   const measure = measurer(box.family);
+  // Keyed on the lesson's parts, not the lesson object: a view builds that object afresh on every snapshot.
+  const { lifelines, steps } = scenario;
   const layout = useMemo(
-    () => layoutDiagram(scenario, { width: box.width, height: fit === "screen" ? box.height : null, rem: box.rem }, stepIndex, measure),
-    [scenario, box, fit, stepIndex, measure],
+    () =>
+      layoutDiagram(
+        { lifelines, steps },
+        // Narrower than a small laptop (a console on a phone), it is laid out at that width and scaled down whole,
+        // rather than wrapping every name letter by letter.
+        {
+          width: fit === "screen" ? box.width : Math.max(box.width, MIN_WIDTH_REM * box.rem),
+          height: fit === "screen" ? box.height : null,
+          rem: box.rem,
+        },
+        stepIndex,
+        measure,
+      ),
+    [lifelines, steps, box, fit, stepIndex, measure],
   );
   const u = box.rem;
   const callout = useMemo(() => {
     if (!question) return null;
-    const text = calloutText(question, scenario, layout.width, u, measure);
     const anchor = question.sameScenario ? questionAnchor(question.target, layout, stepIndex) : null;
-    const at = placeCallout({
-      size: text,
-      anchor,
-      bounds: { x: 4, y: 4, width: layout.width - 8, height: layout.height - 8 },
-      drawn: drawnParts(layout, stepIndex),
-      forbidden: currentParts(layout, stepIndex, 0.3 * u),
-      gap: 1.2 * u,
-    });
-    return { text, at, point: anchor?.point ?? null };
-  }, [question, scenario, layout, stepIndex, u, measure]);
+    const drawn = drawnParts(layout, stepIndex);
+    const forbidden = currentParts(layout, stepIndex, 0.3 * u);
+    let best: { text: CalloutText; at: Placement } | null = null;
+    for (const width of calloutWidths(layout.width, u)) {
+      const text = calloutText(question, { lifelines, steps }, width, u, measure);
+      const at = placeCallout({
+        size: text,
+        anchor,
+        bounds: { x: 4, y: 4, width: layout.width - 8, height: layout.height - 8 },
+        drawn,
+        forbidden,
+        gap: 1.2 * u,
+      });
+      // The widest that does as well: it reads in fewer lines.
+      if (!best || at.score < best.at.score - 1) best = { text, at };
+    }
+    return best;
+  }, [question, lifelines, steps, layout, stepIndex, u, measure]);
   const current = scenario.steps[stepIndex];
   const screen = fit === "screen";
   return (
@@ -157,7 +187,7 @@ function Drawing({
           />
         ),
       )}
-      {question && callout && <QuestionCallout question={question} text={callout.text} at={callout.at} anchor={callout.point} rem={u} />}
+      {question && callout && <QuestionCallout question={question} text={callout.text} at={callout.at} rem={u} />}
     </svg>
   );
 }

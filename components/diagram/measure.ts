@@ -73,7 +73,8 @@ export function wrapTo(text: string, max: number, px: number, weight: number, me
   let line = "";
   // A piece marked \u0000 continues the word before it (no space between them).
   const pieces = text
-    .split(/\s+/)
+    // Ordinary spaces only: a no-break space keeps "▲ 3" together.
+    .split(/[ \t\r\n]+/)
     .filter(Boolean)
     .flatMap((word) => {
       if (measure(word, px, weight) <= max) return [word];

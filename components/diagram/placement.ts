@@ -16,6 +16,8 @@ export interface Point {
 export interface Anchor {
   element: Rect;
   point: Point;
+  /** An arrow's line: the point slides along it to face the callout, so the callout's line never runs along the arrow. */
+  slide?: { from: number; to: number };
 }
 
 export const union = (a: Rect, b: Rect): Rect => {
@@ -55,7 +57,8 @@ export function questionAnchor(target: QuestionTarget, layout: DiagramLayout, st
     return f ? { element: f, point: { x: f.x + f.width / 2, y: f.y + f.height / 2 } } : null;
   }
   // An arrow with its label: the callout keeps clear of both.
-  return { element: union(row.arrowBox, row.label.box), point: { x: row.arrowBox.x + row.arrowBox.width / 2, y: row.y } };
+  const { x, width } = row.arrowBox;
+  return { element: union(row.arrowBox, row.label.box), point: { x: x + width / 2, y: row.y }, slide: { from: x + 8, to: x + width - 8 } };
 }
 
 /** What is drawn so far (heads, labels, notes, numbers, arrows): a callout should cover none of it. */
@@ -69,10 +72,12 @@ export function drawnParts(layout: DiagramLayout, stepIndex: number): Rect[] {
   return parts;
 }
 
-/** The current step's arrow and label: a callout must never cover them. */
+/** The current step's arrow, label and number: a callout must never cover them. */
 export function currentParts(layout: DiagramLayout, stepIndex: number, margin: number): Rect[] {
   const row = layout.rows[stepIndex];
-  return row ? [grow(row.arrowBox, margin), grow(row.label.box, margin / 2)] : [];
+  if (!row) return [];
+  const { cx, cy, r } = row.number;
+  return [grow(row.arrowBox, margin), grow(row.label.box, margin / 2), { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r }];
 }
 
 export interface Placement {
@@ -80,12 +85,24 @@ export interface Placement {
   y: number;
   /** Where the line from the element meets the callout's edge (null when unanchored). */
   edge: Point | null;
+  /** Where that line starts on the element. */
+  point: Point | null;
+  /** Lower is better: covered text, ten thousand times over for the current step, and distance from the element. */
+  score: number;
 }
 
+/** Covering drawn text costs this much per square pixel; each pixel of distance from the element, `gap` times this. */
+const COVER_COST = 3;
+const DISTANCE_COST = 4;
+
 /**
- * The best of a few spots around the element: below, above, right and left,
- * at increasing distance; each scored by how much drawn text it covers
- * (forbidden parts count a million times over) and how far it is.
+ * The best spot for a callout of this size: the spots right around the
+ * element (below, above, right, left, at increasing distance) and a grid over
+ * the whole drawing, each scored by how much drawn text it would cover
+ * (forbidden parts cost a million times over) and how far from its element
+ * it is. So it sits beside its element when there is room there, in the
+ * nearest free space when there is not, and over old steps only when the
+ * drawing is full, never over the current one.
  */
 export function placeCallout({
   size,
@@ -115,26 +132,26 @@ export function placeCallout({
       for (const x of xs) candidates.push({ x, y: e.y + e.height + gap + far }, { x, y: e.y - gap - h - far });
       for (const y of ys) candidates.push({ x: e.x + e.width + gap + far, y }, { x: e.x - gap - w - far, y });
     }
-  } else {
-    // Not drawn: a corner, the least crowded one.
-    const right = bounds.x + bounds.width - w;
-    const bottom = bounds.y + bounds.height - h;
-    candidates.push({ x: right, y: bounds.y }, { x: bounds.x, y: bounds.y }, { x: right, y: bottom }, { x: bounds.x, y: bottom });
   }
+  for (let y = bounds.y; y <= bounds.y + bounds.height - h + 0.5; y += gap) {
+    for (let x = bounds.x; x <= bounds.x + bounds.width - w + 0.5; x += gap) candidates.push({ x, y });
+  }
+  // The far corner, exactly (the grid's steps may stop short of it).
+  candidates.push({ x: bounds.x + bounds.width - w, y: bounds.y + bounds.height - h });
   let best: { at: Point; score: number } | null = null;
   for (const c of candidates) {
     const at = { x: clampX(c.x), y: clampY(c.y) };
     const box = { x: at.x, y: at.y, width: w, height: h };
     let score = 0;
     for (const f of forbidden) score += overlapArea(box, f) * 1e6;
-    for (const d of drawn) score += overlapArea(box, d);
-    // Farther from its element costs as much as covering a small word per line height away.
-    if (anchor) score += distance(box, anchor.element) * gap * 4;
+    for (const d of drawn) score += overlapArea(box, d) * COVER_COST;
+    if (anchor) score += distance(box, anchor.element) * gap * DISTANCE_COST;
     if (!best || score < best.score) best = { at, score };
   }
-  const at = best!.at;
-  if (!anchor) return { ...at, edge: null };
-  const p = anchor.point;
+  const { at, score } = best!;
+  if (!anchor) return { ...at, edge: null, point: null, score };
+  const { slide } = anchor;
+  const p = slide ? { x: Math.min(Math.max(at.x + w / 2, slide.from), slide.to), y: anchor.point.y } : anchor.point;
   const edge = { x: Math.min(Math.max(p.x, at.x), at.x + w), y: Math.min(Math.max(p.y, at.y), at.y + h) };
-  return { ...at, edge };
+  return { ...at, edge, point: p, score };
 }

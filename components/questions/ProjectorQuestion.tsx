@@ -1,7 +1,7 @@
 import { describeTarget, elementName, targetKey, type ClassQuestion, type LessonNames } from "@/lib/session/questions";
 import type { QuestionTarget } from "@/lib/session/types";
 import { wrapTo, type Measure } from "@/components/diagram/measure";
-import type { Placement, Point } from "@/components/diagram/placement";
+import type { Placement } from "@/components/diagram/placement";
 
 /** The question on the projector, and whether its element is in the lesson on screen. */
 export interface ShownQuestion extends ClassQuestion {
@@ -21,13 +21,17 @@ export interface CalloutText {
   body: { px: number; line: number; lines: string[] };
 }
 
+/** The callout's widths to try, widest first: a narrower, taller one may find free space a wide one cannot. */
+export function calloutWidths(drawingWidth: number, u: number): number[] {
+  return [...new Set([28, 22, 17].map((w) => Math.min(drawingWidth * 0.45, w * u)))];
+}
+
 /** Type read from the back of the room (the projector's rem follows the screen): 1.4 rem for the question, 0.95 rem for what it is about. */
-export function calloutText(question: ShownQuestion, lesson: LessonNames, drawingWidth: number, u: number, measure: Measure): CalloutText {
-  const width = Math.min(drawingWidth * 0.45, 28 * u);
+export function calloutText(question: ShownQuestion, lesson: LessonNames, width: number, u: number, measure: Measure): CalloutText {
   const pad = 0.6 * u;
   const head = { px: 0.95 * u, line: 0.95 * u * 1.25 };
   const body = { px: 1.4 * u, line: 1.4 * u * 1.22 };
-  const tail = ` · ▲ ${question.votes}${question.status === "answered" ? " · answered" : ""}`;
+  const tail = ` · ▲\u00a0${question.votes}${question.status === "answered" ? " · answered" : ""}`;
   let header = `Question · ${question.about ?? describeTarget(question)}${tail}`;
   let headLines = wrapTo(header, width - 2 * pad, head.px, 700, measure);
   // A long step title is on the drawing already: the header then says only which step and element.
@@ -52,17 +56,15 @@ export function QuestionCallout({
   question,
   text,
   at,
-  anchor,
   rem: u,
 }: {
   question: ShownQuestion;
   text: CalloutText;
+  /** Where it goes, and the point of its element its line starts from (null when the element is not drawn). */
   at: Placement;
-  /** The point of the element the line goes to, or null when the element is not drawn. */
-  anchor: Point | null;
   rem: number;
 }) {
-  const { x, y } = at;
+  const { x, y, point: anchor } = at;
   return (
     <g
       data-testid="projector-question"
