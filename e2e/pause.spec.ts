@@ -29,6 +29,10 @@ test("the teacher pauses the class: phones and the projector say so, votes and q
   // Every phone and the projector show it; a phone cannot vote while paused.
   await expect(projector.page.getByTestId("class-paused")).toBeVisible();
   await expect(projector.page.getByTestId("class-paused")).toContainText("Paused");
+  // Nothing on either screen still invites a vote that would be refused.
+  await expect(projector.page.getByTestId("projector-poll")).toContainText("Voting paused");
+  await expect(projector.page.getByTestId("projector-poll")).not.toContainText("Vote on your phone");
+  await expect(bo.page.getByTestId("poll-card")).toContainText("voting paused");
   for (const s of [ana, bo]) {
     await expect(s.page.getByTestId("class-paused")).toBeVisible();
     for (const option of await pollOptions(s).all()) await expect(option).toBeDisabled();
@@ -51,6 +55,7 @@ test("the teacher pauses the class: phones and the projector say so, votes and q
   await teacher.page.getByTestId("pause-class").click();
   await expect(teacher.page.getByTestId("pause-class")).toHaveAttribute("aria-pressed", "false");
   for (const view of [projector, ana, bo]) await expect(view.page.getByTestId("class-paused")).toHaveCount(0);
+  await expect(projector.page.getByTestId("projector-poll")).toContainText("Vote on your phone");
   await pollOption(bo, first).click();
   await expect(bo.page.getByTestId("vote-receipt")).toHaveAttribute("data-kind", "ok");
   await expect(teacher.page.getByTestId("vote-progress")).toHaveAttribute("data-voted", "2");

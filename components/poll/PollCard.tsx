@@ -82,7 +82,8 @@ export function PollCard({
       data-poll-status={poll.status}
     >
       <p className="text-sm font-semibold uppercase tracking-widest text-violet-300">
-        {open ? "Poll open" : poll.revealed ? "Answer revealed" : "Poll closed"} {open && <Countdown closesAt={poll.closesAt} />}
+        {open ? (paused ? "Poll open · voting paused" : "Poll open") : poll.revealed ? "Answer revealed" : "Poll closed"}{" "}
+        {open && <Countdown closesAt={poll.closesAt} />}
       </p>
       <h2 id="poll-question" className="mt-1 text-xl font-bold [overflow-wrap:anywhere] sm:text-2xl">
         {poll.question}

@@ -198,7 +198,7 @@ function ProjectorPoll({ poll, snapshot }: { poll: PublicPoll; snapshot: PublicS
       data-testid="projector-poll"
     >
       <p className="text-[1em] font-semibold uppercase tracking-widest text-violet-300">
-        {poll.status === "open" ? "Vote on your phone" : poll.revealed ? "The answer" : "Poll closed"}{" "}
+        {poll.status === "open" ? (snapshot.paused ? "Voting paused" : "Vote on your phone") : poll.revealed ? "The answer" : "Poll closed"}{" "}
         {poll.status === "open" && <Countdown closesAt={poll.closesAt} />}
       </p>
       <h2 id="projector-poll" className={`mt-[0.2em] font-bold leading-snug ${poll.revealed ? "text-[1.2em]" : "text-[1.4em]"}`}>
