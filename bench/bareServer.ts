@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -6,6 +6,7 @@ import { Server } from "socket.io";
 import { tallyIntervalMs } from "../lib/constants";
 import { getScenario } from "../lib/lesson/scenarios";
 import { generateNextStepPoll } from "../lib/polls/nextStep";
+import type { PatchOf, PublicTally } from "../lib/session/projection";
 import { initialState } from "../lib/session/reducer";
 import type { Poll } from "../lib/session/types";
 import { toPublicSnapshot } from "../lib/session/views";
@@ -25,13 +26,26 @@ import { toPublicSnapshot } from "../lib/session/views";
  * the event-loop delay and heap figures the product's /metrics gives.
  *
  * What it sends is the product's, byte for byte in shape and within a few
- * bytes in size: the snapshots are built by the product's own view
- * (`toPublicSnapshot`, lib/session/views.ts) from a session state this file
- * keeps by hand (the same code, title, mode, step, participant count and
- * revision counter as the product's: one revision per join, step, vote and
- * close), the poll is the product's generated next-step poll for the current
- * step, the tally has the product's fields ({pollId, round, counts, total,
- * rev}), and tallies are coalesced with the product's interval
+ * bytes in size: the product's one message kind, `session:patch`, on the
+ * class's stream ("public", lib/session/projection.ts), numbered on a clock of
+ * the room's own (`to` one more than the last patch, `from` the last ordered
+ * patch; volatile counts do not move `from`) under a random room instance as
+ * the product's RoomSync (server/rooms/roomSync.ts) names it:
+ *
+ * - join: the whole patch, `put: {session, presence}` (the product also sends
+ *   the student's own stream whole, `me`; the baseline does not);
+ * - step: `put: {session}, del: ["tally"]`;
+ * - open (the product's poll:open + results:show): `put: {session, tally}`;
+ * - close: `put: {session}, del: ["tally"]`;
+ * - a running count: a volatile `put: {tally}`.
+ *
+ * The session record is built by the product's own view (`toPublicSnapshot`,
+ * lib/session/views.ts) from a session state this file keeps by hand (the
+ * same code, title, mode, step, participant count and revision counter as the
+ * product's: one revision per join, step, vote and close), the poll is the
+ * product's generated next-step poll for the current step, the tally is the
+ * product's PublicTally with live results shown ({pollId, round, total, rev,
+ * counts}), and tallies are coalesced with the product's interval
  * (`tallyIntervalMs`: 250 ms, longer past 2,500 sockets) and leading-edge rule.
  */
 
@@ -76,6 +90,11 @@ class BareRoom {
   private poll: Poll | null = null;
   private tallyTimer: NodeJS.Timeout | null = null;
   private tallyPending = false;
+  /** The room instance and its clock, as the product's RoomSync numbers the class's patches. */
+  private readonly instance = randomBytes(9).toString("base64url");
+  private clock = 0;
+  /** The `to` of the class's last ordered patch: the next one is made from it. */
+  private last = 0;
 
   constructor(readonly code: string) {
     this.state.id = randomUUID();
@@ -84,12 +103,39 @@ class BareRoom {
     this.state.seq = 1; // the product's session:created; each join, step, vote and close adds one, as below
   }
 
-  private emit(event: string, payload: unknown): void {
-    io.to(this.code).emit(event, payload);
+  /** The next patch of the class's stream, numbered as the product's RoomSync does (volatile ones do not move `from`). */
+  private patch(change: Pick<PatchOf<"public">, "put" | "del">, volatile = false): PatchOf<"public"> {
+    const to = ++this.clock;
+    const patch: PatchOf<"public"> = { stream: "public", instance: this.instance, from: this.last, to };
+    if (volatile) patch.volatile = true;
+    else this.last = to;
+    if (change.put) patch.put = change.put;
+    if (change.del) patch.del = change.del;
+    return patch;
+  }
+
+  private emit(change: Pick<PatchOf<"public">, "put" | "del">, volatile = false): void {
+    io.to(this.code).emit("session:patch", this.patch(change, volatile));
   }
 
   snapshot() {
     return toPublicSnapshot(this.state, this.connected);
+  }
+
+  /** A joining student's copy: the class's records whole, at the stream's clock (as RoomSync.whole). */
+  whole(): PatchOf<"public"> {
+    const put: NonNullable<PatchOf<"public">["put"]> = { session: this.snapshot(), presence: { participantCount: this.connected } };
+    const tally = this.tally();
+    if (tally) put.tally = tally;
+    return { stream: "public", instance: this.instance, from: this.last, to: this.last, whole: true, put };
+  }
+
+  /** The open poll's running count as the class sees it with live results shown (the product's publicTally). */
+  private tally(): PublicTally | null {
+    const poll = this.poll;
+    if (!poll || poll.status !== "open") return null;
+    const { counts, total } = this.counts();
+    return { pollId: poll.id, round: poll.round, total, rev: this.state.seq, counts };
   }
 
   private counts(): { counts: Record<string, number>; total: number } {
@@ -106,7 +152,7 @@ class BareRoom {
   step(stepIndex: number): void {
     this.state.seq += 1;
     this.state.stepIndex = stepIndex;
-    this.emit("session:snapshot", this.snapshot());
+    this.emit(this.withTally());
   }
 
   /** The product's poll:open + results:show (live results visible to the class), in one command. */
@@ -140,7 +186,7 @@ class BareRoom {
     state.activePollId = poll.id;
     state.resultsVisible = true;
     state.seq += 2;
-    this.emit("session:snapshot", this.snapshot());
+    this.emit(this.withTally());
     return { pollId: poll.id, options: options.map((o) => o.id) };
   }
 
@@ -152,7 +198,7 @@ class BareRoom {
     poll.status = "closed";
     poll.history = [{ round: poll.round, ...this.counts() }];
     this.state.seq += 1;
-    this.emit("session:snapshot", this.snapshot());
+    this.emit(this.withTally());
     return true;
   }
 
@@ -166,10 +212,15 @@ class BareRoom {
 
   // --- Tallies: the product's leading-edge throttle (server/rooms/throttle.ts), at its interval.
 
+  /** The session record with the running count it goes with (the product's publish): a step, the poll opened or closed. */
+  private withTally(): Pick<PatchOf<"public">, "put" | "del"> {
+    const tally = this.tally();
+    return tally ? { put: { session: this.snapshot(), tally } } : { put: { session: this.snapshot() }, del: ["tally"] };
+  }
+
   private sendTally(): void {
-    const poll = this.poll;
-    if (!poll || poll.status !== "open") return;
-    this.emit("poll:tally", { pollId: poll.id, round: poll.round, ...this.counts(), rev: this.state.seq });
+    const tally = this.tally();
+    if (tally) this.emit({ put: { tally } }, true);
   }
 
   /** The first request runs at once; later ones within the interval fold into one run at its end. */
@@ -228,7 +279,7 @@ io.on("connection", (socket) => {
   }
   void socket.join(room.code);
   room.joined();
-  socket.emit("session:snapshot", room.snapshot());
+  socket.emit("session:patch", room.whole());
   socket.on("disconnect", () => {
     room.connected -= 1;
   });

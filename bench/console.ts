@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
-import { PROTOCOL_VERSION } from "../lib/protocol/wire";
+import { PROTOCOL_VERSION, type Patch } from "../lib/protocol/wire";
 import { ADDRESSES } from "./cli";
 import { log } from "./log";
 import { ROOT, killAll } from "./processes";
@@ -10,6 +10,7 @@ import { startProductNode } from "./servers";
 import { fmt, maxOf } from "./stats";
 import { freePort, stopProcess } from "../tests/support/loopback";
 import { sleep, withTimeout } from "./wait";
+import { firstClassSession } from "./patch";
 
 /**
  * The teacher's console while a lecture hall joins and votes
@@ -17,7 +18,9 @@ import { sleep, withTimeout } from "./wait";
  * (Debian's, as the e2e tests use it), N students joining from 30 loopback
  * addresses, then one more joining and leaving, then everyone voting within
  * a second. It prints what the console's WebSocket received (bytes per
- * message, by event) and the longest task on the page's main thread
+ * message, by event; the teacher's `session:patch`es, the host stream, by
+ * what they carry: whole, or the records they put and delete, a roster row
+ * `r:*`) and the longest task on the page's main thread
  * (PerformanceObserver `longtask`, which reports tasks over 50 ms).
  *
  * Targets (issue 14): a presence or vote update to the console under 5 KB at
@@ -56,13 +59,31 @@ const studentOptions = (code: string, k: number) => ({
   localAddress: ADDRESSES[k % ADDRESSES.length],
 });
 
+/** What a patch carries, for the frames table: its stream, and whole or the kinds of record it puts and deletes. */
+function patchKind(patch: Patch): string {
+  if (patch.whole) return `${patch.stream} whole`;
+  const kind = (key: string) => (key.includes(":") ? `${key.slice(0, key.indexOf(":") + 1)}*` : key);
+  const kinds = new Set([...Object.keys(patch.put ?? {}).map(kind), ...(patch.del ?? []).map((k: string) => `-${kind(k)}`)]);
+  return `${patch.stream}${patch.volatile ? " volatile" : ""} {${[...kinds].join(", ")}}`;
+}
+
+/** A frame's label: the socket.io event (a patch with what it carries), an ack, or engine.io's own. */
+function frameEvent(text: string): string {
+  const event = /^42\["([^"]+)"/.exec(text)?.[1];
+  if (!event) return text.startsWith("43") ? "(ack)" : "(engine.io)";
+  if (event !== "session:patch") return event;
+  try {
+    return `${event} ${patchKind((JSON.parse(text.slice(2)) as [string, Patch])[1])}`;
+  } catch {
+    return event;
+  }
+}
+
 function joinOne(url: string, code: string, k: number): Promise<Socket> {
+  const socket = io(url, studentOptions(code, k) as Partial<ManagerOptions & SocketOptions>);
+  // Joined once the class's records arrive (the whole patch after the welcome).
   return withTimeout(
-    new Promise<Socket>((resolve, reject) => {
-      const socket = io(url, studentOptions(code, k) as Partial<ManagerOptions & SocketOptions>);
-      socket.once("session:snapshot", () => resolve(socket));
-      socket.once("connect_error", (err: Error & { data?: { code?: string } }) => reject(new Error(err.data?.code ?? err.message)));
-    }),
+    firstClassSession(socket).then(() => socket),
     30_000,
     `student ${k + 1} join`,
   );
@@ -108,8 +129,7 @@ async function main(): Promise<void> {
     page.on("websocket", (ws) =>
       ws.on("framereceived", ({ payload }) => {
         const text = typeof payload === "string" ? payload : payload.toString("utf8");
-        const event = /^42\["([^"]+)"/.exec(text)?.[1] ?? (text.startsWith("43") ? "(ack)" : "(engine.io)");
-        frames.push({ at: Date.now(), event, bytes: Buffer.byteLength(text) });
+        frames.push({ at: Date.now(), event: frameEvent(text), bytes: Buffer.byteLength(text) });
       }),
     );
     await page.goto(`${url}/host/${session.code}#key=${session.hostKey}`);
@@ -176,18 +196,18 @@ async function main(): Promise<void> {
       forceNew: true,
       auth: { v: PROTOCOL_VERSION, role: "host", code: session.code, hostKey: session.hostKey },
     });
-    await withTimeout(new Promise<void>((resolve) => host.once("session:snapshot", () => resolve())), 10_000, "bench teacher connect");
+    await withTimeout(new Promise<void>((resolve) => host.once("session:patch", () => resolve())), 10_000, "bench teacher connect");
     const open = (await host.timeout(10_000).emitWithAck("poll:open", { kind: "next-step" })) as { ok: boolean; data?: { pollId: string } };
     if (!open.ok || !open.data) throw new Error(`poll:open refused: ${JSON.stringify(open)}`);
     const pollId = open.data.pollId;
     await sleep(1_000);
     take();
     await clearLongTasks();
-    const optionIds = await new Promise<string[]>((resolve) =>
-      students[0]
-        .emit("session:sync", {}, () => undefined)
-        .once("session:snapshot", (s: { poll: { options: { id: string }[] } }) => resolve(s.poll.options.map((o) => o.id))),
-    );
+    // The poll's options from a student's records, sent whole again on a resync.
+    const synced = firstClassSession(students[0]);
+    students[0].emit("session:sync", {}, () => undefined);
+    const optionIds = (await withTimeout(synced, 10_000, "a student's resync")).poll?.options.map((o) => o.id) ?? [];
+    if (optionIds.length === 0) throw new Error("the poll did not reach the students");
     let acked = 0;
     await Promise.all(
       students.map(

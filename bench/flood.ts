@@ -27,7 +27,7 @@ import { now, emptyFloodStats, FLOOD_KINDS, type FloodCommand, type FloodEvent, 
  *   reserved  ["connect" | "disconnect" | "newListener" | …, <tree>]    parsed, refused by socket.io-parser
  *   deep      ["poll:vote", [<tree>, …, [[[[[[[[[0]]]]]]]]]]]          nesting over the limit at the very end: scanned whole, refused unread
  *   vote      ["poll:vote", <tree>]                                    parsed, vote budget, schema
- *   sync      ["session:sync", <tree>]                                 parsed, command budget, a snapshot back
+ *   sync      ["session:sync", <tree>]                                 parsed, command budget, the whole patches back
  *   notHost   ["step:go", <tree>]                                      parsed, command budget, NOT_HOST
  *
  * <tree> fills the frame with small objects and arrays nested exactly to the

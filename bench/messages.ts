@@ -39,7 +39,7 @@ export type WorkerEvent =
       ok: number;
       failed: number;
       errors: Record<string, number>;
-      /** absolute receipt time of each joined student's first snapshot */
+      /** absolute receipt time of each joined student's first snapshot (the session record in its whole `session:patch`) */
       firstSnapshotAt: number[];
     }
   | { ev: "armed"; what: "step" | "final"; seq: number }
@@ -57,7 +57,7 @@ export type WorkerEvent =
     }
   | {
       ev: "final";
-      /** receipt time of the closed-poll snapshot, per student that got one */
+      /** receipt time of the closed-poll snapshot (a `session:patch` putting the session with the poll closed), per student that got one */
       times: number[];
       /** students whose closed snapshot had the expected total */
       matched: number;
@@ -65,7 +65,7 @@ export type WorkerEvent =
       missing: number;
       /** distinct totals seen in closed snapshots */
       totals: number[];
-      /** poll:tally messages received by this worker's students since the vote command */
+      /** running counts (volatile `session:patch` putting `tally`) received by this worker's students since the vote command */
       tallies: number;
       talliesMaxPerStudent: number;
     }
@@ -109,7 +109,7 @@ export interface FloodStats {
   repliesByCode: Record<string, number>;
   /** replies by kind of the frame they answered, then by code */
   repliesByKind: Record<string, Record<string, number>>;
-  /** other server messages received (snapshots, welcome, …) */
+  /** other server messages received (patches, welcome, …) */
   otherMessages: number;
   /** WebSockets opened: student sockets (first join and every reconnect) and fresh CONNECT-only ones */
   opened: { student: number; fresh: number };

@@ -1,6 +1,7 @@
 import { PROTOCOL_VERSION } from "../lib/protocol";
 import { connectSocket } from "./client";
 import { now } from "./messages";
+import { firstClassSession } from "./patch";
 import { emptyProbe, type Probe } from "./noisyResults";
 import { count } from "./stats";
 import { sleep } from "./wait";
@@ -56,7 +57,7 @@ export class NoisyProbes {
     }
   }
 
-  /** A student arriving late in room A, from its own address: connect → first snapshot, then leave. */
+  /** A student arriving late in room A, from its own address: connect → first snapshot (its whole `session:patch`), then leave. */
   private probeJoin(p: Probe, k: number): Promise<void> {
     p.tried += 1;
     const at = now();
@@ -83,7 +84,11 @@ export class NoisyProbes {
         resolve();
       };
       const timer = setTimeout(() => done("timeout"), PROBE_TIMEOUT_MS);
-      socket.once("session:snapshot", () => done(null));
+      // A refused join is counted by the connect_error handler below, with its code.
+      firstClassSession(socket).then(
+        () => done(null),
+        () => undefined,
+      );
       socket.once("connect_error", (err: Error & { data?: { code?: string } }) => done(err.data?.code ?? err.message));
       socket.once("disconnect", (reason: string) => done(`disconnect: ${reason}`));
     });

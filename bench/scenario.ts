@@ -222,7 +222,7 @@ export async function runScenario(kind: ServerKind, n: number, run: number): Pro
       const opened = await t.command("poll:open", { kind: "next-step" });
       if (!opened?.ok) throw new Error(`poll:open: ${JSON.stringify(opened)}`);
       pollId = (opened.data as { pollId: string }).pollId;
-      // One process sends the host snapshot with the new poll before the ack. A
+      // One process sends the teacher's patch with the new poll before the ack. A
       // cluster node delivers broadcasts (even to its own sockets) only after the
       // Redis adapter's XADD returns, so there the ack can come first: wait for it.
       const openedAt = Date.now();
@@ -238,7 +238,7 @@ export async function runScenario(kind: ServerKind, n: number, run: number): Pro
       const opened = await t.command("open", {});
       ({ pollId, options } = opened.data as { pollId: string; options: string[] });
     }
-    await sleep(500); // the open/visible snapshots reach the class
+    await sleep(500); // the open/visible patches reach the class
     const startAt = now() + 200;
     const ackTimeoutMs = 30_000;
     const voteCpu0 = { server: serverCpuMs(server), workers: workersCpu(), machine: machineTicks() };

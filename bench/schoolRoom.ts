@@ -1,19 +1,16 @@
 import type { Socket } from "socket.io-client";
 import { now, type SchoolRoomStats, type ServerKind } from "./messages";
+import type { PublicSession } from "./patch";
 import { count } from "./stats";
 import type { Arrivals } from "./wait";
 
 /**
  * One room as a school worker (bench/schoolWorker.ts) holds it: its teacher
  * and students, what the room waits for (a step, a poll, a final tally), what
- * its students' snapshots say, and the teacher's commands in the product's or
- * the baseline's names.
+ * its students' snapshots (the session record their `session:patch`es put,
+ * bench/patch.ts) say, and the teacher's commands in the product's or the
+ * baseline's names.
  */
-
-export interface SnapshotLike {
-  stepIndex?: number;
-  poll?: { id?: string; status?: string; options?: { id: string }[]; results?: { total?: number } | null } | null;
-}
 
 export type Ack = { ok?: boolean; data?: unknown; error?: { code?: string } };
 
@@ -93,7 +90,8 @@ export function command(room: Room, what: "step" | "open" | "show" | "close", ar
   return emit("close", { pollId: arg });
 }
 
-export function onSnapshot(room: Room, student: Student, snap: SnapshotLike): void {
+/** A session record from a student's class stream (a step, the poll opened, shown or closed). */
+export function onSnapshot(room: Room, student: Student, snap: PublicSession): void {
   const t = now();
   if (room.step && snap.stepIndex === room.step.stepIndex && student.stepAt === 0) {
     student.stepAt = t;

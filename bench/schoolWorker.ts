@@ -1,9 +1,10 @@
 import type { Socket } from "socket.io-client";
-import { PROTOCOL_VERSION } from "../lib/protocol";
+import { PROTOCOL_VERSION, type Patch } from "../lib/protocol";
 import { connectSocket } from "./client";
 import { now, type SchoolCommand, type SchoolEvent, type ServerKind } from "./messages";
+import { classSession, firstClassSession } from "./patch";
 import { lesson } from "./schoolLesson";
-import { emptyStats, command, onSnapshot, type Room, type SnapshotLike, type Student } from "./schoolRoom";
+import { emptyStats, command, onSnapshot, type Room, type Student } from "./schoolRoom";
 import { count } from "./stats";
 
 /**
@@ -50,13 +51,21 @@ async function inWindow(total: number, window: number, open: (i: number) => Prom
   return errors;
 }
 
-function settleOn(socket: Socket, ready: string, timeoutMs: number): Promise<string | null> {
+/** Resolves null once the socket is connected (a teacher) or has its class's session record (a student's join), else an error code. */
+function settleOn(socket: Socket, ready: "connect" | "class", timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve("timeout"), timeoutMs);
     const done = (err: string | null) => {
       clearTimeout(timer);
       resolve(err);
     };
+    if (ready === "class") {
+      firstClassSession(socket).then(
+        () => done(null),
+        (err: Error) => done(err.message),
+      );
+      return;
+    }
     socket.once(ready, () => done(null));
     socket.once("connect_error", (err: Error & { data?: { code?: string } }) => done(err.data?.code ?? err.message));
   });
@@ -117,10 +126,12 @@ async function join(c: Extract<SchoolCommand, { cmd: "join" }>): Promise<void> {
         : { role: "student", room: room.code };
     const socket = connect(auth, c.addresses[globalIndex % c.addresses.length]);
     const student: Student = { socket, joined: false, stepAt: 0, pollSeen: "", pollCounted: "", finalAt: 0, finalTotal: -1 };
-    socket.on("session:snapshot", (snap: SnapshotLike) => {
-      if (student.joined) onSnapshot(room, student, snap);
+    // The class's stream only: its session record (steps, the poll); the student's own stream ("me") is not read.
+    socket.on("session:patch", (patch: Patch) => {
+      const snap = classSession(patch);
+      if (snap && student.joined) onSnapshot(room, student, snap);
     });
-    const err = await settleOn(socket, "session:snapshot", c.timeoutMs);
+    const err = await settleOn(socket, "class", c.timeoutMs);
     if (err) {
       socket.close();
       return err;

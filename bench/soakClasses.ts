@@ -1,6 +1,7 @@
 import type { Socket } from "socket.io-client";
-import { PROTOCOL_VERSION } from "../lib/protocol";
+import { PROTOCOL_VERSION, type Patch } from "../lib/protocol";
 import { connectSocket } from "./client";
+import { classSession, firstClassSession } from "./patch";
 import { CLASS_SIZE, LIFETIME_MS } from "./soakOptions";
 import { bump, fail, recordAck } from "./soakTally";
 import { sleep, withTimeout } from "./wait";
@@ -37,7 +38,7 @@ interface Student {
   address: string;
   /** voting or reconnecting: the churn leaves it alone */
   busy: boolean;
-  /** the newest poll its snapshots showed: id, status, option ids and the results' total */
+  /** the newest poll its snapshots (the session record of its class's patches) showed: id, status, option ids and the results' total */
   poll: { id: string; status: string; options: string[]; total: number } | null;
 }
 
@@ -106,7 +107,8 @@ export async function openClass(): Promise<ClassRoom> {
   if (res.status !== 201) throw new Error(`POST /api/sessions: ${res.status} ${await res.text()}`);
   const { code, hostKey } = (await res.json()) as { code: string; hostKey: string };
   const teacher = connect({ role: "host", code, hostKey }, "127.0.0.1");
-  await first(teacher, "session:snapshot", `teacher of ${code}`);
+  // The teacher's records, whole, after its welcome.
+  await first(teacher, "session:patch", `teacher of ${code}`);
   const cls: ClassRoom = {
     code,
     teacher,
@@ -142,8 +144,10 @@ async function joinStudent(cls: ClassRoom, returning: Student | null): Promise<v
     poll: null,
   };
   student.socket = socket;
-  type PollLike = { id: string; status: string; options: { id: string }[]; results?: { total: number } | null };
-  socket.on("session:snapshot", (snap: { poll?: PollLike | null }) => {
+  socket.on("session:patch", (patch: Patch) => {
+    // The class's session record (the whole one on join, steps, the poll); the student's own stream is not read.
+    const snap = classSession(patch);
+    if (!snap) return;
     const p = snap.poll;
     student.poll = p ? { id: p.id, status: p.status, options: p.options.map((o) => o.id), total: p.results?.total ?? -1 } : null;
   });
@@ -154,7 +158,7 @@ async function joinStudent(cls: ClassRoom, returning: Student | null): Promise<v
   try {
     const [welcome] = await Promise.all([
       first<{ participantId: string; token: string }>(socket, "session:welcome", `student of ${cls.code}`),
-      first(socket, "session:snapshot", `student of ${cls.code}`),
+      withTimeout(firstClassSession(socket), CONNECT_TIMEOUT_MS, `student of ${cls.code}`),
     ]);
     if (returning && welcome.participantId !== returning.participantId)
       fail("reconnect came back as someone else", `${cls.code}: ${returning.participantId} → ${welcome.participantId}`);

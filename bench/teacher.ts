@@ -1,9 +1,16 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
-import { PROTOCOL_VERSION } from "../lib/protocol";
+import { PROTOCOL_VERSION, type Patch } from "../lib/protocol";
+import { Replica, snapshotOf } from "../lib/protocol/replica";
 import type { RunningServer } from "./servers";
 import { withTimeout } from "./wait";
 
-/** The teacher: one socket in the driver's own process, so the driver times its commands from where they are sent. */
+/**
+ * The teacher: one socket in the driver's own process, so the driver times its
+ * commands from where they are sent. On the product it keeps the teacher's
+ * records (the host stream of `session:patch`) in a Replica, as the console
+ * does, and asks for them whole (`session:sync`) on a gap; the bare server
+ * sends its teacher nothing.
+ */
 
 export type Snap = { stepIndex?: number; poll?: { id: string; options?: { id: string }[] } | null };
 
@@ -11,6 +18,7 @@ export interface Teacher {
   socket: Socket;
   /** the product: a room code; the bare server: "" */
   code: string;
+  /** the session record of the teacher's records (the product only) */
   latestSnapshot: Snap | null;
   /** sends a command and resolves with its ack (bounded) */
   command(event: string, payload: unknown): Promise<{ ok?: boolean; data?: unknown; error?: { code: string } }>;
@@ -48,8 +56,10 @@ export async function connectTeacher(server: RunningServer): Promise<Teacher> {
         .emitWithAck(event, payload)
         .catch((err: Error) => ({ ok: false, error: { code: `no ack: ${err.message}` } })),
   };
-  socket.on("session:snapshot", (snap: Snap) => {
-    teacher.latestSnapshot = snap;
+  const replica = new Replica();
+  socket.on("session:patch", (patch: Patch) => {
+    if (replica.apply(patch) === "gap") socket.emit("session:sync", {}, () => undefined);
+    else teacher.latestSnapshot = snapshotOf(replica);
   });
   await withTimeout(
     new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
-import { PROTOCOL_VERSION } from "../lib/protocol";
+import { PROTOCOL_VERSION, type Patch } from "../lib/protocol";
 import { now, type DriverCommand, type WorkerEvent } from "./messages";
+import { classSession, isClassTally, type PublicSession } from "./patch";
 
 /**
  * A client worker: forked by bench/run.ts with an IPC channel. It holds its
@@ -16,11 +17,6 @@ if (!process.send) {
 
 function send(event: WorkerEvent): void {
   process.send!(event);
-}
-
-interface SnapshotLike {
-  stepIndex?: number;
-  poll?: { id?: string; status?: string; results?: { total?: number } | null } | null;
 }
 
 interface Student {
@@ -46,8 +42,12 @@ function joinedStudents(): Student[] {
   return students.filter((s) => s.joined && s.socket.connected);
 }
 
-/** Returns the receipt time of a student's first snapshot (its join), else 0. */
-function onSnapshot(student: Student, snap: SnapshotLike): number {
+/**
+ * A session record from the class's stream (bench/patch.ts): the first is the
+ * join (the whole patch), later ones a step or the poll. Returns the receipt
+ * time of the first (its join), else 0.
+ */
+function onSession(student: Student, snap: PublicSession): number {
   const t = now();
   if (!student.joined) {
     student.joined = true;
@@ -148,15 +148,20 @@ function join(c: Extract<DriverCommand, { cmd: "join" }>): void {
       pending = false;
       done();
     };
-    socket.on("session:snapshot", (snap: SnapshotLike) => {
-      const first = onSnapshot(student, snap);
+    // One message kind: the class's session record (join, step, poll) and its running counts; the student's own
+    // stream ("me") is not read.
+    socket.on("session:patch", (patch: Patch) => {
+      if (isClassTally(patch)) {
+        if (countingTallies) student.tallies += 1;
+        return;
+      }
+      const snap = classSession(patch);
+      if (!snap) return;
+      const first = onSession(student, snap);
       if (first > 0) {
         firstAt.push(first);
         settle();
       }
-    });
-    socket.on("poll:tally", () => {
-      if (countingTallies) student.tallies += 1;
     });
     socket.on("connect_error", (err: Error & { data?: { code?: string } }) => {
       const key = err.data?.code ?? err.message ?? "connect_error";

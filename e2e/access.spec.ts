@@ -1,4 +1,5 @@
 import { expect, test, type Browser } from "@playwright/test";
+import { PROTOCOL_VERSION } from "../lib/protocol/wire";
 import { expectAccessible } from "./axe";
 import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollControls, pollOption, pollOptions } from "./fixtures";
 
@@ -243,11 +244,11 @@ test("an out-of-date student page is refused by name and offers a reload", async
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   const connects: string[] = [];
-  // The client states protocol version 0: rewrite the CONNECT packet's auth on its way out.
+  // The client states the version before this one: rewrite the CONNECT packet's auth on its way out.
   await page.routeWebSocket(/socket\.io/, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((m) => {
-      const out = typeof m === "string" ? m.replace('"v":1', '"v":0') : m;
+      const out = typeof m === "string" ? m.replace(`"v":${PROTOCOL_VERSION}`, `"v":${PROTOCOL_VERSION - 1}`) : m;
       if (typeof out === "string" && out.startsWith("40")) connects.push(out);
       server.send(out);
     });
@@ -258,7 +259,7 @@ test("an out-of-date student page is refused by name and offers a reload", async
   const error = page.getByTestId("session-error");
   await expect(error).toHaveAttribute("data-code", "CLIENT_TOO_OLD");
   expect(connects.length, "the CONNECT packet went through the route").toBeGreaterThan(0);
-  expect(connects[0]).toContain('"v":0');
+  expect(connects[0]).toContain(`"v":${PROTOCOL_VERSION - 1}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This page is out of date");
   await expect(error.getByRole("alert")).toContainText("Reload it to continue");
   await expect(page.getByRole("button", { name: "Reload" })).toBeVisible();

@@ -1,10 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { io, type Socket } from "socket.io-client";
-import { PROTOCOL_VERSION } from "../lib/protocol/wire";
+import { PROTOCOL_VERSION, type ClientToServerEvents, type ServerToClientEvents } from "../lib/protocol/wire";
 import { expectAccessible } from "./axe";
 import { ConsolePage, createSession } from "./fixtures";
 
-const sockets: Socket[] = [];
+type StudentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const sockets: StudentSocket[] = [];
 
 test.afterEach(async ({ browser }) => {
   for (const s of sockets.splice(0)) s.close();
@@ -12,20 +14,23 @@ test.afterEach(async ({ browser }) => {
 });
 
 /** Students as scripts (a lecture hall of phones would take too many browsers); the console is the real page. */
-async function joinStudents(baseURL: string, code: string, names: string[]): Promise<Socket[]> {
-  const joined: Socket[] = [];
+async function joinStudents(baseURL: string, code: string, names: string[]): Promise<StudentSocket[]> {
+  const joined: StudentSocket[] = [];
   for (let i = 0; i < names.length; i += 50) {
     const batch = names.slice(i, i + 50).map(
       (nickname) =>
-        new Promise<Socket>((resolve, reject) => {
-          const socket = io(baseURL, {
+        new Promise<StudentSocket>((resolve, reject) => {
+          const socket: StudentSocket = io(baseURL, {
             transports: ["websocket"],
             reconnection: false,
             forceNew: true,
             auth: { v: PROTOCOL_VERSION, role: "student", code, nickname },
           });
           sockets.push(socket);
-          socket.once("session:snapshot", () => resolve(socket));
+          // Joined once the class's records arrive whole (the first patch of the join).
+          socket.on("session:patch", (patch) => {
+            if (patch.whole && patch.stream === "public") resolve(socket);
+          });
           socket.once("connect_error", reject);
         }),
     );

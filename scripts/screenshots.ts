@@ -92,7 +92,7 @@ function emit(socket: Socket, event: string, payload: unknown): Promise<unknown>
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  // Let snapshots arrive and the layout settle (the projector's diagram measures itself).
+  // Let the patches arrive and the layout settle (the projector's diagram measures itself).
   await page.waitForTimeout(600);
   await page.screenshot({ path: path.join(OUT, `${name}.png`) });
   console.log(`wrote docs/screenshots/${name}.png`);

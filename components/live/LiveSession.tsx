@@ -140,31 +140,15 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
       if (welcome.token) writeStorage(studentTokenKey(code), welcome.token);
       actions.welcome(welcome);
     });
-    socket.on("session:snapshot", (snapshot) => actions.snapshot(snapshot));
-    socket.on("poll:myVote", (vote) => actions.myVote(vote));
-    socket.on("poll:tally", (tally) => actions.tally(tally));
     socket.on("session:kicked", (error) => actions.setFatal(error));
     socket.on("server:restarting", () => actions.setConnection("reconnecting"));
-    socket.on("session:presence", ({ participantCount, projectorCount }) => actions.presence(participantCount, projectorCount));
-    // One resync at a time: changes keep coming while the whole roster is on its way.
-    let resyncing = false;
-    socket.on("roster:full", (roster) => {
-      resyncing = false;
-      actions.rosterFull(roster);
-    });
-    socket.on("roster:changes", (changes) => {
-      // A gap (a message lost across a reconnect, a room reloaded elsewhere): ask for the whole roster again.
-      if (actions.rosterChanges(changes) || resyncing) return;
-      resyncing = true;
+    // A gap (a patch lost across a reconnect, a room reloaded elsewhere): ask for the whole projection again, once.
+    const follower = actions.follow((refused) =>
       socket.emit("session:sync", {}, (ack: Ack<null>) => {
-        if (!ack.ok) resyncing = false;
-      });
-    });
-    socket.on("participant:renamed", ({ nickname }) => actions.renamed(nickname));
-    socket.on("questions:list", (list) => actions.questionList(list));
-    socket.on("questions:changed", (changes) => actions.questionChanges(changes));
-    socket.on("question:myUpvote", (upvote) => actions.myUpvote(upvote));
-    socket.on("lookback:count", ({ count }) => actions.lookingBack(count));
+        if (!ack.ok) refused();
+      }),
+    );
+    socket.on("session:patch", (patch) => follower(patch));
 
     return () => {
       if (retry) clearTimeout(retry);

@@ -1,21 +1,24 @@
 import { createStore } from "zustand/vanilla";
+import type { AnySnapshot, MyUpvote, MyVote, Patch, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol/wire";
 import {
-  newerVote,
-  type AnySnapshot,
-  type MyUpvote,
-  type MyVote,
-  type ProtocolError,
-  type TallyUpdate,
-  type Welcome,
-} from "@/lib/protocol/wire";
-import { applyRosterChanges, type RosterChanges, type RosterFull, type RosterRow } from "@/lib/session/roster";
-import type { QuestionChanges, QuestionList } from "@/lib/session/questions";
-import { applyChanges, applyMyUpvote, fromList, noteAsked, type QuestionsState } from "@/components/questions/questionsState";
+  PatchFollower,
+  Replica,
+  lookingBackOf,
+  myVoteOf,
+  nicknameOf,
+  questionsOf,
+  rosterOf,
+  snapshotOf,
+  tallyOf,
+  type PatchOutcome,
+  type QuestionsState,
+} from "@/lib/protocol/replica";
+import type { RosterRow } from "@/lib/session/roster";
 
-/** The teacher's copy of the roster: rows by participant id, at a revision of the room's count. */
+export type { QuestionsState };
+
+/** The teacher's copy of the roster: rows by participant id. */
 export interface Roster {
-  epoch: string;
-  rev: number;
   rows: ReadonlyMap<string, RosterRow>;
 }
 
@@ -27,16 +30,18 @@ export interface LiveState {
   /** A refusal that reconnecting will not fix (no such session, out of date, removed, not host). */
   fatal: ProtocolError | null;
   welcome: Welcome | null;
+  /** The session as this audience sees it, with the newest presence and vote count folded in. */
   snapshot: AnySnapshot | null;
   myVote: MyVote | null;
+  /** Running counts this view may see (the teacher's always; the class's while results are shown). */
   tally: TallyUpdate | null;
-  /** The teacher's: every student, kept up to date by changes. */
+  /** The teacher's: every student. */
   roster: Roster | null;
   /** serverNow - Date.now() at welcome, for countdowns. */
   clockOffsetMs: number;
   /** The last command error, shown briefly in the UI. */
   lastError: ProtocolError | null;
-  /** The questions this view may see (their own channel: never in the snapshot). */
+  /** The questions this view may see. */
   questions: QuestionsState | null;
   /** Teachers: students looking back at an earlier step now. */
   lookingBack: number;
@@ -46,95 +51,88 @@ export interface LiveActions {
   setConnection(state: ConnectionState): void;
   setFatal(error: ProtocolError): void;
   welcome(welcome: Welcome): void;
-  /** Keeps the newest: a snapshot older than what we hold is dropped. */
-  snapshot(snapshot: AnySnapshot): void;
+  /** Follows a socket's patches by the replica's rule; `resync` asks for the whole projection (`session:sync`). */
+  follow(resync: (refused: () => void) => void): (patch: Patch) => PatchOutcome;
+  /** This tab's own vote (its receipt): the server does not echo it to the tab that voted. */
   myVote(vote: MyVote | null): void;
-  tally(tally: TallyUpdate): void;
   error(error: ProtocolError | null): void;
-  presence(participantCount: number, projectorCount?: number): void;
-  rosterFull(roster: RosterFull): void;
-  /** Applies the changes; false when they do not follow on from the roster held (the caller resyncs). */
-  rosterChanges(changes: RosterChanges): boolean;
-  renamed(nickname: string): void;
-  questionList(list: QuestionList): void;
-  questionChanges(changes: QuestionChanges): void;
+  /** This student's upvote changed (the receipt; the patch follows on every tab). */
   myUpvote(upvote: MyUpvote): void;
   /** The server took this student's question. */
   questionAsked(questionId: string): void;
-  lookingBack(count: number): void;
 }
 
 export type LiveStore = ReturnType<typeof createLiveStore>;
 
 export function createLiveStore() {
-  return createStore<LiveState & { actions: LiveActions }>()((set, get) => ({
-    connection: "connecting",
-    fatal: null,
-    welcome: null,
-    snapshot: null,
-    myVote: null,
-    tally: null,
-    roster: null,
-    clockOffsetMs: 0,
-    lastError: null,
-    questions: null,
-    lookingBack: 0,
-    actions: {
-      // Back online: an error from while the connection was down ("Not connected") is no longer true.
-      setConnection: (connection) => set(connection === "connected" ? { connection, lastError: null } : { connection }),
-      setFatal: (fatal) => set({ fatal, connection: "failed" }),
-      welcome: (welcome) => set({ welcome, clockOffsetMs: welcome.serverNow - Date.now() }),
-      snapshot: (snapshot) => {
-        const current = get().snapshot;
-        if (current && snapshot.rev < current.rev) return;
-        const tally = get().tally;
-        // A tally older than the snapshot's poll state is stale.
-        const keepTally =
-          tally && snapshot.poll && tally.pollId === snapshot.poll.id && tally.round === snapshot.poll.round && tally.rev > snapshot.rev;
-        set({ snapshot, tally: keepTally ? tally : null });
-      },
-      myVote: (myVote) => {
-        if (newerVote(get().myVote, myVote)) set({ myVote });
-      },
-      tally: (tally) => {
-        const snap = get().snapshot;
-        if (!snap?.poll || snap.poll.id !== tally.pollId || snap.poll.round !== tally.round) return;
-        const current = get().tally;
-        if (current && current.pollId === tally.pollId && current.round === tally.round && current.rev > tally.rev) return;
-        set({ tally });
-      },
-      error: (lastError) => set({ lastError }),
-      // Presence is not an event: it updates the count without touching rev.
-      presence: (participantCount, projectorCount) => {
-        const snapshot = get().snapshot;
-        if (!snapshot) return;
-        if (snapshot.audience === "host" && projectorCount !== undefined)
-          set({ snapshot: { ...snapshot, participantCount, projectorCount } });
-        else set({ snapshot: { ...snapshot, participantCount } });
-      },
-      rosterFull: ({ epoch, rev, rows }) => {
-        const held = get().roster;
-        // A whole roster older than the one held (changes applied since it was taken) is dropped.
-        if (held && held.epoch === epoch && held.rev > rev) return;
-        set({ roster: { epoch, rev, rows: new Map(rows.map((r) => [r.id, r])) } });
-      },
-      rosterChanges: (changes) => {
-        const held = get().roster;
-        if (!held) return false;
-        const next = applyRosterChanges(held, changes);
-        if (!next) return false;
-        if (next !== held) set({ roster: next });
-        return true;
-      },
-      renamed: (nickname) => {
+  // The records as the server sent them; the state below is what the screens read of them.
+  const replica = new Replica();
+  return createStore<LiveState & { actions: LiveActions }>()((set, get) => {
+    /** Re-reads only the parts the last patches touched. */
+    const refresh = () => {
+      const changed = replica.takeChanges();
+      if (changed.size === 0) return;
+      const touched = (...parts: string[]) => parts.some((p) => changed.has(p));
+      const next: Partial<LiveState> = {};
+      const stream = replica.has("host") ? "host" : "public";
+      if (touched(`${stream}/session`, `${stream}/presence`, `${stream}/tally`)) {
+        next.snapshot = snapshotOf(replica);
+        next.tally = tallyOf(replica);
+      }
+      if (touched("me/vote")) next.myVote = myVoteOf(replica);
+      if (touched("host/r:")) {
+        const rows = rosterOf(replica);
+        next.roster = rows ? { rows } : null;
+      }
+      if (touched("host/q:", "public/q:", "me/q:", "me/m:", "me/u:")) next.questions = questionsOf(replica);
+      if (touched("host/lookback")) next.lookingBack = lookingBackOf(replica);
+      if (touched("me/name")) {
         const welcome = get().welcome;
-        if (welcome) set({ welcome: { ...welcome, nickname } });
+        const nickname = nicknameOf(replica);
+        if (welcome && nickname !== undefined) next.welcome = { ...welcome, nickname };
+      }
+      set(next);
+    };
+    return {
+      connection: "connecting",
+      fatal: null,
+      welcome: null,
+      snapshot: null,
+      myVote: null,
+      tally: null,
+      roster: null,
+      clockOffsetMs: 0,
+      lastError: null,
+      questions: null,
+      lookingBack: 0,
+      actions: {
+        // Back online: an error from while the connection was down ("Not connected") is no longer true.
+        setConnection: (connection) => set(connection === "connected" ? { connection, lastError: null } : { connection }),
+        setFatal: (fatal) => set({ fatal, connection: "failed" }),
+        welcome: (welcome) => set({ welcome, clockOffsetMs: welcome.serverNow - Date.now() }),
+        follow: (resync) => {
+          const follower = new PatchFollower(replica, resync);
+          return (patch) => {
+            const outcome = follower.receive(patch);
+            if (outcome === "applied") refresh();
+            return outcome;
+          };
+        },
+        myVote: (vote) => {
+          if (!vote) return;
+          replica.putOwn("me", "vote", vote);
+          refresh();
+        },
+        error: (lastError) => set({ lastError }),
+        myUpvote: ({ questionId, upvoted }) => {
+          replica.putOwn("me", `u:${questionId}`, upvoted ? true : undefined);
+          refresh();
+        },
+        questionAsked: (questionId) => {
+          replica.putOwn("me", `m:${questionId}`, true);
+          refresh();
+        },
       },
-      questionList: (list) => set({ questions: fromList(list) }),
-      questionChanges: (changes) => set({ questions: applyChanges(get().questions, changes) }),
-      myUpvote: (upvote) => set({ questions: applyMyUpvote(get().questions, upvote) }),
-      questionAsked: (questionId) => set({ questions: noteAsked(get().questions, questionId) }),
-      lookingBack: (lookingBack) => set({ lookingBack }),
-    },
-  }));
+    };
+  });
 }

@@ -1,8 +1,7 @@
 import type { SessionLesson } from "../lesson/model";
-import type { HostSnapshot, MyUpvote, MyVote, PublicSnapshot, TallyUpdate } from "../session/views";
-import type { QuestionChanges, QuestionList } from "../session/questions";
+import type { HostSnapshot, MyUpvote, MyVote, PublicSnapshot } from "../session/views";
+import type { Patch } from "../session/projection";
 import type { QuestionStatus, Role } from "../session/types";
-import type { RosterChanges, RosterFull } from "../session/roster";
 import type { AckCallback, ProtocolError } from "../errorCodes";
 
 // The protocol is the top layer of lib/: what it sends is defined by the layers below, and re-exported here so
@@ -13,6 +12,7 @@ export { safeDecode, cleanText, lookalikeKey } from "../text";
 export { NICKNAME_MAX, TITLE_MAX, POLL_QUESTION_MAX, POLL_OPTION_MAX, QUESTION_TEXT_MAX, POLL_DURATIONS_S } from "../constants";
 export { ROLES, type Role } from "../session/types";
 export { newerVote, type MyUpvote, type MyVote, type TallyUpdate } from "../session/views";
+export type { Patch, PatchOf, StreamName, StreamRecords, PublicRecords, HostRecords, MeRecords } from "../session/projection";
 import type {
   ClassPause,
   LookBackSet,
@@ -74,7 +74,7 @@ export type {
  */
 
 /** Bumped on any incompatible change; a client that states another version is refused with CLIENT_TOO_OLD. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 // ---------------------------------------------------------------------------
 // Handshake (socket.io `auth`)
@@ -101,32 +101,16 @@ export type AnySnapshot = PublicSnapshot | HostSnapshot;
 export interface ServerToClientEvents {
   /** server -> each socket on join: identity and server time */
   "session:welcome": (welcome: Welcome) => void;
-  /** server -> room audience (public) or the teacher's sockets (host): the whole current state */
-  "session:snapshot": (snapshot: AnySnapshot) => void;
-  /** server -> a student's own sockets: their vote in the active poll */
-  "poll:myVote": (vote: MyVote | null) => void;
-  /** server -> teachers always, the class when results are visible: coalesced counts */
-  "poll:tally": (tally: TallyUpdate) => void;
+  /**
+   * server -> a socket's audiences (the class, the teacher's sockets, one participant's tabs): a change to the
+   * records that audience holds, or the whole of them (on join, resync, and a room instance's first patch).
+   * One ordering rule for all of them: lib/protocol/replica.ts.
+   */
+  "session:patch": (patch: Patch) => void;
   /** server -> a socket it is about to disconnect, with the reason */
   "session:kicked": (error: ProtocolError) => void;
-  /** server -> projectors and teachers (coalesced): students connected now; teachers also get the projector views open */
-  "session:presence": (presence: { participantCount: number; projectorCount?: number }) => void;
-  /** server -> a teacher's socket on join and resync: every student, with the roster's revision */
-  "roster:full": (roster: RosterFull) => void;
-  /** server -> teachers (coalesced): the students whose rows changed since revision `from` */
-  "roster:changes": (changes: RosterChanges) => void;
-  /** server -> one participant's sockets: the teacher changed their nickname */
-  "participant:renamed": (payload: { nickname: string }) => void;
   /** server -> everyone before a graceful shutdown: reconnect shortly */
   "server:restarting": () => void;
-  /** server -> a socket on join and on resync: the questions its audience may see (a student's own pending ones included) */
-  "questions:list": (list: QuestionList) => void;
-  /** server -> teachers, the class, or one asker's sockets (coalesced): questions that changed or left that audience's view */
-  "questions:changed": (changes: QuestionChanges) => void;
-  /** server -> one participant's sockets: their upvote on a question changed */
-  "question:myUpvote": (upvote: MyUpvote) => void;
-  /** server -> the teacher's sockets (coalesced, and on join): students looking back at an earlier step now */
-  "lookback:count": (payload: { count: number }) => void;
 }
 
 export interface ClientToServerEvents {

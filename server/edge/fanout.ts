@@ -1,8 +1,7 @@
 import type { Server, Socket } from "socket.io";
 import type { ClientToServerEvents, InterServerEvents, Role, ServerToClientEvents, SocketData } from "../../lib/protocol";
-import type { RoomOutbox } from "../rooms/room";
+import type { RoomOutbox } from "../rooms/roomSync";
 import type { PresenceFigure } from "../rooms/registry";
-import type { QuestionOutbox } from "../rooms/questions";
 
 /**
  * Where a session's messages go: the socket.io rooms of its audiences (the
@@ -37,13 +36,13 @@ let nextSlice = 0;
  * A vote burst's tallies reach a large class a slice at a time. Sending one
  * message to 10,000 sockets takes about 290 ms on a 2-core machine; done at
  * once, every vote that arrives meanwhile waits, and at 10,000 votes a second
- * the server never caught up (each vote's ack took 0.6 s). So a tally (or,
- * with results hidden, the snapshot saying how many voted) goes to one slice
+ * the server never caught up (each vote's ack took 0.6 s). So a count (with
+ * results hidden, only how many voted) goes to one slice
  * of the class per turn of the event loop, and the votes read in between are
  * answered between slices. A newer tick takes over the slices the older one
- * has not reached (the older one is stale there), and any other snapshot for
- * the class (a step, the closed poll) replaces a tick still on its way: the
- * client drops a tally older than its snapshot anyway. Everything else, and
+ * has not reached (the older one is stale there: the count is a volatile
+ * record), and any other patch for the class (a step, the closed poll)
+ * replaces a tick still on its way. Everything else, and
  * every message to a class under PACED_FANOUT_MIN, goes in one emit.
  */
 function pacedTicks(io: IoServer, sessionId: string, pacedFrom: number) {
@@ -72,21 +71,10 @@ function pacedTicks(io: IoServer, sessionId: string, pacedFrom: number) {
       left = FANOUT_SLICES;
       if (!scheduled) pump();
     },
-    /** A newer snapshot is going to the whole class. */
+    /** A newer patch is going to the whole class. */
     cancel(): void {
       send = null;
     },
-  };
-}
-
-/** The socket.io side of a room's question messages: one emit per audience (see server/rooms/questions.ts). */
-function questionSocketOutbox(io: IoServer, sessionId: string): QuestionOutbox {
-  return {
-    questionChanges: (changes) =>
-      io.to(changes.audience === "host" ? hostRoom(sessionId) : publicRoom(sessionId)).emit("questions:changed", changes),
-    questionChangesFor: (participantId, changes) => io.to(participantRoom(sessionId, participantId)).emit("questions:changed", changes),
-    myUpvote: (participantId, upvote) => io.to(participantRoom(sessionId, participantId)).emit("question:myUpvote", upvote),
-    lookingBack: (count) => io.to(hostRoom(sessionId)).emit("lookback:count", { count }),
   };
 }
 
@@ -94,31 +82,22 @@ function questionSocketOutbox(io: IoServer, sessionId: string): QuestionOutbox {
 export function socketOutbox(io: IoServer, sessionId: string, pacedFrom = PACED_FANOUT_MIN): RoomOutbox {
   const ticks = pacedTicks(io, sessionId, pacedFrom);
   return {
-    ...questionSocketOutbox(io, sessionId),
-    publicSnapshot: (snapshot) => {
-      ticks.cancel();
-      io.to(publicRoom(sessionId)).emit("session:snapshot", snapshot);
+    toClass: (patch) => {
+      // A newer count (or a session that carries one) makes what is left of a count on its way stale; a question batch does not.
+      if (patch.whole || patch.put?.tally || patch.put?.session || patch.del?.includes("tally")) ticks.cancel();
+      io.to(publicRoom(sessionId)).emit("session:patch", patch);
     },
-    hostSnapshot: (snapshot) => io.to(hostRoom(sessionId)).emit("session:snapshot", snapshot),
+    toProjectors: (patch) => io.to(projectorRoom(sessionId)).emit("session:patch", patch),
+    toHosts: (patch) => io.to(hostRoom(sessionId)).emit("session:patch", patch),
     tallySuperseded: () => ticks.cancel(),
-    tally: (tally, forClass) => {
-      io.to(hostRoom(sessionId)).emit("poll:tally", tally);
-      ticks.tick(
-        "tally" in forClass
-          ? (room) => io.to(room).emit("poll:tally", forClass.tally)
-          : (room) => io.to(room).emit("session:snapshot", forClass.snapshot),
-      );
+    tally: (forHosts, forClass) => {
+      io.to(hostRoom(sessionId)).emit("session:patch", forHosts);
+      ticks.tick((room) => io.to(room).emit("session:patch", forClass));
     },
-    myVote: (participantId, vote, except) => {
+    toParticipant: (participantId, patch, except) => {
       const room = io.to(participantRoom(sessionId, participantId));
-      (except ? room.except(except) : room).emit("poll:myVote", vote);
+      (except ? room.except(except) : room).emit("session:patch", patch);
     },
-    presence: (participantCount, projectorCount) => {
-      io.to(projectorRoom(sessionId)).emit("session:presence", { participantCount });
-      io.to(hostRoom(sessionId)).emit("session:presence", { participantCount, projectorCount });
-    },
-    rosterChanges: (changes) => io.to(hostRoom(sessionId)).emit("roster:changes", changes),
-    renamed: (participantId, nickname) => io.to(participantRoom(sessionId, participantId)).emit("participant:renamed", { nickname }),
     kickProjectors: (error) => {
       io.to(projectorRoom(sessionId)).emit("session:kicked", error);
       io.in(projectorRoom(sessionId)).disconnectSockets();

@@ -192,11 +192,7 @@ export function attachSocketLayer({
       ...(joined.lesson ? { lesson: joined.lesson } : {}),
     });
     joinAudience(socket, sessionId, role, participantId);
-    socket.emit("session:snapshot", joined.snapshot);
-    if (joined.roster) socket.emit("roster:full", joined.roster);
-    if (participantId) socket.emit("poll:myVote", joined.myVote);
-    if (joined.questions) socket.emit("questions:list", joined.questions);
-    if (role === "host") socket.emit("lookback:count", { count: joined.lookingBack ?? 0 });
+    for (const patch of joined.projection) socket.emit("session:patch", patch);
     // Presence counts from here: a handshake abandoned half-way never reaches "connection", so it is never counted.
     const counted = gateway.connected(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message }));
     socket.on("disconnect", () => {
@@ -257,10 +253,7 @@ export function attachSocketLayer({
       if (name === "session:sync") {
         const view = await gateway.view(member);
         if (!view) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
-        socket.emit("session:snapshot", view.snapshot);
-        if (view.roster) socket.emit("roster:full", view.roster);
-        if (member.participantId) socket.emit("poll:myVote", view.myVote);
-        if (view.questions) socket.emit("questions:list", view.questions);
+        for (const patch of view.projection) socket.emit("session:patch", patch);
         return reply({ ok: true, data: null });
       }
 

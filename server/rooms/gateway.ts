@@ -6,10 +6,9 @@ import {
   normalizeRoomCode,
   protocolError,
   type Ack,
-  type AnySnapshot,
   type ClientToServerEvents,
   type ErrorCode,
-  type MyVote,
+  type Patch,
   type Command,
   type ProtocolError,
   type Role,
@@ -19,9 +18,7 @@ import { KeyedLimiter } from "../edge/rateLimit";
 import type { RoomRegistry } from "./registry";
 import { hashSecret, newId, newSecret, secretMatches } from "../secrets";
 import { LostOwnershipError, StoreInDoubtError, StoreUnavailableError, type SessionStore } from "../store/types";
-import type { QuestionList } from "../../lib/session/questions";
 import { errorMessage } from "../../lib/errors";
-import type { RosterFull } from "../../lib/session/roster";
 
 /**
  * What the socket layer asks of the rooms, as plain data in and out: who may
@@ -54,26 +51,16 @@ export type JoinResult =
       /** Set for students: the token to keep (new, or the one presented). */
       token?: string;
       nickname?: string;
-      snapshot: AnySnapshot;
-      myVote: MyVote | null;
-      /** The questions this socket may see (they travel apart from the snapshot). */
-      questions?: QuestionList;
-      /** Teachers: students looking back now. */
-      lookingBack?: number;
-      /** The teacher's: every student, then changes (`roster:changes`). */
-      roster?: RosterFull;
+      /** The whole of every stream this socket follows (lib/session/projection.ts), then patches. */
+      projection: Patch[];
       /** The teacher's lesson the session runs (speaker notes for the host only); absent for the built-in lesson. */
       lesson?: SessionLesson;
     }
   | { ok: false; error: ProtocolError };
 
-/** What a resync sends one socket again. */
+/** What a resync sends one socket again: the whole of every stream it follows. */
 export interface MemberView {
-  snapshot: AnySnapshot;
-  myVote: MyVote | null;
-  roster?: RosterFull;
-  /** The questions this socket may see (they travel apart from the snapshot). */
-  questions?: QuestionList;
+  projection: Patch[];
 }
 
 export interface Member {
@@ -156,24 +143,10 @@ export class LocalGateway implements RoomGateway {
     if (!admission.ok) return admission;
 
     if (admission.as === "host") {
-      return {
-        ...base,
-        participantId: null,
-        snapshot: room.hostSnapshot(),
-        myVote: null,
-        roster: room.roster(),
-        questions: room.questions.list("host", null),
-        lookingBack: room.presence.lookingBackCount,
-      };
+      return { ...base, participantId: null, projection: room.projection("host", null) };
     }
     if (admission.as === "projector") {
-      return {
-        ...base,
-        participantId: null,
-        snapshot: room.publicSnapshot(),
-        myVote: null,
-        questions: room.questions.list("public", null),
-      };
+      return { ...base, participantId: null, projection: room.projection("public", null) };
     }
 
     let participantId: string;
@@ -211,9 +184,7 @@ export class LocalGateway implements RoomGateway {
       participantId,
       token,
       nickname: room.participant(participantId)?.nickname,
-      snapshot: room.publicSnapshot(),
-      myVote: room.myVote(participantId),
-      questions: room.questions.list("public", participantId),
+      projection: room.projection("public", participantId),
     };
   }
 
@@ -263,13 +234,6 @@ export class LocalGateway implements RoomGateway {
   async view(member: Member): Promise<MemberView | null> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return null;
-    if (member.role === "host") {
-      return { snapshot: room.hostSnapshot(), myVote: null, roster: room.roster(), questions: room.questions.list("host", null) };
-    }
-    return {
-      snapshot: room.publicSnapshot(),
-      myVote: member.participantId ? room.myVote(member.participantId) : null,
-      questions: room.questions.list("public", member.participantId),
-    };
+    return { projection: room.projection(member.role === "host" ? "host" : "public", member.participantId) };
   }
 }

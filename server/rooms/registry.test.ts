@@ -19,7 +19,7 @@ describe("RoomRegistry", () => {
     // Before the step is on disk: the stale tally stops, nothing is announced yet.
     expect(calls).toEqual(["tallySuperseded"]);
     await store.flush();
-    expect(calls).toEqual(["tallySuperseded", "publicSnapshot", "hostSnapshot"]);
+    expect(calls).toEqual(["tallySuperseded", "toClass", "toHosts"]);
     rooms.disposeAll();
   });
 

@@ -48,21 +48,15 @@ export function durableOutbox(store: SessionStore, sessionId: string, outbox: Ro
     (...args: A) =>
       store.afterDurable(() => fn(...args), sessionId);
   return {
-    publicSnapshot: gate(outbox.publicSnapshot),
-    hostSnapshot: gate(outbox.hostSnapshot),
+    toClass: gate(outbox.toClass),
+    toProjectors: gate(outbox.toProjectors),
+    toHosts: gate(outbox.toHosts),
+    toParticipant: gate(outbox.toParticipant),
     tally: gate(outbox.tally),
-    // Ungated: it only withholds a stale tally from students who are about to get a newer snapshot.
+    // Ungated: it only withholds a stale count from students who are about to get a newer patch.
     tallySuperseded: outbox.tallySuperseded,
-    myVote: gate(outbox.myVote),
-    presence: gate(outbox.presence),
-    rosterChanges: gate(outbox.rosterChanges),
-    renamed: gate(outbox.renamed),
     kick: gate(outbox.kick),
     kickProjectors: gate(outbox.kickProjectors),
-    questionChanges: gate(outbox.questionChanges),
-    questionChangesFor: gate(outbox.questionChangesFor),
-    myUpvote: gate(outbox.myUpvote),
-    lookingBack: gate(outbox.lookingBack),
   };
 }
 

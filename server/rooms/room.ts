@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { MAX_SELF_RENAMES, PRESENCE_BROADCAST_INTERVAL_MS, tallyIntervalMs } from "../../lib/constants";
-import { protocolError, type Ack, type Command, type MyVote, type ProtocolError, type TallyUpdate } from "../../lib/protocol";
+import { protocolError, type Ack, type Command, type MyVote, type Patch, type PatchOf } from "../../lib/protocol";
 import { decide, type Actor } from "../../lib/session/decide";
 import { logFull } from "../../lib/session/rules";
 import { admit, type Admission, type JoinFacts } from "../../lib/session/admission";
@@ -8,13 +7,9 @@ import {
   activePoll,
   applyEvent,
   cloneState,
-  countVotes,
   own,
   rosterRow,
-  rosterRows,
   toHostSnapshot,
-  type RosterChanges,
-  type RosterFull,
   toPublicSnapshot,
   type HostSnapshot,
   type PublicSnapshot,
@@ -22,57 +17,22 @@ import {
   type SessionEvent,
   type SessionState,
 } from "../../lib/session";
+import {
+  hostProjection,
+  hostTally,
+  myVoteIn,
+  participantProjection,
+  publicProjection,
+  publicTally,
+  recordKey,
+} from "../../lib/session/projection";
 import { Presence } from "./presence";
-import { RoomQuestions, silentQuestionOutbox, type QuestionOutbox } from "./questions";
+import { RoomQuestions } from "./questions";
+import { RoomSync, type RoomOutbox } from "./roomSync";
+
+export { silentRoomOutbox, type RoomOutbox } from "./roomSync";
 import type { SessionStore } from "../store/types";
 import { LeadingEdgeThrottle } from "./throttle";
-
-/** Where a room's messages go. The socket.io adapter implements it; tests can record it. */
-export interface RoomOutbox extends QuestionOutbox {
-  /** Everyone watching: projector and students. */
-  publicSnapshot: (snapshot: PublicSnapshot) => void;
-  /** The teacher's sockets. */
-  hostSnapshot: (snapshot: HostSnapshot) => void;
-  /**
-   * One tally tick: the teachers' counts, and what the class sees of it: the
-   * same counts while results are shown, else the public snapshot (how many
-   * have voted, nothing more).
-   */
-  tally: (tally: TallyUpdate, forClass: { tally: TallyUpdate } | { snapshot: PublicSnapshot }) => void;
-  /**
-   * A snapshot for the class is on its way (sent once its event is written):
-   * what is left of a tally tick still going out to a large class is stale,
-   * stop it now rather than after the write.
-   */
-  tallySuperseded: () => void;
-  /** One participant's sockets (every tab of that browser), but `except` (the socket that voted: its ack says it). */
-  myVote: (participantId: string, vote: MyVote | null, except?: string) => void;
-  /** Projectors and teachers: the connected-student count (teachers also get the projector views), coalesced. */
-  presence: (participantCount: number, projectorCount: number) => void;
-  /** The teacher's sockets: the roster rows that changed, coalesced with presence. */
-  rosterChanges: (changes: RosterChanges) => void;
-  /** One participant's sockets: their nickname changed. */
-  renamed: (participantId: string, nickname: string) => void;
-  /** Disconnect a participant's sockets with a reason. */
-  kick: (participantId: string, error: ProtocolError) => void;
-  /** Disconnect every projector view with a reason. */
-  kickProjectors: (error: ProtocolError) => void;
-}
-
-/** An outbox that sends nothing: for rooms nobody listens to (unit tests, tools). */
-export const silentRoomOutbox: RoomOutbox = {
-  publicSnapshot: () => undefined,
-  hostSnapshot: () => undefined,
-  tally: () => undefined,
-  tallySuperseded: () => undefined,
-  myVote: () => undefined,
-  presence: () => undefined,
-  rosterChanges: () => undefined,
-  renamed: () => undefined,
-  kick: () => undefined,
-  kickProjectors: () => undefined,
-  ...silentQuestionOutbox,
-};
 
 export interface RoomDeps {
   store: SessionStore;
@@ -104,16 +64,15 @@ export class Room {
   private readonly presenceUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () => this.sendPresence());
   /** Each participant's place in join order (the console's `#N`); its size is how many have ever joined. */
   private readonly joinNumbers = new Map<string, number>();
-  /** Names this room instance's roster revisions (a reloaded room counts afresh). */
-  private readonly rosterEpoch: string;
-  private rosterRev = 0;
   /** Students whose roster rows changed since the console was last told. */
   private readonly rosterPending = new Set<string>();
   /** Students looking back reach the console at most twice a second, like presence. */
   private readonly lookBackUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () =>
-    this.deps.outbox.lookingBack(this.presence.lookingBackCount),
+    this.sync.toHosts({ put: { lookback: { count: this.presence.lookingBackCount } } }),
   );
-  /** The questions' own channel (lists on join, coalesced changes): never in the snapshots. */
+  /** This instance's clock, and the patches each audience is sent. */
+  readonly sync: RoomSync;
+  /** Changed questions, coalesced: never in the session record every step sends. */
   readonly questions: RoomQuestions;
   private closeTimer: NodeJS.Timeout | null = null;
   private disposed = false;
@@ -124,7 +83,11 @@ export class Room {
   ) {
     this.state = state;
     Object.keys(state.participants).forEach((id, i) => this.joinNumbers.set(id, i + 1));
-    this.rosterEpoch = randomBytes(9).toString("base64url");
+    this.sync = new RoomSync(deps.outbox, {
+      public: () => publicProjection(this.state, this.presence),
+      host: () => hostProjection(this.state, this.presenceView()),
+      me: (participantId) => participantProjection(this.state, participantId),
+    });
     this.presence = new Presence(
       deps.now,
       (participantId) => {
@@ -134,7 +97,7 @@ export class Room {
       (peak) => deps.store.notePeakParticipants(this.id, peak),
       () => this.lookBackUpdates.request(),
     );
-    this.questions = new RoomQuestions(this.state, deps.outbox);
+    this.questions = new RoomQuestions(this.state, this.sync);
     this.armAutoClose();
   }
 
@@ -174,22 +137,32 @@ export class Room {
   }
 
   hostSnapshot(): HostSnapshot {
-    return toHostSnapshot(this.state, {
-      connectedCount: this.presence.connectedCount,
-      isConnected: (id) => this.presence.isConnected(id),
-      projectorCount: this.presence.projectorCount,
-    });
+    return toHostSnapshot(this.state, this.presenceView());
   }
 
-  /** The whole roster, for a console that joins or resyncs. */
-  roster(): RosterFull {
-    return { epoch: this.rosterEpoch, rev: this.rosterRev, rows: rosterRows(this.state, this.presence) };
+  private presenceView() {
+    return {
+      connectedCount: this.presence.connectedCount,
+      isConnected: (id: string) => this.presence.isConnected(id),
+      projectorCount: this.presence.projectorCount,
+      lookingBack: this.presence.lookingBackCount,
+      joinNumber: (id: string) => this.joinNumbers.get(id),
+    };
+  }
+
+  /**
+   * Everything a socket of this audience holds, whole: the class's or the
+   * teacher's records, and a student's own. Later patches follow on from it.
+   */
+  projection(audience: "host" | "public", participantId: string | null): Patch[] {
+    if (audience === "host") return [this.sync.whole("host")];
+    const patches: Patch[] = [this.sync.whole("public")];
+    if (participantId) patches.push(this.sync.whole("me", participantId));
+    return patches;
   }
 
   myVote(participantId: string): MyVote | null {
-    const poll = activePoll(this.state);
-    if (!poll) return null;
-    return { pollId: poll.id, round: poll.round, optionId: poll.votes[participantId] ?? null, rev: this.state.seq };
+    return myVoteIn(this.state, participantId);
   }
 
   // -------------------------------------------------------------------------
@@ -276,12 +249,15 @@ export class Room {
           // Other tabs of the same browser show the change too; the voting socket has its receipt (the ack),
           // so it is left out: at 10,000 votes a second the echo would double the writes to voters' sockets.
           // A student with one tab (nearly all) has nobody to tell.
-          if (this.presence.socketsOf(e.participantId) > 1) this.deps.outbox.myVote(e.participantId, this.myVote(e.participantId), sender);
+          if (this.presence.socketsOf(e.participantId) > 1) {
+            const vote = this.myVote(e.participantId);
+            if (vote) this.sync.toParticipant(e.participantId, { put: { vote } }, { volatile: true, except: sender });
+          }
           break;
         case "participant:renamed":
           // Only the teacher lists names; the student's own tabs are told.
           this.rosterChanged(e.participantId);
-          this.deps.outbox.renamed(e.participantId, e.nickname);
+          this.sync.toParticipant(e.participantId, { put: { name: { nickname: e.nickname } } });
           break;
         case "participant:removed":
           publish = true;
@@ -331,11 +307,20 @@ export class Room {
     return event;
   }
 
-  /** The whole (small) state to everyone: one encode per audience, not per socket. */
+  /**
+   * The session record (small) to everyone, with the running count it goes
+   * with: one encode per audience, not per socket.
+   */
   publish(): void {
     this.deps.outbox.tallySuperseded();
-    this.deps.outbox.publicSnapshot(this.publicSnapshot());
-    this.deps.outbox.hostSnapshot(this.hostSnapshot());
+    const forClass = publicTally(this.state);
+    const forHosts = hostTally(this.state);
+    this.sync.toClass(
+      forClass ? { put: { session: this.publicSnapshot(), tally: forClass } } : { put: { session: this.publicSnapshot() }, del: ["tally"] },
+    );
+    this.sync.toHosts(
+      forHosts ? { put: { session: this.hostSnapshot(), tally: forHosts } } : { put: { session: this.hostSnapshot() }, del: ["tally"] },
+    );
   }
 
   /** A student's row changed: the console hears of it with the next presence update (leading edge: at once if quiet). */
@@ -346,26 +331,24 @@ export class Room {
 
   /** The counts to projectors and teachers, and the changed roster rows to teachers: O(changes), never the whole class. */
   private sendPresence(): void {
-    this.deps.outbox.presence(this.presence.connectedCount, this.presence.projectorCount);
-    if (this.rosterPending.size === 0) return;
-    const rows = [];
+    const participantCount = this.presence.connectedCount;
+    this.sync.toProjectors({ put: { presence: { participantCount } } });
+    const put: NonNullable<PatchOf<"host">["put"]> = { presence: { participantCount, projectorCount: this.presence.projectorCount } };
     for (const id of this.rosterPending) {
       const row = rosterRow(this.state, id, this.joinNumbers.get(id) ?? 0, this.presence);
-      if (row) rows.push(row);
+      if (row) put[recordKey("r", id)] = row;
     }
+    // Counts alone may be skipped (a newer count replaces them); changed rows may not.
+    const volatile = this.rosterPending.size === 0;
     this.rosterPending.clear();
-    const from = this.rosterRev;
-    this.rosterRev += 1;
-    this.deps.outbox.rosterChanges({ epoch: this.rosterEpoch, from, to: this.rosterRev, rows });
+    this.sync.toHosts({ put }, volatile);
   }
 
   private sendTally(): void {
-    const poll = activePoll(this.state);
-    if (!poll || poll.status !== "open") return;
-    const { counts, total } = countVotes(poll);
-    const tally: TallyUpdate = { pollId: poll.id, round: poll.round, counts, total, rev: this.state.seq };
-    // Without live results the class still sees how many have voted (the public poll's `voted`, a count only).
-    this.deps.outbox.tally(tally, this.state.resultsVisible ? { tally } : { snapshot: this.publicSnapshot() });
+    const forHosts = hostTally(this.state);
+    const forClass = publicTally(this.state);
+    // Without live results the class still sees how many have voted (a count only).
+    if (forHosts && forClass) this.sync.tally({ put: { tally: forHosts } }, { put: { tally: forClass } });
   }
 
   /** A poll with a countdown closes itself, also after a restart. */

@@ -96,10 +96,10 @@ describe("/metrics", () => {
     expect(delta(voted, joined, "classroom_store_write_seconds_count", { store: "sqlite" })).toBeGreaterThanOrEqual(3);
     expect(delta(voted, joined, "classroom_store_write_seconds_sum", { store: "sqlite" })).toBeGreaterThan(0);
     expect(delta(voted, joined, "classroom_store_batch_size_sum", { store: "sqlite" })).toBeGreaterThanOrEqual(5);
-    expect(delta(voted, joined, "classroom_broadcast_seconds_count", { message: "publicSnapshot" })).toBeGreaterThanOrEqual(2);
+    expect(delta(voted, joined, "classroom_broadcast_seconds_count", { message: "toClass" })).toBeGreaterThanOrEqual(2);
     expect(delta(voted, joined, "classroom_broadcast_seconds_count", { message: "tally" })).toBeGreaterThanOrEqual(1);
     // One tab each: the vote's ack is its receipt, and there is no other tab to tell.
-    expect(delta(voted, joined, "classroom_broadcast_seconds_count", { message: "myVote" })).toBe(0);
+    expect(delta(voted, joined, "classroom_broadcast_seconds_count", { message: "toParticipant" })).toBe(0);
     expect(delta(voted, joined, "classroom_commands_total", { command: "poll:vote", outcome: "ok" })).toBe(3);
 
     // Refusals: a student trying a teacher's command, and a burst of votes past the vote rate.

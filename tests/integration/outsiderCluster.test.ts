@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { PROTOCOL_VERSION } from "../../lib/protocol";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, it, expect } from "vitest";
@@ -44,7 +45,7 @@ it("over the allowance, a burst of 150 guesses on one refilled token gets at mos
     // Over the allowance, one token refilled: 150 WebSockets open first, then all CONNECTs at once, the live code among them.
     const raws: RawSocket[] = await Promise.all(Array.from({ length: 150 }, () => openRaw(node.url)));
     const codes = raws.map((_, i) => (i === 100 ? code : wrong(code)));
-    raws.forEach((r, i) => r.send(`40${JSON.stringify({ v: 1, role: "student", code: codes[i] })}`));
+    raws.forEach((r, i) => r.send(`40${JSON.stringify({ v: PROTOCOL_VERSION, role: "student", code: codes[i] })}`));
     const replies = await Promise.all(raws.map((r) => r.waitForFrame((f) => f.startsWith("40") || f.startsWith("44"), 10000)));
     let informative = 0;
     replies.forEach((f, i) => {

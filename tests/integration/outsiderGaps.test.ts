@@ -1,7 +1,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { connectClient, waitUntil, type TestClient } from "./harness";
+import { connectClient, sessionIn, waitUntil, type TestClient } from "./harness";
 import { attackedServer, wrongCode } from "./outsider/attacker";
 
 // Smaller gaps: malformed paths, headers under /socket.io/, old clients' joins, and a disk that refuses one class's writes.
@@ -86,6 +86,8 @@ describe("smaller gaps", () => {
     for (const c of [hostA, ...kidsA]) await waitUntil(() => !c.socket.connected);
     for (const c of [hostA, ...kidsA]) expect(reasons.get(c)).toBe("io server disconnect");
     for (const c of kidsA) expect(c.snapshots.every((snap) => snap.stepIndex === 0)).toBe(true);
+    // Not even in a patch the client might have set aside: no session record past step 0 was sent.
+    for (const c of kidsA) expect(c.patches.filter((p) => (sessionIn(p)?.stepIndex ?? 0) !== 0)).toEqual([]);
 
     // B carries on: everyone still connected, the step reached every student, and the next command works.
     for (const c of kidsB) await c.waitFor((x) => x.latest().stepIndex === 1, 2_000);

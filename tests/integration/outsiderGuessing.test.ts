@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PROTOCOL_VERSION } from "../../lib/protocol";
 import { connectClient, openRaw } from "./harness";
 import { attackedServer, sleep, wrongCode } from "./outsider/attacker";
 
@@ -137,7 +138,7 @@ describe("room codes cannot be guessed by script", () => {
     // And a hundred CONNECTs on a hundred WebSockets that are all open before any of them asks.
     const opened = await Promise.all(Array.from({ length: 100 }, () => openRaw(t.srv.url)));
     raws.push(...opened);
-    for (const r of opened) r.send(`40${JSON.stringify({ v: 1, role: "student", code: wrongCode([s.code]) })}`);
+    for (const r of opened) r.send(`40${JSON.stringify({ v: PROTOCOL_VERSION, role: "student", code: wrongCode([s.code]) })}`);
     const burst = await Promise.all(opened.map((r) => r.waitForFrame((f) => f.startsWith("44") || f.startsWith("40"))));
     const refills = Math.ceil((Date.now() - start) / 1000);
     const all = [...results.flat(), ...burst.map((f) => (JSON.parse(f.slice(2)) as { data?: { code: string } }).data?.code ?? f)];
@@ -171,16 +172,16 @@ describe("room codes cannot be guessed by script", () => {
     const joined = await join({ role: "student", code: s.code });
     expect(joined.ok).toBe(true);
     const mark = joined.raw.frames.length;
-    joined.raw.send(`40${JSON.stringify({ v: 1, role: "projector", code: other.code })}`);
-    joined.raw.send(`40${JSON.stringify({ v: 1, role: "student", code: other.code, nickname: "Sneaky" })}`);
+    joined.raw.send(`40${JSON.stringify({ v: PROTOCOL_VERSION, role: "projector", code: other.code })}`);
+    joined.raw.send(`40${JSON.stringify({ v: PROTOCOL_VERSION, role: "student", code: other.code, nickname: "Sneaky" })}`);
     await joined.raw.closed;
     expect(joined.raw.frames.slice(mark).filter((f) => f.startsWith("40") || f.startsWith("44"))).toEqual([]);
 
     // A wrong guess and a right one pipelined on one WebSocket: one answer (the refusal), then the close.
     const raw = await openRaw(t.srv.url);
     raws.push(raw);
-    raw.send(`40${JSON.stringify({ v: 1, role: "student", code: wrongCode([s.code, other.code]) })}`);
-    raw.send(`40${JSON.stringify({ v: 1, role: "student", code: other.code, nickname: "Sneaky" })}`);
+    raw.send(`40${JSON.stringify({ v: PROTOCOL_VERSION, role: "student", code: wrongCode([s.code, other.code]) })}`);
+    raw.send(`40${JSON.stringify({ v: PROTOCOL_VERSION, role: "student", code: other.code, nickname: "Sneaky" })}`);
     await raw.closed;
     expect(raw.frames.filter((f) => f.startsWith("40"))).toEqual([]);
     expect(raw.frames.filter((f) => f.startsWith("42"))).toEqual([]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FRAME_LIMITS, MAX_SOCKET_MESSAGE_BYTES } from "../../lib/constants";
 import { PROTOCOL_VERSION } from "../../lib/protocol";
-import { openRaw, serverPerTest } from "./harness";
+import { openRaw, serverPerTest, sessionIn } from "./harness";
 import { sleep } from "./outsider/attacker";
 import { acks, cleanUpAfterEach, closesWithin, codeOf, join, nested, raws } from "./outsider/edge";
 
@@ -37,13 +37,15 @@ describe("frames written by hand", () => {
     // An unbalanced one that never closes.
     r.send(`4275["step:go",${"[".repeat(5_000)}`);
     expect(await r.ack(75)).toMatchObject({ ok: false, error: { code: "PAYLOAD_TOO_LARGE" } });
-    // None of them ran.
-    expect(r.events().filter((e) => e.event === "session:snapshot" && (e.payload as { stepIndex: number }).stepIndex === 3)).toEqual([]);
+    // None of them ran: no patch to the teacher ever moved the class to step 3.
+    expect(r.patches().filter(({ patch }) => sessionIn(patch)?.stepIndex === 3)).toEqual([]);
 
     r.send(`4276["step:go",{"stepIndex":1,"x":${nested(6)}}]`);
     expect(await r.ack(76)).toEqual({ ok: true, data: null });
     r.send(`4277["step:go",{"stepIndex":2,"x":"${"[".repeat(50)}{{{{"}]`);
     expect(await r.ack(77)).toEqual({ ok: true, data: null });
+    // The ones that ran did reach the teacher's socket (so the check above would have seen step 3).
+    await r.waitForPatch((p) => sessionIn(p)?.stepIndex === 2);
     expect(r.isClosed()).toBe(false);
     expect(await r.emit("session:sync", {})).toEqual({ ok: true, data: null });
   });

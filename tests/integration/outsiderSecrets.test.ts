@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Ack } from "../../lib/protocol";
 import type { SessionEvent } from "../../lib/session";
-import { connectClient, httpRequest } from "./harness";
+import { connectClient, httpRequest, patchOfFrame } from "./harness";
 import { attackedServer, errorCode } from "./outsider/attacker";
 
 // The answer stays secret until the teacher reveals it: not over REST, a shared replay link or a socket (docs/security.md).
@@ -33,7 +33,7 @@ async function classWithOpenPoll() {
   expect(correct).toMatch(/^o\d$/);
   expect(notes.length).toBeGreaterThan(1);
 
-  await eve.raw.waitForFrame((f) => f.startsWith('42["session:snapshot"') && f.includes(pollId));
+  await eve.raw.waitForFrame((f) => f.startsWith('42["session:patch"') && f.includes(pollId));
   expect(await eve.raw.emit("poll:vote", { pollId, optionId: correct })).toMatchObject({ ok: true });
   await bob.waitFor((c) => c.latest().poll?.id === pollId);
   expect(await bob.emit("poll:vote", { pollId, optionId: wrong })).toMatchObject({ ok: true });
@@ -180,7 +180,7 @@ describe("the answer stays secret until the teacher reveals it", () => {
     expect(await host.emit("projector:show", { panel: "objects" })).toEqual({ ok: true, data: null });
     expect(await host.emit("poll:close", { pollId })).toEqual({ ok: true, data: null });
     for (const r of [eve.raw, projector.raw])
-      await r.waitForFrame((f) => f.startsWith('42["session:snapshot"') && f.includes('"status":"closed"'));
+      await r.waitForFrame((f) => f.startsWith('42["session:patch"') && f.includes('"status":"closed"'));
     // The teacher's own tallies kept coming meanwhile (there were counts to leak).
     expect(host.tallies.filter((x) => x.pollId === pollId).length).toBeGreaterThan(0);
     expect(await eve.raw.emit("session:sync", {})).toEqual({ ok: true, data: null });
@@ -195,9 +195,28 @@ describe("the answer stays secret until the teacher reveals it", () => {
       for (const frame of frames) {
         for (const note of notes) expect(frame, `${who} got a note`).not.toContain(note);
       }
-      for (const { event, payload } of r.events().filter((e) => e.index < frames.length)) {
-        expect(event, `${who} got ${event}`).not.toBe("poll:tally");
-        walk(payload, (key, value) => {
+      const follows = who === "student" ? ["public", "me"] : ["public"];
+      for (const { event, payload, index } of r.events().filter((e) => e.index < frames.length)) {
+        expect(["session:welcome", "session:patch"], `${who} got ${event}`).toContain(event);
+        let checked: unknown = payload;
+        if (event === "session:patch") {
+          const patch = patchOfFrame(frames[index])!;
+          // Never the teacher's records; a projector not even a student's own.
+          expect(follows, `${who} got a patch of the ${patch.stream} stream`).toContain(patch.stream);
+          const { tally, ...rest } = (patch.put ?? {}) as Record<string, unknown>;
+          // The class's running count while results are hidden: how many voted (the poll's `voted`), no distribution.
+          if (tally !== undefined) {
+            expect(patch.stream, `${who}: a tally outside the class's stream`).toBe("public");
+            expect(Object.keys(tally as object).sort(), `${who}: the class's tally ${JSON.stringify(tally)}`).toEqual([
+              "pollId",
+              "rev",
+              "round",
+              "total",
+            ]);
+          }
+          checked = { ...patch, put: rest };
+        }
+        walk(checked, (key, value) => {
           if (key === "correctOptionId") expect(value, `${who}: ${event}.${key}`).toBeNull();
           if (key === "results") expect(value, `${who}: ${event}.${key}`).toBeNull();
           if (key === "history") expect(value, `${who}: ${event}.${key}`).toEqual([]);
@@ -209,11 +228,12 @@ describe("the answer stays secret until the teacher reveals it", () => {
     expect(bob.snapshots.every((snap) => snap.poll === null || (snap.poll.correctOptionId === null && snap.poll.results === null))).toBe(
       true,
     );
+    expect(bob.tallies, "Bob was shown counts").toEqual([]);
 
     // After the reveal the same recording does carry the answer: the scan above would have seen a leak.
     expect(await host.emit("poll:reveal", { pollId })).toEqual({ ok: true, data: null });
     for (const r of [eve.raw, projector.raw]) {
-      const revealed = await r.waitForFrame((f) => f.startsWith('42["session:snapshot"') && f.includes('"status":"revealed"'));
+      const revealed = await r.waitForFrame((f) => f.startsWith('42["session:patch"') && f.includes('"status":"revealed"'));
       expect(revealed).toContain(`"correctOptionId":"${correct}"`);
       expect(notes.some((n) => revealed.includes(JSON.stringify(n).slice(1, -1)))).toBe(true);
     }

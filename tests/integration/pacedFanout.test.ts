@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Patch } from "../../lib/protocol";
 import { connectClient, serverPerTest, type TestClient } from "./harness";
 
 /**
@@ -8,12 +9,35 @@ import { connectClient, serverPerTest, type TestClient } from "./harness";
  */
 const t = serverPerTest({ pacedFanoutMin: 16 });
 
-/** Every message a client receives, in order, by event name. */
-async function join(auth: Record<string, unknown>): Promise<{ client: TestClient; heard: string[] }> {
-  const heard: string[] = [];
-  const client = t.track(await connectClient(t.srv.url, auth, { listen: (socket) => socket.onAny((event: string) => heard.push(event)) }));
+/** A message as heard on the socket: its event name, and the patch when it is one. */
+interface Heard {
+  event: string;
+  patch?: Patch;
+}
+
+/** Every message a client receives, in order. */
+async function join(auth: Record<string, unknown>): Promise<{ client: TestClient; heard: Heard[] }> {
+  const heard: Heard[] = [];
+  const client = t.track(
+    await connectClient(t.srv.url, auth, {
+      listen: (socket) => {
+        socket.onAny((event: string) => heard.push({ event }));
+        // Its payload: socket.io calls the catch-all listeners first, so the entry just pushed is this message.
+        socket.on("session:patch", (patch) => (heard[heard.length - 1].patch = patch));
+      },
+    }),
+  );
   return { client, heard };
 }
+
+/** The class's patch that closed the poll: ordered, carrying the session record with the poll closed. */
+const closes = (pollId: string) => (h: Heard) =>
+  h.patch?.stream === "public" &&
+  !h.patch.volatile &&
+  h.patch.put?.session?.poll?.id === pollId &&
+  h.patch.put.session.poll.status === "closed";
+/** A running count for the class. */
+const isCount = (h: Heard) => h.patch?.stream === "public" && h.patch.put?.tally !== undefined;
 
 async function largeClass(students: number) {
   const { code, hostKey } = await t.srv.createSession();
@@ -54,8 +78,12 @@ describe("tallies to a large class, a slice at a time", () => {
     await new Promise((r) => setTimeout(r, 300));
     for (const k of everyone) {
       expect(k.client.public().poll).toMatchObject({ status: "closed", results: { total: 80 } });
-      const closedAt = k.heard.lastIndexOf("session:snapshot");
-      expect(k.heard.slice(closedAt + 1)).not.toContain("poll:tally");
+      const closedAt = k.heard.findLastIndex(closes(pollId));
+      expect(closedAt, "the closed poll reached this socket").toBeGreaterThanOrEqual(0);
+      // It took the running count away, and no count came after it.
+      expect(k.heard[closedAt].patch!.del).toContain("tally");
+      expect(k.heard.slice(closedAt + 1).filter(isCount)).toEqual([]);
+      expect(k.client.replica.single("public", "tally")).toBeUndefined();
     }
   });
 

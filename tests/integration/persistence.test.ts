@@ -3,11 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { io as connect } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
-import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type Welcome } from "../../lib/protocol";
-import { replay, type QuestionList } from "../../lib/session";
+import { PROTOCOL_VERSION, type Ack, type Welcome } from "../../lib/protocol";
+import { Replica, myVoteOf, questionsOf, rosterOf, snapshotOf } from "../../lib/protocol/replica";
+import { replay } from "../../lib/session";
+import { splitRoster } from "../../lib/session/roster";
 import { SqliteSessionStore, StoreError } from "../../server/store/sqlite";
 import type { ClientSocket } from "./harness";
-import { followRoster, waitUntil, hostSnapshot } from "./harness";
+import { waitUntil, hostSnapshot } from "./harness";
 import { freePort } from "../support/loopback";
 import { spawnServer, type ServerProcess } from "./process";
 
@@ -18,14 +20,27 @@ afterEach(() => {
   for (const p of procs.splice(0)) p.proc.kill("SIGKILL");
 });
 
-/** A client that reconnects by itself, like the browser: it resends the token the server issued. */
+/**
+ * A client that reconnects by itself, like the browser: it resends the token
+ * the server issued, and keeps its records by the clients' one rule (a new
+ * server's whole patches replace what it held; a gap asks for them again).
+ */
 function liveClient(url: string, auth: Record<string, unknown>) {
+  const replica = new Replica();
   const state = {
-    snapshot: null as AnySnapshot | null,
     welcome: null as Welcome | null,
-    myVote: null as MyVote | null,
-    questions: null as QuestionList | null,
     connects: 0,
+    /** The room instance each stream's records come from (a restarted server's room is a new one). */
+    instances: new Map<string, string>(),
+    get snapshot() {
+      return snapshotOf(replica);
+    },
+    get myVote() {
+      return myVoteOf(replica);
+    },
+    get questions() {
+      return questionsOf(replica);
+    },
   };
   const socket: ClientSocket = connect(url, {
     transports: ["websocket"],
@@ -36,16 +51,19 @@ function liveClient(url: string, auth: Record<string, unknown>) {
   sockets.push(socket);
   socket.on("connect", () => state.connects++);
   socket.on("session:welcome", (w) => (state.welcome = { ...w, token: w.token ?? state.welcome?.token }));
-  socket.on("session:snapshot", (s) => (state.snapshot = s));
-  socket.on("poll:myVote", (v) => (state.myVote = v));
-  socket.on("questions:list", (list) => (state.questions = list));
-  socket.on("session:presence", ({ participantCount }) => {
-    if (state.snapshot) state.snapshot = { ...state.snapshot, participantCount };
+  socket.on("session:patch", (patch) => {
+    const outcome = replica.apply(patch);
+    if (outcome === "applied") state.instances.set(patch.stream, patch.instance);
+    if (outcome === "gap") socket.emit("session:sync", {}, () => undefined);
   });
-  const roster = followRoster(socket);
+  const roster = { students: () => splitRoster(rosterOf(replica)?.values() ?? []).listed };
   const emit = (event: string, payload: unknown) =>
     new Promise<Ack<unknown>>((resolve) =>
-      (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, resolve),
+      (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (ack) => {
+        // As the browser does: this tab's vote is its receipt (the server does not echo it to the tab that voted).
+        if (event === "poll:vote" && ack.ok) replica.putOwn("me", "vote", ack.data);
+        resolve(ack);
+      }),
     );
   return { socket, state, roster, emit };
 }
@@ -85,6 +103,8 @@ describe("durability", () => {
     for (const s of students.slice(1)) expect((await s.emit("question:upvote", { questionId, upvoted: true })).ok).toBe(true);
     expect((await host.emit("question:answer", { questionId, answered: true })).ok).toBe(true);
     const before = host.state.snapshot!;
+    const firstInstance = host.state.instances.get("host");
+    expect(firstInstance).toBeDefined();
 
     first.proc.kill("SIGKILL");
     await first.exited;
@@ -93,6 +113,12 @@ describe("durability", () => {
     const second = await spawnServer({ dataDir, port });
     procs.push(second);
     await waitUntil(() => everyone.every((c) => c.socket.connected && c.state.connects >= 2), 15_000);
+    // Everything each client shows from here came from the new server (its room instance's whole records), not the copy it kept.
+    const streams = (c: (typeof everyone)[number]) => (c === host ? ["host"] : c === projector ? ["public"] : ["public", "me"]);
+    await waitUntil(
+      () => everyone.every((c) => streams(c).every((stream) => ![undefined, firstInstance].includes(c.state.instances.get(stream)))),
+      5000,
+    );
     await waitUntil(() => hostSnapshot(host.state.snapshot).poll?.results.total === 3, 5000);
 
     for (const c of everyone) {
@@ -107,10 +133,7 @@ describe("durability", () => {
     });
     // Same identities: no new participants, and each student sees their own vote.
     expect(host.roster.students()).toHaveLength(3);
-    // Each student's own vote follows its snapshot on the reconnect: wait for it, then check it.
-    await waitUntil(() => students.every((s) => s.state.connects >= 2 && s.state.myVote?.pollId === open.data.pollId), 5000).catch(
-      () => undefined,
-    );
+    // Each student's own vote comes with their own records on the reconnect.
     students.forEach((s, i) => expect(s.state.myVote).toMatchObject({ pollId: open.data.pollId, optionId: choices[i] }));
     await waitUntil(() => host.state.snapshot!.participantCount === 3, 5000);
 

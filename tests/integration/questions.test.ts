@@ -1,40 +1,38 @@
 import { describe, expect, it } from "vitest";
 import { RATE_LIMITS } from "../../lib/constants";
+import type { QuestionsState } from "../../lib/protocol/replica";
 import type { ClassQuestion, HostQuestion } from "../../lib/session";
-import { applyChanges, applyMyUpvote, fromList, noteAsked, type QuestionsState } from "../../components/questions/questionsState";
 import { connectClient, rawJoin, serverPerTest, waitUntil } from "./harness";
 
 const t = serverPerTest();
 const track = t.track;
 
-/** A client that keeps the questions the way the browser does, and every message it received (to look for leaks). */
+/** A client that keeps the questions the way the browser does (its replica), and every message it received (to look for leaks). */
 interface Asker {
   client: Awaited<ReturnType<typeof connectClient>>;
   questions: () => QuestionsState | null;
+  /** The teacher's count of students looking back; null until one arrived (never, for a student). */
   lookingBack: () => number | null;
   /** Every server message, as JSON text. */
   heard: string[];
 }
 
 async function join(auth: Record<string, unknown>, url = t.srv.url): Promise<Asker> {
-  let questions: QuestionsState | null = null;
-  let lookingBack: number | null = null;
   const heard: string[] = [];
   const client = track(
     await connectClient(url, auth, {
-      listen: (socket) => {
-        socket.onAny((event: string, ...args: unknown[]) => heard.push(JSON.stringify([event, ...args])));
-        socket.on("questions:list", (list) => (questions = fromList(list)));
-        socket.on("questions:changed", (changes) => (questions = applyChanges(questions, changes)));
-        socket.on("question:myUpvote", (upvote) => (questions = applyMyUpvote(questions, upvote)));
-        socket.on("lookback:count", ({ count }) => (lookingBack = count));
-      },
+      listen: (socket) => socket.onAny((event: string, ...args: unknown[]) => heard.push(JSON.stringify([event, ...args]))),
     }),
   );
-  return { client, questions: () => questions, lookingBack: () => lookingBack, heard };
+  return {
+    client,
+    questions: () => client.questions(),
+    lookingBack: () => client.replica.single<{ count: number }>("host", "lookback")?.count ?? null,
+    heard,
+  };
 }
 
-/** connectClient waits for the snapshot; the list comes right after it on the same socket. */
+/** connectClient waits for the session record; the questions come in the same whole patch. */
 async function classroom() {
   const { code, hostKey, id } = await t.srv.createSession();
   const host = await join({ role: "host", code, hostKey });
@@ -57,6 +55,11 @@ const hostQuestions = (c: Asker): HostQuestion[] => {
   const q = c.questions();
   if (q?.audience !== "host") throw new Error("not the teacher's questions");
   return q.questions;
+};
+/** A student's own questions ("yours"), as their page marks them. */
+const mine = (c: Asker): string[] => {
+  const q = c.questions();
+  return q?.audience === "public" ? q.mine : [];
 };
 const ARROW_5 = { kind: "arrow", stepIndex: 4 } as const;
 
@@ -94,10 +97,20 @@ describe("questions over real sockets", () => {
     expect(await cy.client.emit("question:upvote", { questionId, upvoted: true })).toMatchObject({ ok: true, data: { votes: 2 } });
     for (const c of everyone) await waitUntil(() => c.questions()?.questions[0]?.votes === 2);
     expect(bo.questions()).toMatchObject({ myUpvotes: [questionId] });
-    // Ada's page adds her question to "mine" from the acknowledgement; a resync lists it as hers too.
+    expect(cy.questions()).toMatchObject({ mine: [], myUpvotes: [questionId] });
+    // Ada's page marks her question as hers (her own records say so, on every tab); a resync lists it as hers too.
+    await waitUntil(() => mine(ada).includes(questionId));
+    expect(bo.questions()).toMatchObject({ mine: [] });
+    const wholeBefore = ada.client.patches.filter((p) => p.whole).length;
+    // The whole patches come before the ack, on the same socket.
     expect((await ada.client.emit("session:sync", {})).ok).toBe(true);
-    await waitUntil(() => ada.questions()?.audience === "public" && ada.questions()!.rev >= bo.questions()!.rev);
-    expect(ada.questions()).toMatchObject({ mine: [questionId], myUpvotes: [] });
+    expect(
+      ada.client.patches
+        .filter((p) => p.whole)
+        .map((p) => p.stream)
+        .slice(wholeBefore),
+    ).toEqual(["public", "me"]);
+    expect(ada.questions()).toMatchObject({ mine: [questionId], myUpvotes: [], questions: [{ id: questionId, votes: 2 }] });
 
     expect((await host.client.emit("question:show", { questionId })).ok).toBe(true);
     for (const c of everyone) await c.client.waitFor((x: Asker["client"]) => x.latest().questions.shownId === questionId);
@@ -312,28 +325,5 @@ describe("questions over real sockets", () => {
     // The tab that looks back closes; Ada is still here, live on her phone.
     ada.client.close();
     await waitUntil(() => host.lookingBack() === 0);
-  });
-});
-
-// Keep the helpers honest: the store's fold is what the tests above read.
-describe("the browser's fold of question messages", () => {
-  it("drops a batch older than the list and keeps a student's own ids", () => {
-    const list = fromList({ audience: "public", rev: 10, questions: [], mine: [], myUpvotes: [] });
-    const q = {
-      id: "a",
-      text: "t",
-      target: ARROW_5,
-      mode: "WaitForFirstConsumer",
-      variant: "standard",
-      status: "open",
-      votes: 3,
-      askedAt: 1,
-      by: null,
-    } as const;
-    expect(applyChanges(list, { audience: "public", rev: 9, questions: [q], gone: [] })).toBe(list);
-    const next = applyChanges(list, { audience: "public", rev: 11, questions: [q], gone: [] });
-    expect(next?.questions).toEqual([q]);
-    expect(applyChanges(next, { audience: "public", rev: 12, questions: [], gone: ["a"] })?.questions).toEqual([]);
-    expect(noteAsked(next, "a")).toMatchObject({ mine: ["a"] });
   });
 });

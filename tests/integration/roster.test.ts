@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { PRESENCE_BROADCAST_INTERVAL_MS } from "../../lib/constants";
-import type { RosterChanges } from "../../lib/session/roster";
 import { connectClient, serverPerTest, waitUntil, type TestClient } from "./harness";
 
 /**
@@ -24,7 +23,8 @@ describe("the console's roster travels as changes", () => {
   }
 
   const sizeOf = (message: unknown) => Buffer.byteLength(JSON.stringify(message));
-  const changesSince = (host: TestClient, index: number) => host.rosterMessages.slice(index).filter((m): m is RosterChanges => "from" in m);
+  /** The patches that carried changed rows since `index` (not the whole roster a join or resync sends). */
+  const changesSince = (host: TestClient, index: number) => host.rosterMessages.slice(index).filter((m) => !m.whole);
 
   it("one join, one leave and one vote cost the console the same few hundred bytes in a class of 20 or 300", async () => {
     {
@@ -62,8 +62,9 @@ describe("the console's roster travels as changes", () => {
         expect(host.snapshots.length).toBe(snapshotsBefore);
 
         costs[size] = {
-          join: joinChanges.reduce((sum, m) => sum + sizeOf(m), 0),
-          leave: leaveChanges.reduce((sum, m) => sum + sizeOf(m), 0),
+          // What went over the wire: each patch as sent.
+          join: joinChanges.reduce((sum, m) => sum + sizeOf(m.patch), 0),
+          leave: leaveChanges.reduce((sum, m) => sum + sizeOf(m.patch), 0),
           snapshotBytes: sizeOf(host.latest()),
         };
       }
@@ -97,7 +98,7 @@ describe("the console's roster travels as changes", () => {
 
       expect((await host.emit("participant:readmit", { participantId: linusId })).ok).toBe(true);
       await host.waitFor((c) => c.removedStudents().length === 0 && c.students().length === 2);
-      expect(host.rosterGaps).toBe(0);
+      expect(host.gaps).toBe(0);
     }
   });
 
@@ -107,15 +108,40 @@ describe("the console's roster travels as changes", () => {
       const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
       await joinClass(code, 5);
       await host.waitFor((c) => c.students().length === 5);
-      // As if a message had been lost: the copy is one revision behind what the server counts.
-      const roster = host.roster!;
-      Object.assign(roster, { rev: roster.rev - 1 });
+      // Quiet: the presence throttle has flushed, so the next patch to the console is the newcomer's row.
+      await new Promise((r) => setTimeout(r, PRESENCE_BROADCAST_INTERVAL_MS * 2));
+      const mark = host.patches.length;
+      const wholeBefore = host.rosterMessages.filter((m) => m.whole).length;
+      // As if a message had been lost on the way: the sixth student's row.
+      host.loseNextPatch();
       await joinClass(code, 1, 5);
-      await waitUntil(() => host.rosterGaps === 1, 5_000);
-      await host.waitFor((c) => c.students().length === 6 && c.roster!.rev >= roster.rev + 1);
+      await waitUntil(() => host.patches.length > mark, 5_000);
+      const lost = host.patches[mark];
+      // An ordered patch (a row), not a count a newer one replaces.
+      expect(lost.stream).toBe("host");
+      expect(lost.volatile).toBeUndefined();
+      expect(Object.values(lost.put ?? {})).toContainEqual(expect.objectContaining({ nickname: "Student 6" }));
+      expect(host.students()).toHaveLength(5);
+      // The next change does not follow on from what the console holds: a gap.
+      await joinClass(code, 1, 6);
+      await waitUntil(() => host.gaps === 1, 5_000);
+      // It asked for the whole roster again, and got it: the lost row is back.
+      await host.waitFor(
+        (c) =>
+          c.rosterMessages.filter((m) => m.whole).length > wholeBefore &&
+          c.students().length === 7 &&
+          c.students().every((s) => s.connected),
+      );
+      expect(
+        host.rosterMessages
+          .filter((m) => m.whole)
+          .at(-1)!
+          .rows.map((r) => r.nickname),
+      ).toEqual(expect.arrayContaining(["Student 6", "Student 7"]));
       const second = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
-      await second.waitFor((c) => c.students().length === 6);
+      await second.waitFor((c) => c.students().length === 7);
       expect(second.students()).toEqual(host.students());
+      expect(host.gaps).toBe(1);
     }
   });
 });

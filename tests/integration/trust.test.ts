@@ -95,13 +95,16 @@ describe("hostile input and limits", () => {
     const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
     const sam = track(await connectClient(t.srv.url, { role: "student", code, nickname: "<b>Sam</b>\u0000\u202e" }));
     expect(sam.welcome!.nickname).toBe("<b>Sam</b>");
-    const renamed: string[] = [];
-    sam.socket.on("participant:renamed", ({ nickname }) => renamed.push(nickname));
+    /** The names Sam's own records were told from here on. */
+    const mark = sam.patches.length;
+    const renamed = () => sam.patches.slice(mark).flatMap((p) => (p.stream === "me" && p.put?.name ? [p.put.name.nickname] : []));
     expect(await host.emit("participant:rename", { participantId: sam.welcome!.participantId!, nickname: "  Sam K.  " })).toEqual({
       ok: true,
       data: null,
     });
-    await waitUntil(() => renamed[0] === "Sam K.");
+    await waitUntil(() => renamed()[0] === "Sam K.");
+    // The page shows it.
+    expect(sam.welcome!.nickname).toBe("Sam K.");
 
     expect((await host.emit("room:lock", { locked: true })).ok).toBe(true);
     expect(await connectError(t.srv.url, { role: "student", code })).toMatchObject({ code: "ROOM_LOCKED" });

@@ -1,7 +1,8 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import net from "node:net";
 import WebSocket from "ws";
-import { PROTOCOL_VERSION, type Ack, type Welcome } from "../../lib/protocol";
+import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type Patch, type StreamName, type Welcome } from "../../lib/protocol";
+import { Replica } from "../../lib/protocol/replica";
 
 // Outsider's tools: the wire as a script sees it (raw WebSocket frames, raw
 // HTTP with any headers, bare TCP), from any loopback source address (all of
@@ -26,7 +27,29 @@ export interface RawSocket {
   ack(id: number, timeoutMs?: number): Promise<Ack<unknown>>;
   /** The `42[event, payload]` frames received, decoded. */
   events(): { event: string; payload: unknown; index: number }[];
+  /** The `42["session:patch", patch]` frames received, decoded, with their place in `frames`. */
+  patches(): { patch: Patch; index: number }[];
+  /** The first `session:patch` from frame `from` on that matches. */
+  waitForPatch(predicate: (patch: Patch) => boolean, timeoutMs?: number, from?: number): Promise<Patch>;
+  /** The records the patches received so far add up to, by the one rule every client follows (no resync). */
+  records(): Replica;
   close(): void;
+}
+
+/** The frame's patch, when it is a `session:patch` frame. */
+export function patchOfFrame(frame: string): Patch | null {
+  if (!frame.startsWith('42["session:patch"')) return null;
+  return (JSON.parse(frame.slice(2)) as [string, Patch])[1];
+}
+
+/** The session record a patch puts (the class's or the teacher's), if any. */
+export function sessionIn(patch: Patch): AnySnapshot | undefined {
+  return (patch.put as { session?: AnySnapshot } | undefined)?.session;
+}
+
+/** The streams a socket of this role follows (each arrives whole on join). */
+export function streamsOf(role: Welcome["role"]): StreamName[] {
+  return role === "host" ? ["host"] : role === "student" ? ["public", "me"] : ["public"];
 }
 
 export interface RawOptions {
@@ -83,6 +106,28 @@ export function openRaw(url: string, options: RawOptions = {}): Promise<RawSocke
         return [{ event, payload, index }];
       });
     },
+    patches() {
+      return frames.flatMap((f, index) => {
+        const patch = patchOfFrame(f);
+        return patch ? [{ patch, index }] : [];
+      });
+    },
+    async waitForPatch(predicate, timeoutMs, from) {
+      const frame = await raw.waitForFrame(
+        (f) => {
+          const patch = patchOfFrame(f);
+          return patch !== null && predicate(patch);
+        },
+        timeoutMs,
+        from,
+      );
+      return patchOfFrame(frame)!;
+    },
+    records() {
+      const replica = new Replica();
+      for (const { patch } of raw.patches()) replica.apply(patch);
+      return replica;
+    },
     close() {
       if (!isClosed) ws.terminate();
     },
@@ -130,9 +175,11 @@ export async function rawJoin(url: string, auth: Record<string, unknown>, option
     const body = JSON.parse(reply.slice(2)) as { message: string; data?: { code: string } };
     return { raw, reply, ok: false, code: body.data?.code ?? body.message, welcome: null };
   }
-  const welcome = await raw.waitForFrame((f) => f.startsWith('42["session:welcome"'));
-  await raw.waitForFrame((f) => f.startsWith('42["session:snapshot"'));
-  return { raw, reply, ok: true, code: null, welcome: (JSON.parse(welcome.slice(2)) as [string, Welcome])[1] };
+  const welcomeFrame = await raw.waitForFrame((f) => f.startsWith('42["session:welcome"'));
+  const welcome = (JSON.parse(welcomeFrame.slice(2)) as [string, Welcome])[1];
+  // Joined once every stream the role follows has arrived whole.
+  for (const stream of streamsOf(welcome.role)) await raw.waitForPatch((p) => p.whole === true && p.stream === stream);
+  return { raw, reply, ok: true, code: null, welcome };
 }
 
 /** A refused join's code; the WebSocket is closed afterwards. */

@@ -1,25 +1,28 @@
 import { io as connect, type Socket } from "socket.io-client";
 import {
-  newerVote,
   PROTOCOL_VERSION,
   type Ack,
   type AnySnapshot,
   type ClientToServerEvents,
   type MyVote,
+  type Patch,
   type ServerToClientEvents,
   type TallyUpdate,
   type Welcome,
 } from "../../lib/protocol";
-import type { HostSnapshot, PublicSnapshot } from "../../lib/session";
 import {
-  applyRosterChanges,
-  splitRoster,
-  type ListedStudent,
-  type RosterChanges,
-  type RosterFull,
-  type RosterRow,
-} from "../../lib/session/roster";
-import type { Roster } from "../../components/live/store";
+  PatchFollower,
+  Replica,
+  myVoteOf,
+  nicknameOf,
+  questionsOf,
+  rosterOf,
+  snapshotOf,
+  tallyOf,
+  type QuestionsState,
+} from "../../lib/protocol/replica";
+import type { HostSnapshot, PublicSnapshot } from "../../lib/session";
+import { splitRoster, type ListedStudent, type RosterRow } from "../../lib/session/roster";
 
 /**
  * The client side of the integration harness: a socket.io client that
@@ -34,54 +37,45 @@ export function hostSnapshot(s: AnySnapshot | null): HostSnapshot {
   return s;
 }
 
-/**
- * Keeps a teacher socket's roster as the console does: the whole roster, then
- * changes; a gap asks for the whole roster again (`session:sync`).
- */
-export function followRoster(socket: ClientSocket): {
-  roster: Roster | null;
-  messages: (RosterFull | RosterChanges)[];
-  gaps: number;
-  students(): ListedStudent[];
-} {
-  const follower = {
-    roster: null as Roster | null,
-    messages: [] as (RosterFull | RosterChanges)[],
-    gaps: 0,
-    students: () => splitRoster(follower.roster?.rows.values() ?? []).listed,
-  };
-  socket.on("roster:full", (full) => {
-    follower.messages.push(full);
-    const held = follower.roster;
-    if (held && held.epoch === full.epoch && held.rev > full.rev) return;
-    follower.roster = { epoch: full.epoch, rev: full.rev, rows: new Map(full.rows.map((r) => [r.id, r])) };
-  });
-  socket.on("roster:changes", (changes) => {
-    follower.messages.push(changes);
-    const next = follower.roster && applyRosterChanges(follower.roster, changes);
-    if (next) follower.roster = next;
-    else {
-      follower.gaps += 1;
-      socket.emit("session:sync", {}, () => undefined);
-    }
-  });
-  return follower;
+/** A patch to the teacher that carried roster rows, as received. */
+export interface RosterMessage {
+  whole: boolean;
+  rows: RosterRow[];
+  patch: Patch;
+}
+
+/** A socket's patches kept in `replica` as the browser keeps them: a gap asks for the whole projection again, once. */
+export function followPatches(socket: ClientSocket, replica: Replica): PatchFollower {
+  return new PatchFollower(replica, (refused) =>
+    socket.emit("session:sync", {}, (ack) => {
+      if (!ack.ok) refused();
+    }),
+  );
 }
 
 /** A connected client that records everything it receives. */
 export interface TestClient {
   socket: ClientSocket;
   welcome: Welcome | null;
+  /** Every patch received, in order. */
+  patches: Patch[];
+  /** The session as this socket saw it each time its session record changed (presence folded into the newest). */
   snapshots: AnySnapshot[];
+  /** Each running count this socket could see (the teacher's always, the class's while results are shown). */
   tallies: TallyUpdate[];
+  /** This student's vote, each time it changed (receipts included, as the browser keeps them). */
   myVotes: (MyVote | null)[];
   kicked: { code: string; message: string }[];
-  /** The teacher's roster as the console keeps it (whole, then changes; a gap resyncs as the browser does). */
-  readonly roster: Roster | null;
-  /** Roster messages received, in order. */
-  readonly rosterMessages: (RosterFull | RosterChanges)[];
-  /** Gaps found in the roster changes (each one asked for the whole roster again). */
-  readonly rosterGaps: number;
+  /** The records this socket holds, kept by the one rule every client follows. */
+  readonly replica: Replica;
+  /** The teacher's roster as the console keeps it. */
+  readonly roster: { rows: ReadonlyMap<string, RosterRow> } | null;
+  /** Patches that carried roster rows, in order. */
+  readonly rosterMessages: RosterMessage[];
+  /** Gaps found (each one asked for the whole projection again, as the browser does). */
+  readonly gaps: number;
+  /** The questions this socket may see, as the page shows them. */
+  questions(): QuestionsState | null;
   /** The teacher's listed students (not removed), in join order, look-alike names marked. */
   students(): ListedStudent[];
   /** Students the teacher removed, in join order. */
@@ -92,6 +86,8 @@ export interface TestClient {
   host(): HostSnapshot;
   /** The newest snapshot, as the class's (students and projectors). */
   public(): PublicSnapshot;
+  /** Drops the next patch unread, as if the network had lost it (the next one is a gap). */
+  loseNextPatch(): void;
   emit<E extends keyof ClientToServerEvents>(event: E, payload: Parameters<ClientToServerEvents[E]>[0]): Promise<Ack<unknown>>;
   waitFor(predicate: (c: TestClient) => boolean, timeoutMs?: number): Promise<void>;
   close(): void;
@@ -112,35 +108,53 @@ export async function connectClient(
     forceNew: true,
   });
   options.listen?.(socket);
-  const roster = followRoster(socket);
-  /** Kept as the bundled client keeps it: an older echo or receipt of the same round does not replace a newer one. */
-  const recordVote = (v: MyVote | null) => {
-    if (newerVote(client.myVotes.at(-1) ?? null, v)) client.myVotes.push(v);
+  const replica = new Replica();
+  const rosterMessages: RosterMessage[] = [];
+  const follower = followPatches(socket, replica);
+  let lose = 0;
+  /** Records what changed, as the browser's store re-reads it. */
+  const observe = () => {
+    const changed = replica.takeChanges();
+    const stream = replica.has("host") ? "host" : "public";
+    if (changed.has(`${stream}/session`)) client.snapshots.push(snapshotOf(replica)!);
+    else if (changed.has(`${stream}/presence`) || changed.has(`${stream}/tally`)) {
+      // Presence and running counts update the snapshot held, as the browser shows them.
+      const now = snapshotOf(replica);
+      if (now && client.snapshots.length > 0) client.snapshots[client.snapshots.length - 1] = now;
+    }
+    if (changed.has(`${stream}/tally`)) {
+      const tally = tallyOf(replica);
+      if (tally) client.tallies.push(tally);
+    }
+    if (changed.has("me/vote")) client.myVotes.push(myVoteOf(replica));
+    if (changed.has("me/name") && client.welcome) client.welcome = { ...client.welcome, nickname: nicknameOf(replica) };
   };
   const client: TestClient = {
     socket,
     welcome: null,
+    patches: [],
     snapshots: [],
     tallies: [],
     myVotes: [],
     kicked: [],
+    replica,
     get roster() {
-      return roster.roster;
+      const rows = rosterOf(replica);
+      return rows ? { rows } : null;
     },
-    get rosterMessages() {
-      return roster.messages;
+    rosterMessages,
+    get gaps() {
+      return follower.gaps;
     },
-    get rosterGaps() {
-      return roster.gaps;
-    },
+    questions: () => questionsOf(replica),
     students() {
-      return roster.students();
+      return splitRoster(rosterOf(replica)?.values() ?? []).listed;
     },
     removedStudents() {
-      return splitRoster(client.roster?.rows.values() ?? []).removed;
+      return splitRoster(rosterOf(replica)?.values() ?? []).removed;
     },
     latest() {
-      const s = client.snapshots[client.snapshots.length - 1];
+      const s = snapshotOf(replica);
       if (!s) throw new Error("no snapshot yet");
       return s;
     },
@@ -152,13 +166,19 @@ export async function connectClient(
       if (s.audience !== "public") throw new Error(`expected the class's snapshot, got the ${s.audience}'s`);
       return s;
     },
+    loseNextPatch() {
+      lose += 1;
+    },
     emit(event, payload) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no ack for ${event}`)), 5000);
         (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
           clearTimeout(timer);
-          // As the bundled client does: the vote's receipt is this tab's vote (other tabs get poll:myVote).
-          if (event === "poll:vote" && r.ok) recordVote(r.data as MyVote);
+          // As the bundled client does: the vote's receipt is this tab's vote (other tabs get it as a patch).
+          if (event === "poll:vote" && r.ok) {
+            replica.putOwn("me", "vote", r.data);
+            observe();
+          }
           resolve(r);
         });
       });
@@ -171,17 +191,21 @@ export async function connectClient(
     },
   };
   socket.on("session:welcome", (w) => (client.welcome = w));
-  socket.on("session:snapshot", (s) => client.snapshots.push(s));
-  socket.on("poll:tally", (t) => client.tallies.push(t));
-  socket.on("poll:myVote", (v) => recordVote(v));
-  socket.on("session:kicked", (e) => client.kicked.push(e));
-  // Presence is not an event: like the browser, it updates the counts of the snapshot held.
-  socket.on("session:presence", ({ participantCount, projectorCount }) => {
-    const s = client.snapshots.at(-1);
-    if (!s) return;
-    s.participantCount = participantCount;
-    if (s.audience === "host" && projectorCount !== undefined) s.projectorCount = projectorCount;
+  socket.on("session:patch", (patch) => {
+    client.patches.push(patch);
+    if (lose > 0 && !patch.whole) {
+      lose -= 1;
+      return;
+    }
+    if (patch.stream === "host") {
+      const rows = Object.entries(patch.put ?? {})
+        .filter(([key]) => key.startsWith("r:"))
+        .map(([, row]) => row as RosterRow);
+      if (rows.length > 0 || patch.whole) rosterMessages.push({ whole: patch.whole === true, rows, patch });
+    }
+    if (follower.receive(patch) === "applied") observe();
   });
+  socket.on("session:kicked", (e) => client.kicked.push(e));
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", () => resolve());
     socket.once("connect_error", (err) => {

@@ -101,5 +101,8 @@ export function debugDump(cls: { teacher: Client; projector: Client; students: C
   lines.push(
     `counts: teacher ${cls.teacher.counts.map((x) => x.n).join(",")} | projector ${cls.projector.counts.map((x) => x.n).join(",")}`,
   );
+  lines.push(
+    `resyncs after a gap: teacher ${cls.teacher.gaps}, projector ${cls.projector.gaps}, students ${cls.students.map((c) => c.gaps).join(",")}`,
+  );
   console.log(lines.join("\n"));
 }

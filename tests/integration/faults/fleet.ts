@@ -5,8 +5,9 @@ import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, expect } from "vitest";
 import { PROTOCOL_VERSION, type Ack, type AnySnapshot, type MyVote, type ProtocolError, type Welcome } from "../../../lib/protocol";
 import type { SessionEvent } from "../../../lib/session";
+import { Replica, myVoteOf, snapshotOf } from "../../../lib/protocol/replica";
 import type { ClientSocket } from "../harness";
-import { waitUntil } from "../harness";
+import { followPatches, waitUntil } from "../harness";
 import { freePort, startRedis, type RedisServer } from "../../support/loopback";
 import { spawnServer, type ServerProcess } from "../process";
 
@@ -71,10 +72,16 @@ export interface Client {
   name: string;
   socket: ClientSocket;
   welcome: Welcome | null;
-  snapshot: AnySnapshot | null;
+  /** The session as the screen shows it (the records kept by lib/protocol/replica.ts, presence folded in). */
+  readonly snapshot: AnySnapshot | null;
+  /** The records this screen holds. */
+  replica: Replica;
+  /** This student's vote each time a patch changed it (the other tabs' echo, a resync). */
   myVotes: (MyVote | null)[];
   /** Every student count this screen was shown, with when. */
   counts: { at: number; n: number }[];
+  /** Patches it could not follow on from (each asked for the whole projection again, as the browser does). */
+  gaps: number;
   disconnects: string[];
   kicked: ProtocolError[];
   sent: Sent[];
@@ -89,13 +96,18 @@ export function client(name: string, node: number, auth: Record<string, unknown>
     forceNew: true,
     auth: { v: PROTOCOL_VERSION, ...auth },
   });
+  const replica = new Replica();
   const c: Client = {
     name,
     socket,
     welcome: null,
-    snapshot: null,
+    get snapshot() {
+      return snapshotOf(replica);
+    },
+    replica,
     myVotes: [],
     counts: [],
+    gaps: 0,
     disconnects: [],
     kicked: [],
     sent: [],
@@ -110,6 +122,8 @@ export function client(name: string, node: number, auth: Record<string, unknown>
         const timer = setTimeout(() => done(null), 10_000);
         (socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
           clearTimeout(timer);
+          // As the bundled client does: the vote's receipt is this tab's vote (the server does not echo it here).
+          if (event === "poll:vote" && r.ok) replica.putOwn("me", "vote", r.data);
           done(r);
         });
       });
@@ -117,17 +131,21 @@ export function client(name: string, node: number, auth: Record<string, unknown>
     ready: () => waitUntil(() => c.snapshot !== null && c.welcome !== null, 15_000),
   };
   socket.on("session:welcome", (w) => (c.welcome = w));
-  socket.on("session:snapshot", (s) => {
-    if (c.snapshot && s.rev < c.snapshot.rev) return;
-    c.snapshot = s;
-    c.counts.push({ at: Date.now(), n: s.participantCount });
+  // As the browser does: a gap asks for the whole projection again, once.
+  const follower = followPatches(socket, replica);
+  socket.on("session:patch", (patch) => {
+    if (follower.receive(patch) === "applied") {
+      const changed = replica.takeChanges();
+      const stream = replica.has("host") ? "host" : "public";
+      // The count a screen shows: the session record's, or the newer presence record's (projectors, teachers).
+      const shown = snapshotOf(replica);
+      if (shown && (changed.has(`${stream}/session`) || changed.has(`${stream}/presence`))) {
+        c.counts.push({ at: Date.now(), n: shown.participantCount });
+      }
+      if (changed.has("me/vote")) c.myVotes.push(myVoteOf(replica));
+    }
+    c.gaps = follower.gaps;
   });
-  // As the bundled client does: the projector's count changes without a new snapshot.
-  socket.on("session:presence", ({ participantCount }) => {
-    if (c.snapshot) c.snapshot = { ...c.snapshot, participantCount };
-    c.counts.push({ at: Date.now(), n: participantCount });
-  });
-  socket.on("poll:myVote", (v) => c.myVotes.push(v));
   socket.on("session:kicked", (e) => c.kicked.push(e));
   socket.on("disconnect", (reason) => c.disconnects.push(reason));
   fleet.clients.push(c);

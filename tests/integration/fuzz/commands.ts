@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import { newerVote, type Ack, type MyVote } from "../../../lib/protocol";
+import type { Ack } from "../../../lib/protocol";
+import { myVoteOf } from "../../../lib/protocol/replica";
 import type { SessionState } from "../../../lib/session";
 import { invariantsFor } from "./invariants";
 import type { FuzzRun } from "./run";
@@ -60,9 +61,13 @@ export function commandsFor(run: FuzzRun) {
       const timer = setTimeout(() => resolve("no reply"), timeoutMs);
       (tab.client.socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
         clearTimeout(timer);
-        // As the bundled client does: the vote's receipt is this tab's vote (other tabs get poll:myVote).
-        if (event === "poll:vote" && r.ok && newerVote(tab.client.myVotes.at(-1) ?? null, r.data as MyVote))
-          tab.client.myVotes.push(r.data as MyVote);
+        // As the bundled client does: the vote's receipt is this tab's vote (other tabs get it as a `me` patch).
+        if (event === "poll:vote" && r.ok) {
+          const before = myVoteOf(tab.client.replica);
+          tab.client.replica.putOwn("me", "vote", r.data);
+          const after = myVoteOf(tab.client.replica);
+          if (after !== before) tab.client.myVotes.push(after);
+        }
         resolve(r);
       });
     });

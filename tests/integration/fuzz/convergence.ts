@@ -1,5 +1,6 @@
 import { expect, vi } from "vitest";
-import type { MyVote } from "../../../lib/protocol";
+import type { AnySnapshot, MyVote, Patch } from "../../../lib/protocol";
+import type { PublicTally } from "../../../lib/session/projection";
 import {
   PROJECTOR_PANELS,
   activePoll,
@@ -15,12 +16,14 @@ import {
 } from "../../../lib/session";
 import { commandsFor } from "./commands";
 import { CONVERGE_TIMEOUT_MS, type FuzzRun } from "./run";
-import { current, shownCounts, withoutPresence, withoutVoteDrift, type Tab } from "./wire";
+import { current, rosterOfRoom, shownCounts, withoutPresence, withoutVoteDrift, type Tab } from "./wire";
 
 /** Checkpoints: every client shows the server's state, every message matched the log at its rev, the log replays. */
 export function convergenceFor(run: FuzzRun) {
   const { room, tabs, stats, where, state, openTabs, durableEvents, hostTab } = run;
   const { command } = commandsFor(run);
+
+  const noPresence = { connectedCount: 0, isConnected: () => false };
 
   /** The server's vote for a participant as the protocol lets a student read it. */
   function effectiveMyVote(tab: Tab): string | null {
@@ -54,21 +57,17 @@ export function convergenceFor(run: FuzzRun) {
     }
   }
 
-  /** Every snapshot and tally a client ever received equals the durable log's state at its rev. */
+  /**
+   * Every session record and running count a client ever received equals the
+   * durable log's state at its rev. (The patches as sent: a screen folds the
+   * newest count into the session it holds, so its snapshots mix two revs.)
+   */
   function messagesMatchLog(events: SessionEvent[]): void {
     const states: SessionState[] = [initialState()];
     for (const e of events) states[e.seq] = reduce(states[e.seq - 1], e);
-    const noPresence = { connectedCount: 0, isConnected: () => false };
     for (const tab of tabs) {
       const at = `${where()} [message history] ${tab.name}`;
-      const { snapshots, tallies } = tab.client;
-      for (; tab.checkedSnapshots < snapshots.length; tab.checkedSnapshots++) {
-        const snap = snapshots[tab.checkedSnapshots];
-        const st = states[snap.rev];
-        expect(st, `${at}: snapshot rev ${snap.rev} is past the log`).toBeDefined();
-        const expected = tab.role === "host" ? toHostSnapshot(st, noPresence) : toPublicSnapshot(st, 0);
-        expect(withoutPresence(snap), `${at}: snapshot #${tab.checkedSnapshots} (rev ${snap.rev})`).toEqual(withoutPresence(expected));
-      }
+      const { tallies } = tab.client;
       for (; tab.checkedTallies < tallies.length; tab.checkedTallies++) {
         const tally = tallies[tab.checkedTallies];
         const st = states[tally.rev];
@@ -78,6 +77,52 @@ export function convergenceFor(run: FuzzRun) {
         expect(poll!.round, `${at}: tally round`).toBe(tally.round);
         expect({ counts: tally.counts, total: tally.total }, `${at}: tally counts`).toEqual(countVotes(poll!));
         if (tab.role !== "host") expect(st.resultsVisible, `${at}: the class got a tally while results were hidden`).toBe(true);
+      }
+      for (; tab.checkedPatches < tab.client.patches.length; tab.checkedPatches++) {
+        expectPatchForTab(tab, tab.client.patches[tab.checkedPatches], states, `${at}: patch #${tab.checkedPatches}`);
+      }
+    }
+  }
+
+  /**
+   * Every patch a socket got is one of its own audiences': the teacher's
+   * stream only to teachers, a participant's own records only to that
+   * participant, and the class's running count carries the distribution
+   * only while the teacher shows live results (else how many voted, no more).
+   */
+  function expectPatchForTab(tab: Tab, patch: Patch, states: SessionState[], at: string): void {
+    const follows = tab.role === "host" ? ["host"] : tab.role === "student" ? ["public", "me"] : ["public"];
+    expect(follows, `${at}: ${tab.name} got a patch of the ${patch.stream} stream`).toContain(patch.stream);
+    const latest = states[states.length - 1];
+    const session = (patch.put as { session?: AnySnapshot } | undefined)?.session;
+    if (session) {
+      const st = states[session.rev];
+      expect(st, `${at}: session rev ${session.rev} is past the log`).toBeDefined();
+      const expected = patch.stream === "host" ? toHostSnapshot(st, noPresence) : toPublicSnapshot(st, 0);
+      expect(session.audience, `${at}: the ${patch.stream} stream's session record`).toBe(patch.stream);
+      expect(withoutPresence(session), `${at}: session (rev ${session.rev})`).toEqual(withoutPresence(expected));
+    }
+    if (patch.stream === "public") {
+      const tally = patch.put?.tally as PublicTally | undefined;
+      if (tally) {
+        const st = states[tally.rev];
+        expect(st, `${at}: class tally rev ${tally.rev} is past the log`).toBeDefined();
+        const poll = activePoll(st);
+        expect(poll?.id, `${at}: class tally (rev ${tally.rev}) poll`).toBe(tally.pollId);
+        const { counts, total } = countVotes(poll!);
+        expect(tally.total, `${at}: class tally (rev ${tally.rev}) count of votes`).toBe(total);
+        if (tally.counts !== undefined) {
+          expect(st.resultsVisible, `${at}: the class got counts while results were hidden (rev ${tally.rev})`).toBe(true);
+          expect(tally.counts, `${at}: class tally counts`).toEqual(counts);
+        } else expect(st.resultsVisible, `${at}: the class's tally lacks counts while results were shown`).toBe(false);
+      }
+    }
+    if (patch.stream === "me") {
+      // Only this participant's questions ("yours", or waiting for approval) reach their tabs.
+      for (const key of Object.keys(patch.put ?? {})) {
+        if (!key.startsWith("m:") && !key.startsWith("q:")) continue;
+        const question = latest.questions[key.slice(2)];
+        expect(question?.participantId, `${at}: ${tab.name} got ${key}, not their question`).toBe(tab.identity?.participantId);
       }
     }
   }
@@ -108,7 +153,7 @@ export function convergenceFor(run: FuzzRun) {
     }
     // Each teacher tab's roster (whole, then changes) lists who the state holds, as the state holds them.
     const rows = (r: Iterable<RosterRow>) => [...r].map(({ connected: _c, ...row }) => row).sort((a, b) => a.number - b.number);
-    const expected = rows(room.roster().rows);
+    const expected = rows(rosterOfRoom(room));
     await vi.waitFor(
       () => {
         for (const tab of openTabs())

@@ -1,7 +1,7 @@
 import { io as rawConnect } from "socket.io-client";
 import { expect } from "vitest";
 import { FRAME_LIMITS, MAX_COMMAND_PAYLOAD_BYTES, MAX_SOCKET_MESSAGE_BYTES } from "../../../lib/constants";
-import type { Ack } from "../../../lib/protocol";
+import { PROTOCOL_VERSION, type Ack } from "../../../lib/protocol";
 import { nestingExceeds } from "../../../server/edge/frameGuard";
 import { waitUntil } from "../harness";
 import { commandsFor } from "./commands";
@@ -37,7 +37,19 @@ export function hostileActions(run: FuzzRun): Record<string, Action> {
         // Right at the limit the ack id's length decides.
         if (expected !== null && expected !== "PAYLOAD_TOO_LARGE" && body.length + 7 > FRAME_LIMITS.maxFrameChars)
           expected = ["PAYLOAD_TOO_LARGE", ...[expected].flat()];
-        await command(tab, event, payload, expected, null);
+        // A teacher's projectors:close whose payload still parses closes every projector view: those tabs are expected to go.
+        const closing = event === "projectors:close" && tab.role === "host" ? openTabs("projector") : [];
+        for (const t of closing) t.open = false;
+        const ack = await command(tab, event, payload, expected, null);
+        if (ack.ok && closing.length > 0) {
+          await waitUntil(() => closing.every((t) => !t.client.socket.connected), CONVERGE_TIMEOUT_MS).catch(() => undefined);
+          for (const t of closing) {
+            expect(t.client.socket.connected, `${where()}: ${t.name} was not closed`).toBe(false);
+            expect(t.client.kicked, `${where()}: ${t.name} close reason`).toContainEqual(
+              expect.objectContaining({ code: "PROJECTOR_CLOSED" }),
+            );
+          }
+        } else for (const t of closing) t.open = true;
         return true;
       },
     ],
@@ -84,7 +96,7 @@ export function hostileActions(run: FuzzRun): Record<string, Action> {
           "toString",
           "hasOwnProperty",
           "session:welcome",
-          "poll:tally",
+          "session:patch",
           "error",
           "step:GO",
           "x".repeat(100),
@@ -160,7 +172,8 @@ export function hostileActions(run: FuzzRun): Record<string, Action> {
         const cases: { auth: Record<string, unknown>; expect: Outcome; counted: boolean }[] = [
           { auth: { v: undefined, role: "student", code }, expect: "CLIENT_TOO_OLD", counted: true },
           { auth: { v: "1", role: "student", code }, expect: "CLIENT_TOO_OLD", counted: true },
-          { auth: { v: 2, role: "host", code, hostKey }, expect: "CLIENT_TOO_OLD", counted: true },
+          // The previous protocol's number (a page loaded before the upgrade), with a valid host key.
+          { auth: { v: PROTOCOL_VERSION - 1, role: "host", code, hostKey }, expect: "CLIENT_TOO_OLD", counted: true },
           { auth: { v: 1.5, role: "projector", code }, expect: "CLIENT_TOO_OLD", counted: true },
           { auth: { role: "admin", code }, expect: "BAD_REQUEST", counted: true },
           { auth: { role: "student", code: 123456 }, expect: "BAD_REQUEST", counted: true },

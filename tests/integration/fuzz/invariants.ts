@@ -3,7 +3,7 @@ import { getScenario, isVariantOf } from "../../../lib/lesson";
 import { ERROR_CODES, NICKNAME_MAX, cleanText, type Ack } from "../../../lib/protocol";
 import { activePoll, countVotes } from "../../../lib/session";
 import type { FuzzRun } from "./run";
-import { short } from "./wire";
+import { rosterOfRoom, short } from "./wire";
 
 /** The server's answers and state, checked after every action. */
 export function invariantsFor(run: FuzzRun) {
@@ -101,7 +101,7 @@ export function invariantsFor(run: FuzzRun) {
 
     const host = room.hostSnapshot();
     check(host.rev === s.seq, () => `host snapshot rev ${host.rev} vs seq ${s.seq}`);
-    const roster = room.roster().rows;
+    const roster = rosterOfRoom(room);
     check(roster.length === Object.keys(s.participants).length, () => `roster ${short(roster)} vs participants`);
     for (const row of roster) {
       const p = s.participants[row.id];

@@ -1,4 +1,6 @@
 import type { SessionEvent } from "../../../lib/session";
+import type { PresenceRecord } from "../../../lib/session/projection";
+import { nicknameOf } from "../../../lib/protocol/replica";
 import type { Room } from "../../../server/rooms/room";
 import { connectClient, type TestClient, type TestServer } from "../harness";
 import { Budget, current, sleep, type Identity, type Role, type Rng, type Tab } from "./wire";
@@ -62,13 +64,19 @@ export class FuzzRun {
       commands: new Budget(30, 10),
       heardCount: null,
       heardNickname: client.welcome?.nickname ?? null,
-      checkedSnapshots: 0,
       checkedTallies: 0,
+      checkedPatches: 0,
+    };
+    // What the tab was told, read from its records after each patch (the test client applies them first).
+    const heard = () => {
+      const presence = client.replica.single<PresenceRecord>(role === "host" ? "host" : "public", "presence");
+      if (presence) tab.heardCount = presence.participantCount;
+      const nickname = nicknameOf(client.replica);
+      if (nickname !== undefined) tab.heardNickname = nickname;
     };
     tab.heardCount = current(tab).participantCount;
-    client.socket.on("session:snapshot", (s) => (tab.heardCount = s.participantCount));
-    client.socket.on("session:presence", (p) => (tab.heardCount = p.participantCount));
-    client.socket.on("participant:renamed", (r) => (tab.heardNickname = r.nickname));
+    heard();
+    client.socket.on("session:patch", heard);
     this.tabs.push(tab);
     return tab;
   };

@@ -81,13 +81,13 @@ export function studentsFor(run: FuzzRun) {
     expect(mine.rev, `${where()}: vote receipt rev`).toBe(writes.length ? state().seq : mine.rev);
     expect(ack.data, `${where()}: vote receipt`).toEqual(mine);
     if (writes.length === 0) return;
-    // A changed vote reaches every tab of that student (docs: "each tab gets that participant's poll:myVote").
+    // A changed vote reaches every tab of that student: the voting tab by its receipt, the others as a `me` patch.
     const mirrors = tabs.filter((t) => t.open && t.identity === identity);
     await waitUntil(
       () => mirrors.every((t) => JSON.stringify(t.client.myVotes.at(-1)) === JSON.stringify(mine)),
       CONVERGE_TIMEOUT_MS,
     ).catch(() => undefined);
-    for (const t of mirrors) expect(t.client.myVotes.at(-1), `${where()}: ${t.name} poll:myVote after ${tab.name} voted`).toEqual(mine);
+    for (const t of mirrors) expect(t.client.myVotes.at(-1), `${where()}: ${t.name} vote after ${tab.name} voted`).toEqual(mine);
   }
 
   const studentTabs = () => openTabs("student").filter((t) => t.identity && !t.identity.removed);

@@ -1,5 +1,6 @@
 import { COMMANDS, type AnySnapshot, type ClientToServerEvents, type ErrorCode, type TallyUpdate } from "../../../lib/protocol";
-import type { SessionEvent, SessionState } from "../../../lib/session";
+import type { RosterRow, SessionEvent, SessionState } from "../../../lib/session";
+import type { Room } from "../../../server/rooms/room";
 import type { TestClient } from "../harness";
 import { mulberry32 } from "../../support/random";
 
@@ -97,12 +98,12 @@ export interface Tab {
   open: boolean;
   /** Mirror of the server's per-socket command bucket (30 burst, 10/s). */
   commands: Budget;
-  /** Projector: the participantCount it last heard (snapshot or session:presence). */
+  /** Projector: the participantCount its `presence` record last held. */
   heardCount: number | null;
-  /** Student: the nickname the server last told this tab. */
+  /** Student: the nickname its own `name` record last held. */
   heardNickname: string | null;
-  checkedSnapshots: number;
   checkedTallies: number;
+  checkedPatches: number;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -139,6 +140,12 @@ export function shownCounts(tab: Tab): Record<string, number> | null {
   const tally = latestTally(tab);
   if (tally && tally.rev > snap.rev && tally.pollId === snap.poll.id && tally.round === snap.poll.round) return tally.counts;
   return snap.poll.results?.counts ?? null;
+}
+
+/** The roster the server would send a teacher's socket now (the `r:` records of the teacher's whole projection). */
+export function rosterOfRoom(room: Room): RosterRow[] {
+  const whole = room.projection("host", null)[0];
+  return Object.entries(whole.put ?? {}).flatMap(([key, row]) => (key.startsWith("r:") ? [row as RosterRow] : []));
 }
 
 /** Presence (who is connected) is not part of the durable state; views compare without it. */
