@@ -4,7 +4,10 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
 import { diagramOf } from "@/lib/session/lesson";
 import type { LessonStep } from "@/lib/lesson/model";
-import { ReplayTimeline, activePoll, toHostSnapshot, type SessionEvent } from "@/lib/session";
+import { ReplayTimeline, activePoll, hostQuestionList, toHostSnapshot, toPublicSnapshot, type SessionEvent } from "@/lib/session";
+import { publicProjection, recordKey } from "@/lib/session/projection";
+import type { ClassQuestion } from "@/lib/session/questions";
+import type { PublicPoll } from "@/lib/session/views";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { ModeBadge, StepHeader } from "@/components/classroom/StepHeader";
 import { ModeSwitchNotice } from "@/components/classroom/ModeSwitchNotice";
@@ -102,13 +105,29 @@ function Player({ events, access }: Loaded) {
 
   const index = timeline.indexAt(t);
   const state = useMemo(() => timeline.stateAtIndex(index), [timeline, index]);
-  const snapshot = toHostSnapshot(state, { connectedCount: 0, isConnected: () => false });
-  const scenario = getScenario(state.mode, state.variant);
+  const joined = Object.keys(state.participants).length;
+  // The same projections as the live room, over the replayed state: a shared link shows the class's (what the
+  // projector showed), the teacher's own replay the teacher's.
+  const view = useMemo(() => {
+    if (access !== "viewer") {
+      const host = toHostSnapshot(state, { connectedCount: 0, isConnected: () => false });
+      const poll: PublicPoll | null = host.poll;
+      return { snapshot: host, poll, hostPoll: host.poll, questions: hostQuestionList(state).questions };
+    }
+    const records = publicProjection(state, { connectedCount: joined });
+    const questions: ClassQuestion[] = [];
+    for (const id of state.questionOrder) {
+      const q = records[recordKey("q", id)];
+      if (q) questions.push(q);
+    }
+    const snapshot = records.session ?? toPublicSnapshot(state, joined);
+    return { snapshot, poll: snapshot.poll, hostPoll: null, questions };
+  }, [access, state, joined]);
+  const { snapshot, poll, hostPoll } = view;
+  const scenario = getScenario(snapshot.mode, snapshot.variant);
   // A teacher's lesson is in the log itself (`session:created`): the replay needs nothing else.
   const diagram = diagramOf(state);
   const custom = state.lesson !== null;
-  const poll = snapshot.poll;
-  const joined = Object.keys(state.participants).length;
 
   return (
     <div className="mx-auto max-w-[1500px] space-y-4 px-4 py-4">
@@ -117,9 +136,9 @@ function Player({ events, access }: Loaded) {
           <p className="text-sm uppercase tracking-widest text-slate-400">
             Replay{access === "viewer" ? " · shared link: class results only" : ""}
           </p>
-          <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{state.title || `Session ${state.code}`}</h1>
+          <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{snapshot.title || `Session ${snapshot.code}`}</h1>
           <p className="text-slate-300">
-            Room {state.code} · {new Date(state.createdAt).toLocaleString()} · {joined} {joined === 1 ? "student" : "students"} joined so
+            Room {snapshot.code} · {new Date(state.createdAt).toLocaleString()} · {joined} {joined === 1 ? "student" : "students"} joined so
             far
           </p>
         </div>
@@ -143,14 +162,14 @@ function Player({ events, access }: Loaded) {
         <div className="min-w-0 space-y-4">
           <div className="flex flex-wrap items-start justify-between gap-4">
             <StepHeader scenario={diagram} snapshot={snapshot} />
-            {!custom && <ModeBadge mode={state.mode} scenario={scenario} />}
+            {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
           </div>
           {!custom && <ModeSwitchNotice snapshot={snapshot} />}
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">
             <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-              <SequenceDiagram scenario={diagram} stepIndex={state.stepIndex} className="h-auto w-full" />
+              <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
             </div>
-            {!custom && <LessonPanels scenario={scenario} stepIndex={state.stepIndex} audience="host" />}
+            {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
           </div>
           {!custom && <FidelityNotes />}
         </div>
@@ -165,14 +184,14 @@ function Player({ events, access }: Loaded) {
                   {poll.question}
                   {poll.round > 1 ? ` (round ${poll.round})` : ""}
                 </p>
-                <AskedAt poll={poll} now={state} steps={diagram.steps} />
+                <AskedAt poll={poll} now={{ ...snapshot, lesson: state.lesson }} steps={diagram.steps} />
                 <p className="text-sm text-slate-300">
                   {poll.status === "open" ? "Voting" : poll.status === "closed" ? "Closed, not yet revealed" : "Revealed"}
-                  {access === "viewer" && poll.status !== "revealed"
+                  {!poll.results || (access === "viewer" && poll.status !== "revealed")
                     ? ""
                     : ` · ${poll.results.total} ${poll.results.total === 1 ? "vote" : "votes"}`}
                 </p>
-                {access === "viewer" && poll.status !== "revealed" ? (
+                {!poll.results || (access === "viewer" && poll.status !== "revealed") ? (
                   // A shared link carries no individual votes, and no answer or counts until the teacher revealed them.
                   <p className="text-slate-300" data-testid="replay-withheld">
                     {poll.status === "open"
@@ -186,15 +205,15 @@ function Player({ events, access }: Loaded) {
                     correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null}
                   />
                 )}
-                {access !== "viewer" && poll.status !== "open" && (
-                  <WhoVoted snapshotPoll={poll} votes={activePoll(state)?.votes ?? {}} participants={state.participants} />
+                {hostPoll && poll.status !== "open" && (
+                  <WhoVoted snapshotPoll={hostPoll} votes={activePoll(state)?.votes ?? {}} participants={state.participants} />
                 )}
               </div>
             ) : (
               <p className="mt-2 text-slate-400">No poll at this point.</p>
             )}
           </section>
-          <ReplayQuestions state={state} />
+          <ReplayQuestions questions={view.questions} shownId={snapshot.questions.shownId} lesson={state.lesson ? diagram : undefined} />
         </aside>
       </div>
     </div>
@@ -211,7 +230,7 @@ function AskedAt({
   now,
   steps,
 }: {
-  poll: NonNullable<ReturnType<typeof toHostSnapshot>["poll"]>;
+  poll: Pick<PublicPoll, "mode" | "variant" | "stepIndex">;
   now: { mode: string; variant: string; stepIndex: number; lesson: unknown };
   /** The lesson's steps (a teacher's lesson has no modes to look the step up in). */
   steps: readonly LessonStep[];
