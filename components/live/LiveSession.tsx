@@ -11,14 +11,13 @@ import {
   type AckData,
   type ClientToServerEvents,
   type ErrorCode,
-  type MyVote,
   type ProtocolError,
   type Role,
   type ServerToClientEvents,
 } from "@/lib/protocol/wire";
 import { COMMAND_ACK_TIMEOUT_MS, RECONNECT_DELAY_MAX_MS, RECONNECT_DELAY_MS, REFUSAL_RETRY_MS } from "@/lib/constants";
 import { createLiveStore, type LiveState, type LiveStore } from "./store";
-import { isRecord } from "@/lib/guards";
+import { asMyVote } from "@/lib/protocol/replica";
 import { hostKeyKey, studentTokenKey } from "./storageKeys";
 import type { HostSnapshot, PublicSnapshot } from "@/lib/session/views";
 
@@ -186,7 +185,7 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
           if (late) {
             // Too late for whoever waited, not for the screen: a vote that counted is this student's vote (the
             // server does not echo a vote to the tab that sent it; its answer is the receipt).
-            if (event === "poll:vote" && response.ok && isMyVote(response.data)) store.getState().actions.myVote(response.data);
+            if (event === "poll:vote" && response.ok) store.getState().actions.myVote(asMyVote(response.data));
             return;
           }
           clearTimeout(timer);
@@ -235,18 +234,6 @@ export function useSend(): Send {
 export function useLiveMeta(): { role: Role; code: string } {
   const { role, code } = useLiveContext();
   return { role, code };
-}
-
-/** A vote's answer as the server sends it (checked: a late answer is applied without its caller). */
-function isMyVote(data: unknown): data is MyVote {
-  if (!isRecord(data)) return false;
-  const { pollId, round, optionId, rev } = data;
-  return (
-    typeof pollId === "string" &&
-    typeof round === "number" &&
-    (optionId === null || typeof optionId === "string") &&
-    typeof rev === "number"
-  );
 }
 
 export function errorText(error: ProtocolError): string {

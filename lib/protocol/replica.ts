@@ -150,7 +150,7 @@ export class Replica {
     for (const [key, value] of Object.entries(put ?? {})) {
       if (value === undefined || !newer(key)) continue;
       // Two tabs voting at once get each other's echo and their own receipt in either order: the later vote stays.
-      if (key === "vote" && !newerVote(isMyVote(copy.singles.get(key)) ?? null, isMyVote(value))) continue;
+      if (key === "vote" && !newerVote(asMyVote(copy.singles.get(key)), asMyVote(value))) continue;
       copy.at.set(key, Math.max(at, copy.at.get(key) ?? -1));
       wrote = true;
       const parts = split(key);
@@ -197,8 +197,8 @@ export class PatchFollower {
   }
 }
 
-/** A vote record, or null for anything else. */
-function isMyVote(value: unknown): MyVote | null {
+/** A vote record (a patch's, or a vote's ack), or null for anything else. */
+export function asMyVote(value: unknown): MyVote | null {
   if (!isRecord(value)) return null;
   const { pollId, round, optionId, rev } = value;
   return typeof pollId === "string" &&
