@@ -1,11 +1,9 @@
 "use client";
 
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
-import { focusIfLost } from "./focus";
+import { focusIfLost, keyBelongsTo } from "./focus";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import { useSend } from "@/components/live/LiveSession";
-
-const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 
 /** Previous / next, a clickable list of every step, and the keyboard: Right/Space next, Left previous, Home/End. */
 export function StepControls({
@@ -27,19 +25,14 @@ export function StepControls({
     if (disabled) return;
     function onKey(e: KeyboardEvent) {
       if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-      const target = e.target instanceof HTMLElement ? e.target : null;
-      if (target && (TYPING.has(target.tagName) || target.isContentEditable)) return;
-      // Inside the step list the arrows move between its buttons (one Tab stop for all twelve).
-      if (target?.closest("[data-testid=step-list]")) return;
-      // Space on a focused button or summary activates it; do not also step.
-      const onControl = target && (target.tagName === "BUTTON" || target.tagName === "SUMMARY" || target.tagName === "A");
+      // Keys that belong to the focused control (a field, tabs, a radio group, the step list) do not step the class.
+      if (keyBelongsTo(e.target, e.key)) return;
       switch (e.key) {
         case "ArrowRight":
           e.preventDefault();
           void send("step:move", { delta: 1 });
           break;
         case " ":
-          if (onControl) return;
           e.preventDefault();
           void send("step:move", { delta: 1 });
           break;
@@ -127,7 +120,7 @@ export function StepControls({
         <p className="text-sm text-slate-400">Keys: → or Space next, ← previous, Home / End.</p>
       </div>
       <nav aria-label="Go to step (arrow keys move between steps)">
-        <ol className="flex flex-wrap gap-2" data-testid="step-list" ref={listRef} onKeyDown={onListKey}>
+        <ol className="flex flex-wrap gap-2" data-testid="step-list" data-own-keys="" ref={listRef} onKeyDown={onListKey}>
           {scenario.steps.map((s, i) => (
             <li key={`${s.label}-${i}`}>
               <button

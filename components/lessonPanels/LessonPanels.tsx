@@ -1,5 +1,6 @@
 "use client";
 
+import { moveWithinGroup } from "@/components/host/focus";
 import { useState } from "react";
 import { assertNever } from "@/lib/assertNever";
 import { FIDELITY_NOTES, NOT_SHOWN, type Scenario } from "@/lib/lesson";
@@ -79,7 +80,7 @@ export function LessonPanels({ scenario, stepIndex, audience }: { scenario: Scen
   const tabs = PROJECTOR_PANELS.filter((p): p is Exclude<ProjectorPanel, "none"> => p !== "none");
   const body = (
     <div className="space-y-3">
-      <div className="flex flex-wrap gap-2" role="group" aria-label="Lesson panels">
+      <div className="flex flex-wrap gap-2" role="group" aria-label="Lesson panels" data-own-keys="" onKeyDown={moveWithinGroup}>
         {tabs.map((p) => (
           <button
             key={p}

@@ -1,5 +1,6 @@
 "use client";
 
+import { moveWithinGroup } from "@/components/host/focus";
 import { useMemo, useState } from "react";
 import { assertNever } from "@/lib/assertNever";
 import { KUBERNETES_VERSION_LABEL, changedLines, toYaml, worldAt, type KubeObject, type Scenario, type World } from "@/lib/lesson";
@@ -189,7 +190,7 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
       <h3 id="inspector-heading" className="sr-only">
         Object inspector
       </h3>
-      <div className="flex flex-wrap gap-2" role="group" aria-label="Objects">
+      <div className="flex flex-wrap gap-2" role="group" aria-label="Objects" data-own-keys="" onKeyDown={moveWithinGroup}>
         {views.map((v) => (
           <button
             key={v.kind}
