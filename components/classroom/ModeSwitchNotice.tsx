@@ -1,20 +1,37 @@
 import { getScenario } from "@/lib/lesson/scenarios";
+import { cardStepTag, orderExplanation, stepNumber } from "@/lib/lesson/stepNumbers";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { scenarioName } from "@/components/theme";
 
-/** After a mode switch, every view says where the class landed: the same moment, or the start. */
-export function ModeSwitchNotice({ snapshot }: { snapshot: Pick<PublicSnapshot, "modeSwitch" | "mode" | "variant"> }) {
+/**
+ * After a mode switch, every view says where the class landed (the same
+ * moment, or the start) and, in one sentence, what the new mode's order does
+ * to the card's and why: the reordering is what the switch teaches.
+ */
+export function ModeSwitchNotice({
+  snapshot,
+}: {
+  snapshot: Pick<PublicSnapshot, "modeSwitch" | "mode" | "variant" | "stepIndex">;
+}) {
   const sw = snapshot.modeSwitch;
   if (!sw) return null;
   const fromScenario = getScenario(sw.fromMode, sw.fromVariant);
-  const fromTitle = fromScenario.steps.find((s) => s.label === sw.fromLabel)?.title ?? `step ${sw.fromLabel}`;
+  const toScenario = getScenario(snapshot.mode, snapshot.variant);
+  const fromTitle = fromScenario.steps.find((s) => s.label === sw.fromLabel)?.title ?? cardStepTag(sw.fromLabel);
   const from = scenarioName(fromScenario);
-  const to = scenarioName(getScenario(snapshot.mode, snapshot.variant));
+  const to = scenarioName(toScenario);
+  // The moment keeps its card number; its place in the new order is what the class sees now.
+  const { ordinal, card } = stepNumber(toScenario.steps, snapshot.stepIndex);
   return (
-    <p role="status" data-testid="mode-switch-notice" className="rounded-lg border border-sky-400/40 bg-sky-950/60 px-3 py-2 text-sky-100">
-      {sw.matched
-        ? `Switched from ${from} to ${to}, at the same moment: ${sw.fromLabel} ${fromTitle}.`
-        : `Switched from ${from} to ${to}. It has no ${sw.fromLabel} ${fromTitle} step, so it starts from the beginning.`}
-    </p>
+    <div role="status" data-testid="mode-switch-notice" className="rounded-lg border border-sky-400/40 bg-sky-950/60 px-3 py-2 text-sky-100">
+      <p data-testid="mode-switch-moment">
+        {sw.matched
+          ? `Switched from ${from} to ${to}, at the same moment: step ${ordinal}, ${fromTitle}${card !== null ? ` (${cardStepTag(card)})` : ""}.`
+          : `Switched from ${from} to ${to}. It has no ${fromTitle} step, so it starts from the beginning.`}
+      </p>
+      <p data-testid="mode-order-explanation" className="mt-1">
+        {orderExplanation(toScenario)}
+      </p>
+    </div>
   );
 }

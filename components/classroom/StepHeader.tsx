@@ -6,6 +6,7 @@ import type { PublicSnapshot } from "@/lib/session/views";
 import type { BindingMode } from "@/lib/lesson/types";
 import { scenarioName } from "@/components/theme";
 import { stringAt } from "@/lib/guards";
+import { CARD_ORDER_NOTE, cardStepTag, stepNumber } from "@/lib/lesson/stepNumbers";
 
 /** The current step, its narration and the mode, announced politely to screen readers when they change. */
 export function StepHeader({
@@ -19,6 +20,7 @@ export function StepHeader({
 }) {
   const step = scenario.steps[snapshot.stepIndex];
   const total = scenario.steps.length;
+  const { ordinal, card } = stepNumber(scenario.steps, snapshot.stepIndex);
   return (
     <section aria-label="Current step" className="min-w-0">
       <div
@@ -30,13 +32,18 @@ export function StepHeader({
         aria-atomic="true"
       >
         <p className={`font-semibold uppercase tracking-widest text-sky-300 ${large ? "text-base" : "text-sm"}`}>
-          Step {snapshot.stepIndex + 1} of {total}
-          {step && step.label !== snapshot.stepIndex + 1 ? ` · card step ${step.label}` : ""}
+          Step {ordinal} of {total}
+          {step && card !== null && (
+            <>
+              {" "}
+              <CardStepTag card={card} className="ml-1 align-middle normal-case tracking-normal" />
+            </>
+          )}
         </p>
         <h2
           className={`mt-1 font-bold ${large ? "text-[2rem] leading-tight" : "text-2xl sm:text-3xl"} ${step?.failed ? "text-rose-300" : ""}`}
         >
-          {step ? `${step.label} ${step.title}` : "—"}
+          {step ? `${ordinal} ${step.title}` : "—"}
         </h2>
         <p className={`mt-2 text-slate-200 ${large ? "text-[1.2rem] leading-snug" : "text-lg leading-relaxed"}`}>{step?.narration}</p>
         {step?.why && (
@@ -46,6 +53,27 @@ export function StepHeader({
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * The card's number for a step, beside the number of its place in the order
+ * shown, where the two differ: named as the card's, so "2 · card step 6" reads
+ * as the lesson (Immediate moved it) and not as a typo. A screen reader hears
+ * which order the card follows.
+ */
+export function CardStepTag({ card, className = "", onLight }: { card: number; className?: string; onLight?: boolean }) {
+  return (
+    <span
+      data-testid="card-step"
+      data-card-step={card}
+      title={`Step ${card} on the reference card (${CARD_ORDER_NOTE})`}
+      className={`inline-block whitespace-nowrap rounded border px-1.5 ${onLight ? "border-slate-800 text-slate-900" : "border-slate-400/70 text-slate-200"} ${className}`}
+    >
+      <span className="sr-only">(</span>
+      {cardStepTag(card)}
+      <span className="sr-only">, {CARD_ORDER_NOTE})</span>
+    </span>
   );
 }
 

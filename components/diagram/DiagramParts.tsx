@@ -3,6 +3,7 @@ import { targetKey } from "@/lib/session/questions";
 import { QuestionMarker, SELECTED_STROKE, pickable, type ElementPicker } from "@/components/questions/picker";
 import type { HeadLayout, RowLayout, TextBlock } from "./layout";
 import { CurrentArrowPulse, endMarker } from "./Markers";
+import { cardStepSpoken } from "@/lib/lesson/stepNumbers";
 
 /** The parts of the drawing, drawn where the layout says: a lifeline's head and one step's row. */
 
@@ -92,6 +93,11 @@ export function StepRow({
   const arrowTarget = { kind: "arrow" as const, stepIndex: i };
   const noteTarget = { kind: "note" as const, stepIndex: i };
   const { cx, cy, r } = row.number;
+  // The column counts in the order drawn (Immediate too reads 1, 2, 3 …); the card's number is the step's identity
+  // (data-step-label) and is said with the number where the mode moved the step. The column has no room to print it:
+  // the header above the drawing shows it.
+  const ordinal = i + 1;
+  const card = step.label !== ordinal ? cardStepSpoken(step.label) : null;
   return (
     <g
       className={isCurrent ? "step-enter" : undefined}
@@ -100,7 +106,8 @@ export function StepRow({
       opacity={step.noop && !isCurrent ? 0.6 : 1}
     >
       {isCurrent && <rect x={2} y={row.top + 2} width={width - 4} height={row.height - 4} rx={10} fill="#facc15" opacity={0.12} />}
-      <g {...pickable(picker, stepTarget, `Step ${i + 1}, ${step.title}`)}>
+      <g {...pickable(picker, stepTarget, `Step ${ordinal}, ${step.title}${card ? `, ${card}` : ""}`)}>
+        <title>{`Step ${ordinal}${card ? `, ${card}` : ""}`}</title>
         <circle
           data-testid="step-number"
           cx={cx}
@@ -117,8 +124,10 @@ export function StepRow({
           fontSize={numberPx}
           fontWeight="700"
           fill={isCurrent ? "#0b1220" : "#f1f5f9"}
+          data-testid="step-number-text"
+          data-card-step={step.label !== ordinal ? step.label : undefined}
         >
-          {step.label}
+          {ordinal}
         </text>
       </g>
       <QuestionMarker picker={picker} target={stepTarget} x={cx + r} y={cy - r} />

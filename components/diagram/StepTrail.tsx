@@ -2,6 +2,8 @@ import { LIFELINES } from "@/lib/lesson/card";
 import type { LessonDiagram, LessonLifeline } from "@/lib/lesson/model";
 import { ARROW_STYLES, CURRENT_STROKE, lifelineColour } from "@/components/theme";
 import type { ElementPicker } from "@/components/questions/picker";
+import { CardStepTag } from "@/components/classroom/StepHeader";
+import { stepNumber } from "@/lib/lesson/stepNumbers";
 
 /**
  * The sequence so far as a list, for a phone: the full diagram shrunk to 360
@@ -28,20 +30,29 @@ export function StepTrail({
         const row = `flex items-center gap-3 rounded-lg px-2 py-1.5 ${current ? "step-enter bg-yellow-300/10 ring-1 ring-yellow-300/60" : ""}`;
         const asked = picker?.counts.get(`step:${i}`) ?? 0;
         const selected = picker?.selected === `step:${i}`;
+        // Numbered in the order the class watches; the card's number beside it where the mode moved the step.
+        const { ordinal, card } = stepNumber(scenario.steps, i);
         const content = (
           <>
             <span
               className={`flex h-7 w-7 shrink-0 items-center justify-center rounded-full border-2 text-sm font-bold ${
                 current ? "border-yellow-300 bg-yellow-300 text-slate-950" : "border-slate-500 text-slate-100"
               }`}
+              data-testid="trail-number"
             >
-              {step.label}
+              {ordinal}
             </span>
             <span className="min-w-0 flex-1">
               <span className={`block font-bold ${step.failed ? "text-rose-300" : current ? "text-yellow-100" : "text-slate-100"}`}>
                 {step.title}
                 {step.noop ? " (nothing to write)" : ""}
                 {step.failed ? " ✕ fails" : ""}
+                {card !== null && (
+                  <>
+                    {" "}
+                    <CardStepTag card={card} className="text-sm font-normal" />
+                  </>
+                )}
               </span>
               <span className="block text-sm text-slate-300">
                 <span style={{ color: colours[step.from] }}>{names[step.from]}</span>

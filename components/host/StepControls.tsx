@@ -4,6 +4,8 @@ import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "rea
 import { focusIfLost, keyBelongsTo } from "./focus";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import { useSend } from "@/components/live/LiveSession";
+import { CardStepTag } from "@/components/classroom/StepHeader";
+import { cardStepSpoken, stepNumber } from "@/lib/lesson/stepNumbers";
 
 /** Previous / next, a clickable list of every step, and the keyboard: Right/Space next, Left previous, Home/End. */
 export function StepControls({
@@ -121,31 +123,45 @@ export function StepControls({
       </div>
       <nav aria-label="Go to step (arrow keys move between steps)">
         <ol className="flex flex-wrap gap-2" data-testid="step-list" data-own-keys="" ref={listRef} onKeyDown={onListKey}>
-          {scenario.steps.map((s, i) => (
-            <li key={`${s.label}-${i}`}>
-              <button
-                type="button"
-                disabled={disabled}
-                onClick={() => void send("step:go", { stepIndex: i })}
-                // One Tab stop for the whole list: the current step's button.
-                tabIndex={i === stepIndex ? 0 : -1}
-                aria-current={i === stepIndex ? "step" : undefined}
-                data-testid="step-jump"
-                data-index={i}
-                title={hideFuture && i > stepIndex ? undefined : `${s.label} ${s.title}`}
-                aria-label={hideFuture && i > stepIndex ? `Step ${s.label} (name hidden while the class votes)` : undefined}
-                className={`rounded-md border px-2.5 py-1.5 text-sm font-semibold ${
-                  i === stepIndex
-                    ? "border-yellow-300 bg-yellow-300 text-slate-950"
-                    : i < stepIndex
-                      ? "border-slate-500 bg-slate-800 text-slate-100"
-                      : "border-slate-700 text-slate-300"
-                } ${s.failed ? "ring-1 ring-rose-400" : ""}`}
-              >
-                {hideFuture && i > stepIndex ? s.label : `${s.label} ${s.title}`}
-              </button>
-            </li>
-          ))}
+          {scenario.steps.map((s, i) => {
+            // Numbered in the order this mode runs; the card's number beside it where the mode moved the step.
+            const { ordinal, card } = stepNumber(scenario.steps, i);
+            // While the class votes, a later step shows its place only: its name, or its card number, is the answer.
+            const hidden = hideFuture && i > stepIndex;
+            return (
+              <li key={`${s.label}-${i}`}>
+                <button
+                  type="button"
+                  disabled={disabled}
+                  onClick={() => void send("step:go", { stepIndex: i })}
+                  // One Tab stop for the whole list: the current step's button.
+                  tabIndex={i === stepIndex ? 0 : -1}
+                  aria-current={i === stepIndex ? "step" : undefined}
+                  data-testid="step-jump"
+                  data-index={i}
+                  data-ordinal={ordinal}
+                  title={hidden ? undefined : `Step ${ordinal}: ${s.title}${card !== null ? `, ${cardStepSpoken(card)}` : ""}`}
+                  aria-label={hidden ? `Step ${ordinal} (name hidden while the class votes)` : undefined}
+                  className={`rounded-md border px-2.5 py-1.5 text-sm font-semibold ${
+                    i === stepIndex
+                      ? "border-yellow-300 bg-yellow-300 text-slate-950"
+                      : i < stepIndex
+                        ? "border-slate-500 bg-slate-800 text-slate-100"
+                        : "border-slate-700 text-slate-300"
+                  } ${s.failed ? "ring-1 ring-rose-400" : ""}`}
+                >
+                  <span data-testid="step-jump-number">{ordinal}</span>
+                  {hidden ? "" : ` ${s.title}`}
+                  {!hidden && card !== null && (
+                    <>
+                      {" "}
+                      <CardStepTag card={card} className="ml-0.5 text-[0.8125rem] font-medium" onLight={i === stepIndex} />
+                    </>
+                  )}
+                </button>
+              </li>
+            );
+          })}
         </ol>
       </nav>
     </div>

@@ -9,7 +9,7 @@ import { publicProjection, recordKey } from "@/lib/session/projection";
 import type { ClassQuestion } from "@/lib/session/questions";
 import type { PublicPoll } from "@/lib/session/views";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
-import { ModeBadge, StepHeader } from "@/components/classroom/StepHeader";
+import { CardStepTag, ModeBadge, StepHeader } from "@/components/classroom/StepHeader";
 import { ModeSwitchNotice } from "@/components/classroom/ModeSwitchNotice";
 import { LessonPanels } from "@/components/lessonPanels/LazyPanels";
 import { TallyBars } from "@/components/poll/TallyBars";
@@ -17,6 +17,7 @@ import { hostKeyHeaders } from "@/components/live/hostKeyStore";
 import { ReplayControls, type Speed } from "./ReplayControls";
 import { FidelityNotes } from "@/components/classroom/FidelityNotes";
 import { readApi } from "@/lib/protocol/rest";
+import { stepNumber } from "@/lib/lesson/stepNumbers";
 import { ReplayQuestions } from "@/components/questions/ReplayQuestions";
 
 interface Loaded {
@@ -236,7 +237,10 @@ function AskedAt({
   steps: readonly LessonStep[];
 }) {
   const title = now.lesson ? null : getScenario(poll.mode, poll.variant).title;
-  const step = (now.lesson ? steps : getScenario(poll.mode, poll.variant).steps)[poll.stepIndex];
+  const askedSteps = now.lesson ? steps : getScenario(poll.mode, poll.variant).steps;
+  const step = askedSteps[poll.stepIndex];
+  // Numbered in the order of the mode it was asked in, the card's number beside it where that mode moved the step.
+  const { ordinal, card } = stepNumber(askedSteps, poll.stepIndex);
   const moved = now.mode !== poll.mode || now.variant !== poll.variant || now.stepIndex !== poll.stepIndex;
   return (
     <div
@@ -250,7 +254,14 @@ function AskedAt({
       </p>
       {step && (
         <p className="font-semibold [overflow-wrap:anywhere]">
-          {step.label} {step.title}: <span className="font-normal text-slate-200">{step.narration}</span>
+          {ordinal} {step.title}
+          {card !== null && (
+            <>
+              {" "}
+              <CardStepTag card={card} className="text-sm font-medium" />
+            </>
+          )}
+          : <span className="font-normal text-slate-200">{step.narration}</span>
         </p>
       )}
       {moved && <p className="mt-1 text-sm text-slate-300">The class has moved on since; the diagram shows where it is now.</p>}
