@@ -44,6 +44,7 @@ const stepSchema = z
     line: z.enum(LINE_STYLES),
     head: z.enum(ARROW_HEADS),
     title: required(L.message, "A message"),
+    shortTitle: optional(L.shortTitle),
     note: optional(L.note),
     narration: optional(L.narration),
     speakerNotes: optional(L.speakerNotes),

@@ -113,15 +113,17 @@ describe("parseMermaidLesson", () => {
     expect(customLessonSchema.parse(lesson)).toEqual(lesson);
   });
 
-  it("points a syntax error at the teacher's line and column, past front matter and comments", async () => {
+  it("points a syntax error at the teacher's line and column, past front matter and comments, in words", async () => {
     const broken = TLS.replace("S-->>C: Certificate", "S-->>: Certificate");
     const result = await parseMermaidLesson(broken, getDiagram);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const line = broken.split("\n").findIndex((l) => l.includes("S-->>: Certificate")) + 1;
-    expect(result.error.line).toBe(line);
-    expect(result.error.column).toBeGreaterThanOrEqual(1);
-    expect(result.error.message).toMatch(/parse/i);
+    // Column 8: where the receiver belongs, between the arrow and the colon.
+    expect(result.error).toMatchObject({ line, column: 8 });
+    expect(result.error.message).toBe(
+      "This message has no receiver: between `-->>` and the colon, write the id of the participant it goes to.",
+    );
   });
 
   it.each([
@@ -158,6 +160,105 @@ describe("parseMermaidLesson", () => {
     const result = await parseMermaidLesson(`sequenceDiagram\n${parts}\n  P0->>P1: a\n  P1->>P2: b\n`, getDiagram);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toMatch(/at most 12 participants/);
+  });
+});
+
+// OAuth's redirect is the message on the arrow; "Redirect with the code" names the step everywhere else.
+const OAUTH = `sequenceDiagram
+  participant U as Browser
+  participant A as Auth server
+  U->>A: GET /authorize?response_type=code&client_id=s6BhdRkqt3&state=xyz
+  %% title: Ask for a code
+  %% narration: The app sends the browser to the auth server.
+  A-->>U: 302 to redirect_uri?code=SplxlOBeZQQYbYS6WxSbIA, state
+  %% title: Redirect with the code
+  U->>A: POST /token with the code
+`;
+
+describe("%% title: a short title for a long message", () => {
+  it("names the step everywhere but on the arrow, which keeps the whole message", async () => {
+    const result = await parseMermaidLesson(OAUTH, getDiagram);
+    if (!result.ok) throw new Error(JSON.stringify(result.error));
+    expect(result.lesson.steps.map((s) => [s.title, s.shortTitle])).toEqual([
+      ["GET /authorize?response_type=code&client_id=s6BhdRkqt3&state=xyz", "Ask for a code"],
+      ["302 to redirect_uri?code=SplxlOBeZQQYbYS6WxSbIA, state", "Redirect with the code"],
+      ["POST /token with the code", undefined],
+    ]);
+    // The server keeps it.
+    expect(customLessonSchema.parse(result.lesson)).toEqual(result.lesson);
+    const steps = customDiagram(result.lesson).steps;
+    expect(steps[1]).toMatchObject({
+      title: "Redirect with the code",
+      message: "302 to redirect_uri?code=SplxlOBeZQQYbYS6WxSbIA, state",
+      // With no narration of its own, the class reads the whole message under the short title.
+      narration: "302 to redirect_uri?code=SplxlOBeZQQYbYS6WxSbIA, state",
+    });
+    expect(steps[0]).toMatchObject({ title: "Ask for a code", narration: "The app sends the browser to the auth server." });
+    // A message without one is named by its text, and has no separate arrow caption.
+    expect(steps[2].title).toBe("POST /token with the code");
+    expect(steps[2].message).toBeUndefined();
+  });
+
+  it("may sit under the message's other comments, never under a note or another statement", async () => {
+    const below = OAUTH.replace(
+      "  %% title: Redirect with the code\n",
+      "  %% why: The code is short-lived.\n  %% title: Redirect with the code\n",
+    );
+    const ok = await parseMermaidLesson(below, getDiagram);
+    expect(ok.ok && ok.lesson.steps[1].shortTitle).toBe("Redirect with the code");
+
+    const underNote = OAUTH.replace(
+      "  %% title: Redirect with the code\n",
+      "  Note over U,A: The code is in the URL.\n  %% title: Redirect with the code\n",
+    );
+    expect(await parseMermaidLesson(underNote, getDiagram)).toEqual({
+      ok: false,
+      error: {
+        line: 9,
+        column: 3,
+        message:
+          '"%% title:" must be directly under the message it names: line 8 is between it and message 2 (line 7). Move it up to just under line 7.',
+      },
+    });
+  });
+
+  it.each([
+    [
+      "an empty title",
+      OAUTH.replace("%% title: Redirect with the code", "%% title:   "),
+      8,
+      '"%% title:" under message 2 is empty: write a short title after the colon, or delete the line to use the whole message.',
+    ],
+    [
+      "a title above every message",
+      OAUTH.replace("  participant U", "  %% title: OAuth\n  participant U"),
+      2,
+      '"%% title:" names the message just above it, and there is no message above this line. For the lesson\'s own title, write `title My lesson` under `sequenceDiagram`.',
+    ],
+    [
+      "two titles for one message",
+      OAUTH.replace("%% title: Redirect with the code", "%% title: Redirect with the code\n  %% title: Redirect"),
+      9,
+      'Message 2 (line 7) already has a "%% title:": keep one.',
+    ],
+    [
+      "a title longer than 60 characters",
+      OAUTH.replace("%% title: Redirect with the code", `%% title: ${"r".repeat(61)}`),
+      8,
+      '"%% title:" of message 2 is longer than 60 characters (it has 61).',
+    ],
+  ])("refuses %s, at its line", async (_, text, line, message) => {
+    expect(await parseMermaidLesson(text, getDiagram)).toEqual({ ok: false, error: { line, column: 3, message } });
+  });
+
+  it("round-trips: exported with each title line under its message, and back to the same lesson", async () => {
+    const first = await parseMermaidLesson(OAUTH, getDiagram);
+    if (!first.ok) throw new Error("parse failed");
+    const text = toMermaid(first.lesson);
+    expect(text).toContain("  A-->>U: 302 to redirect_uri?code=SplxlOBeZQQYbYS6WxSbIA, state\n  %% title: Redirect with the code\n");
+    expect(await parseMermaidLesson(text, getDiagram)).toEqual(first);
+    // And through the shared model (how a running lesson is offered as a starting point).
+    expect(diagramAsCustomLesson(customDiagram(first.lesson))).toEqual(first.lesson);
   });
 });
 

@@ -1,5 +1,6 @@
 import { isRecord } from "../guards";
 import { cleanText } from "../text";
+import { explainMermaidError, type LessonParseError, type SourceLine } from "./mermaidErrors";
 import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type LessonDiagram, type LineStyle } from "./model";
 
 /**
@@ -14,7 +15,8 @@ import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type
  * Per-step details are Mermaid comments, which Mermaid itself ignores. They
  * belong to the message just above them:
  *
- *   C->>S: ClientHello
+ *   C->>S: ClientHello with key_share x25519 and supported_versions 0x0304
+ *   %% title: ClientHello                                   (the step's name on every screen but the arrow)
  *   %% narration: The client opens with the versions and ciphers it knows.
  *   %% say: Ask who has seen this in Wireshark.            (speaker notes)
  *   %% why: Nothing can be encrypted before both agree.    (shown after the step)
@@ -27,12 +29,7 @@ import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type
 /** What the adapter needs of Mermaid: `mermaid.mermaidAPI.getDiagramFromText`. */
 export type GetDiagramFromText = (text: string) => Promise<{ type: string; db: unknown }>;
 
-export interface LessonParseError {
-  message: string;
-  /** 1-based, in the text the teacher typed. */
-  line: number;
-  column: number;
-}
+export type { LessonParseError };
 
 export type LessonParseResult = { ok: true; lesson: CustomLesson } | { ok: false; error: LessonParseError };
 
@@ -116,12 +113,6 @@ const KEYWORD =
   /^(sequenceDiagram|participant|actor|note|loop|alt|else|opt|par|par_over|and|rect|end|activate|deactivate|autonumber|title|box|create|destroy|critical|option|break|links?|properties|details|accTitle|accDescr)\b/i;
 const MESSAGE = /^[^:]*?(<<-->>|<<->>|-->>|->>|-->|->|--x|-x|--\)|-\))/;
 
-interface SourceLine {
-  /** 1-based line number. */
-  n: number;
-  text: string;
-}
-
 /**
  * Front matter (`---` … `---` at the very top) as Mermaid reads it; we keep
  * its title. Everything is replaced by blank lines before Mermaid sees the
@@ -175,19 +166,32 @@ function textProblem(what: string, text: string, max: number, required = true): 
   return `${what} is longer than ${max} characters (it has ${kept.length}${astral ? ", counting an emoji as two" : ""}).`;
 }
 
-/** Mermaid's parse error (jison's `hash.loc`), moved back to the teacher's line numbers. */
-function fromMermaidError(err: unknown, leadingBlank: number): LessonParseResult {
-  // jison's errors carry `hash.loc` (1-based line, 0-based column); anything else points at the top.
-  const hash = isRecord(err) && isRecord(err.hash) ? err.hash : {};
-  const loc = isRecord(hash.loc) ? hash.loc : {};
-  const firstLine = typeof loc.first_line === "number" ? loc.first_line : typeof hash.line === "number" ? hash.line + 1 : 1;
-  const line = firstLine + leadingBlank;
-  const column = (typeof loc.first_column === "number" ? loc.first_column : 0) + 1;
-  // Mermaid's message repeats the line with a caret under it: keep its first and last lines.
-  const text = err instanceof Error ? err.message : "Mermaid could not read this diagram.";
-  const parts = text.split("\n").filter((l) => l.trim() !== "" && !/^-*\^$/.test(l.trim()) && !/^\.\.\./.test(l.trim()));
-  const said = parts.length > 1 ? `${parts[0]} ${parts[parts.length - 1]}` : (parts[0] ?? text);
-  return errorAt(said.replace(/^Parse error on line \d+:?/, "Mermaid could not parse this line:").trim(), line, column);
+/**
+ * What is wrong with a `%% title:` line, if anything. It names the message it sits under, so it must sit
+ * there: under a message, with only that message's other comments between, once per message, and short.
+ */
+function shortTitleProblem(
+  value: string,
+  current: number,
+  messageLines: SourceLine[],
+  steps: CustomStep[],
+  interrupted: SourceLine | null,
+  beforeFirstMessage: boolean,
+): string | null {
+  if (beforeFirstMessage) {
+    return '"%% title:" names the message just above it, and there is no message above this line. For the lesson\'s own title, write `title My lesson` under `sequenceDiagram`.';
+  }
+  const message = messageLines[current];
+  if (interrupted) {
+    return `"%% title:" must be directly under the message it names: line ${interrupted.n} is between it and message ${current + 1} (line ${message.n}). Move it up to just under line ${message.n}.`;
+  }
+  if (steps[current].shortTitle !== undefined) {
+    return `Message ${current + 1} (line ${message.n}) already has a "%% title:": keep one.`;
+  }
+  if (asKept(value) === "") {
+    return `"%% title:" under message ${current + 1} is empty: write a short title after the colon, or delete the line to use the whole message.`;
+  }
+  return textProblem(`"%% title:" of message ${current + 1}`, value, LESSON_LIMITS.shortTitle);
 }
 
 /** Parses a teacher's Mermaid text into a lesson, or says what is wrong and where. */
@@ -205,7 +209,7 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
   try {
     diagram = await getDiagramFromText(forMermaid);
   } catch (err) {
-    return fromMermaidError(err, leadingBlank);
+    return { ok: false, error: explainMermaidError(err, lines, leadingBlank) };
   }
   if (diagram.type !== "sequence" || !isSequenceDb(diagram.db)) return errorAt("This is not a sequence diagram.", first.n);
   const db = diagram.db;
@@ -300,28 +304,44 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
   const firstMessageLine = messageLines[0].n;
   let current = -1;
   let nextMessage = 0;
+  // The first statement since the current message that is not one of its comments: a title line below it
+  // would be read as naming a message it is not under.
+  let interrupted: SourceLine | null = null;
   for (const l of lines) {
     if (nextMessage < messageLines.length && l.n === messageLines[nextMessage].n) {
       current = nextMessage++;
+      interrupted = null;
       continue;
     }
-    const c = /^\s*%%\s*(summary|narration|say|why|wrong)\s*:\s*(.*)$/i.exec(l.text);
+    if (l.text.trim() === "") continue;
+    if (!/^\s*%%/.test(l.text)) {
+      interrupted ??= l;
+      continue;
+    }
+    const c = /^\s*%%\s*(summary|title|narration|say|why|wrong)\s*:\s*(.*)$/i.exec(l.text);
     if (!c) continue;
     const key = c[1].toLowerCase();
     const value = c[2].trim();
-    if (l.n < firstMessageLine) {
-      if (key !== "summary") return errorAt(`"%% ${key}:" must follow the message it is about.`, l.n, l.text.indexOf("%%") + 1);
-      summary = value;
-      const long = textProblem("The summary", summary, LESSON_LIMITS.summary, false);
-      if (long) return errorAt(long, l.n, l.text.indexOf("%%") + 1);
+    const at = l.text.indexOf("%%") + 1;
+    if (key === "title") {
+      const problem = shortTitleProblem(value, current, messageLines, steps, interrupted, l.n < firstMessageLine);
+      if (problem) return errorAt(problem, l.n, at);
+      steps[current].shortTitle = value;
       continue;
     }
-    if (key === "summary") return errorAt('"%% summary:" goes before the first message.', l.n, l.text.indexOf("%%") + 1);
+    if (l.n < firstMessageLine) {
+      if (key !== "summary") return errorAt(`"%% ${key}:" must follow the message it is about.`, l.n, at);
+      summary = value;
+      const long = textProblem("The summary", summary, LESSON_LIMITS.summary, false);
+      if (long) return errorAt(long, l.n, at);
+      continue;
+    }
+    if (key === "summary") return errorAt('"%% summary:" goes before the first message.', l.n, at);
     const step = steps[current];
     const field = key === "say" ? "speakerNotes" : key === "wrong" ? "wrongNote" : key === "why" ? "why" : "narration";
     step[field] = step[field] ? `${step[field]} ${value}` : value;
     const long = textProblem(`"%% ${key}:" of message ${current + 1}`, step[field], LESSON_LIMITS[field], false);
-    if (long) return errorAt(long, l.n, l.text.indexOf("%%") + 1);
+    if (long) return errorAt(long, l.n, at);
   }
 
   const dbTitle = db.getDiagramTitle?.()?.trim();
@@ -346,6 +366,7 @@ export function toMermaid(lesson: CustomLesson): string {
   for (const l of lesson.lifelines) out.push(l.name === l.id ? `  participant ${l.id}` : `  participant ${l.id} as ${oneLine(l.name)}`);
   for (const s of lesson.steps) {
     out.push(`  ${s.from}${mermaidArrow(s.line, s.head)}${s.to}: ${oneLine(s.title)}`);
+    if (s.shortTitle) out.push(`  %% title: ${oneLine(s.shortTitle)}`);
     if (s.note) out.push(`  Note over ${s.from === s.to ? s.from : `${s.from},${s.to}`}: ${oneLine(s.note)}`);
     if (s.narration) out.push(`  %% narration: ${oneLine(s.narration)}`);
     if (s.speakerNotes) out.push(`  %% say: ${oneLine(s.speakerNotes)}`);
@@ -366,9 +387,10 @@ export function diagramAsCustomLesson(diagram: LessonDiagram): CustomLesson {
       to: s.to,
       ...(s.arrow ??
         (s.kind === "watch" ? { line: "dotted" as const, head: "async" as const } : { line: "solid" as const, head: "filled" as const })),
-      title: s.title,
+      ...(s.message ? { title: s.message, shortTitle: s.title } : { title: s.title }),
       ...(s.note ? { note: s.note } : {}),
-      ...(s.narration && s.narration !== s.title ? { narration: s.narration } : {}),
+      // The narration a step gets by default is its whole message: leave that one out, so it stays a default.
+      ...(s.narration && s.narration !== (s.message ?? s.title) ? { narration: s.narration } : {}),
       ...(s.speakerNotes ? { speakerNotes: s.speakerNotes } : {}),
       ...(s.why ? { why: s.why } : {}),
       ...(s.wrongNote ? { wrongNote: s.wrongNote } : {}),

@@ -32,6 +32,11 @@ export interface LessonStep extends Omit<ScenarioStep, "from" | "to"> {
   to: string;
   /** How Mermaid draws the arrow; absent on the built-in lesson (its `kind` decides). */
   arrow?: { line: LineStyle; head: ArrowHead };
+  /**
+   * The whole message, drawn on the arrow, when `title` is the teacher's short title (`%% title:`).
+   * Every other screen names the step by `title`; absent, the arrow shows `title` too.
+   */
+  message?: string;
   /** Shown to the class after the step: why it happens. */
   why?: string;
   /** The teacher's misconception note, shown when this step is a wrong option of a poll. */
@@ -64,6 +69,11 @@ export interface CustomStep {
   head: ArrowHead;
   /** The message text: the caption on the arrow. */
   title: string;
+  /**
+   * `%% title:` directly under the message: what the step is called everywhere but on the arrow (step
+   * header, step list, console, polls, replay), for a message too long to read as a heading.
+   */
+  shortTitle?: string;
   /** `Note over A,B: …` lines after the message, drawn as a callout. */
   note?: string;
   /** `%% narration:` one line for the class. */
@@ -98,6 +108,8 @@ export const LESSON_LIMITS = {
   lifelineId: 40,
   lifelineName: 60,
   message: 120,
+  /** A step's `%% title:`: a heading, so shorter than the message it stands for. */
+  shortTitle: 60,
   note: 400,
   narration: 300,
   speakerNotes: 1000,
@@ -129,11 +141,13 @@ export function customDiagram(lesson: CustomLesson): LessonDiagram {
     lifelines: lesson.lifelines.map((l) => ({ id: l.id, name: l.name })),
     steps: lesson.steps.map((s, i): LessonStep => ({
       label: i + 1,
-      title: s.title,
+      title: s.shortTitle ?? s.title,
+      ...(s.shortTitle ? { message: s.title } : {}),
       from: s.from,
       to: s.to,
       kind: kindOf(s),
       arrow: { line: s.line, head: s.head },
+      // Without a narration the class reads the whole message under the (short) title, as on the arrow.
       narration: s.narration ?? s.title,
       speakerNotes: s.speakerNotes ?? "",
       ...(s.note ? { note: s.note } : {}),

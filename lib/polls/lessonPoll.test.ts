@@ -52,6 +52,20 @@ describe("generateLessonPoll", () => {
     expect(atStep2.options.find((o) => o.text === "Client → Server: ACK")?.note).toBe("This already happened at step 3.");
   });
 
+  it("asks and answers with the teacher's short titles, not the long messages behind them", () => {
+    const long = customDiagram({
+      ...lesson,
+      steps: [
+        step("C", "S", "SYN seq=4023457811 win=64240 mss=1460 sackOK", { shortTitle: "SYN" }),
+        step("S", "C", "SYN-ACK seq=1789234567 ack=4023457812", { shortTitle: "SYN-ACK" }),
+        ...lesson.steps.slice(2),
+      ],
+    });
+    const poll = generateLessonPoll(long, 0)!;
+    expect(poll.question).toBe("What happens next, after SYN?");
+    expect(poll.options[0]).toMatchObject({ text: "Server → Client: SYN-ACK", correct: true });
+  });
+
   it("asks nothing after the last message, or with only the right answer left", () => {
     expect(generateLessonPoll(diagram, 5)).toBeNull();
     expect(generateLessonPoll(diagram, 4)).toBeNull();
