@@ -4,9 +4,14 @@ import { useCustomLesson } from "@/components/live/useLesson";
 import { useId, useRef, useState } from "react";
 import { QUESTION_TEXT_MAX } from "@/lib/protocol/wire";
 import { byVotes, describeTarget, targetKey, type ClassQuestion } from "@/lib/session/questions";
-import type { QuestionTarget } from "@/lib/session/types";
+import type { QuestionStatus, QuestionTarget } from "@/lib/session/types";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { errorText, useLive, useLiveActions, useSend } from "@/components/live/LiveSession";
+
+/** What the student reads once a question is in: the class sees it now, or after the teacher approves it. */
+export function askedReceipt(status: QuestionStatus): string {
+  return status === "pending" ? "Sent. The class sees it once the teacher approves it." : "Asked. The class can see it and upvote it.";
+}
 
 /**
  * The student's questions: ask about the part of the diagram in focus (the
@@ -19,25 +24,34 @@ export function StudentQuestions({
   target,
   onlyTarget,
   onShowAll,
+  askingInPlace = false,
+  onAskHere,
 }: {
   snapshot: PublicSnapshot;
   target: QuestionTarget;
   /** The student tapped a part of the diagram: list only its questions. */
   onlyTarget: boolean;
   onShowAll: () => void;
+  /** The ask box is open beside the tapped element: this section's form steps aside, so there is one form, where the student is looking. */
+  askingInPlace?: boolean;
+  /** The student opens this section's form: the box beside the element closes. */
+  onAskHere?: () => void;
 }) {
-  const send = useSend();
-  const actions = useLiveActions();
   const state = useLive((s) => s.questions);
   const lesson = useCustomLesson();
   const [open, setOpen] = useState(false);
-  const [text, setText] = useState("");
-  const [anonymous, setAnonymous] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [receipt, setReceipt] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
-  const textId = useId();
+  const [receipt, setReceipt] = useState<string | null>(null);
+  const [wasInPlace, setWasInPlace] = useState(askingInPlace);
   const askButton = useRef<HTMLButtonElement>(null);
-  const { mode, names } = snapshot.questions;
+  // Adjusted while rendering, not in an effect: a form open here and one beside the element would both hold the hooks tests and screen readers find.
+  if (askingInPlace !== wasInPlace) {
+    setWasInPlace(askingInPlace);
+    if (askingInPlace) {
+      setOpen(false);
+      setReceipt(null);
+    }
+  }
+  const { mode } = snapshot.questions;
   if (mode === "off" || snapshot.status === "ended") return null;
   const here = { mode: snapshot.mode, variant: snapshot.variant, target };
   const key = targetKey(target);
@@ -48,25 +62,8 @@ export function StudentQuestions({
   const listed = (onlyTarget ? all.filter(sameElement) : [...all]).sort(
     (a, b) => Number(sameElement(b)) - Number(sameElement(a)) || byVotes(a, b),
   );
-  const willBeAnonymous = names === "anonymous" || (names === "either" && anonymous);
-
-  async function submit() {
-    setBusy(true);
-    const ack = await send("question:ask", { text, target, anonymous: willBeAnonymous });
-    setBusy(false);
-    if (!ack.ok) return setReceipt({ kind: "error", text: errorText(ack.error) });
-    actions.questionAsked(ack.data.questionId);
-    setText("");
-    setOpen(false);
-    setReceipt({
-      kind: "ok",
-      text:
-        ack.data.status === "pending"
-          ? "Sent. The class sees it once the teacher approves it."
-          : "Asked. The class can see it and upvote it.",
-    });
-    askButton.current?.focus();
-  }
+  // "Show all" only when it would show more: never "Show all 0 questions", never a button that changes nothing.
+  const hidden = all.length - listed.length;
 
   return (
     <section
@@ -93,6 +90,7 @@ export function StudentQuestions({
           data-testid="ask-question"
           data-element={key}
           onClick={() => {
+            onAskHere?.();
             setOpen(true);
             setReceipt(null);
           }}
@@ -101,78 +99,33 @@ export function StudentQuestions({
           Ask about {target.kind === "step" ? "this step" : `this ${target.kind}`}
         </button>
       ) : (
-        <form
-          className="mt-2 space-y-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
+        <AskForm
+          snapshot={snapshot}
+          target={target}
+          autoFocus
+          className="mt-2"
+          onSent={(status) => {
+            setOpen(false);
+            setReceipt(askedReceipt(status));
+            askButton.current?.focus();
           }}
-        >
-          <label htmlFor={textId} className="block font-medium">
-            Your question about {describeTarget(here, lesson)}
-          </label>
-          <textarea
-            id={textId}
-            data-testid="question-text"
-            value={text}
-            maxLength={QUESTION_TEXT_MAX}
-            rows={3}
-            autoFocus
-            onChange={(e) => setText(e.target.value)}
-            className="w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2 text-lg"
-          />
-          <p className="text-sm text-slate-400">
-            {text.length} / {QUESTION_TEXT_MAX}
-          </p>
-          {names === "either" && (
-            <label className="flex items-center gap-2">
-              <input
-                type="checkbox"
-                checked={anonymous}
-                onChange={(e) => setAnonymous(e.target.checked)}
-                data-testid="question-anonymous"
-              />
-              Ask anonymously (the class does not see your name)
-            </label>
-          )}
-          {names !== "either" && (
-            <p className="text-sm text-slate-300">
-              {names === "anonymous" ? "Questions are anonymous." : "Your nickname is shown with your question."}
-            </p>
-          )}
-          <div className="flex gap-2">
-            <button
-              type="submit"
-              data-testid="question-submit"
-              disabled={busy || text.trim().length === 0}
-              className="flex-1 rounded-lg bg-amber-300 px-4 py-3 font-bold text-slate-950 disabled:opacity-50"
-            >
-              Ask
-            </button>
-            <button type="button" onClick={() => setOpen(false)} className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
-              Cancel
-            </button>
-          </div>
-        </form>
+          onCancel={() => setOpen(false)}
+        />
       )}
       {receipt && (
-        <p
-          role="status"
-          data-testid="question-receipt"
-          data-kind={receipt.kind}
-          className={`mt-2 ${receipt.kind === "ok" ? "text-emerald-200" : "text-rose-200"}`}
-        >
-          {receipt.text}
+        <p role="status" data-testid="question-receipt" data-kind="ok" className="mt-2 text-emerald-200">
+          {receipt}
         </p>
       )}
-      {onlyTarget && (
+      {onlyTarget && hidden > 0 && (
         <button
           type="button"
           onClick={onShowAll}
           className="mt-3 text-sm font-semibold text-sky-300 underline"
           data-testid="questions-show-all"
+          data-count={all.length}
         >
-          Show all {all.length} questions
+          Show all {all.length} {all.length === 1 ? "question" : "questions"}
         </button>
       )}
       {listed.length > 0 ? (
@@ -194,6 +147,115 @@ export function StudentQuestions({
         <p className="mt-3 text-sm text-slate-400">{onlyTarget ? "No questions about this yet." : "No questions yet."}</p>
       )}
     </section>
+  );
+}
+
+/**
+ * One question's text, name choice and send, under the room's rules (names
+ * shown, anonymous, or the student's choice); a refusal (paused, limit
+ * reached, questions off) stays in the form with the text kept. Used in the
+ * Questions section and in the box beside a tapped element.
+ */
+export function AskForm({
+  snapshot,
+  target,
+  onSent,
+  onCancel,
+  autoFocus = false,
+  compact = false,
+  className = "",
+}: {
+  snapshot: PublicSnapshot;
+  target: QuestionTarget;
+  onSent: (status: QuestionStatus) => void;
+  onCancel: () => void;
+  /** Off where the caller moves focus itself, after placing the form (focusing first would scroll to where it was drawn). */
+  autoFocus?: boolean;
+  compact?: boolean;
+  className?: string;
+}) {
+  const send = useSend();
+  const actions = useLiveActions();
+  const lesson = useCustomLesson();
+  const [text, setText] = useState("");
+  const [anonymous, setAnonymous] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const textId = useId();
+  const { mode, names } = snapshot.questions;
+  const here = { mode: snapshot.mode, variant: snapshot.variant, target };
+  const willBeAnonymous = names === "anonymous" || (names === "either" && anonymous);
+
+  async function submit() {
+    setBusy(true);
+    const ack = await send("question:ask", { text, target, anonymous: willBeAnonymous });
+    setBusy(false);
+    if (!ack.ok) return setRefusal(errorText(ack.error));
+    actions.questionAsked(ack.data.questionId);
+    setText("");
+    setRefusal(null);
+    onSent(ack.data.status);
+  }
+
+  return (
+    <form
+      className={`space-y-2 ${className}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <label htmlFor={textId} className="block font-medium">
+        Your question about {describeTarget(here, lesson)}
+      </label>
+      <textarea
+        id={textId}
+        data-testid="question-text"
+        value={text}
+        maxLength={QUESTION_TEXT_MAX}
+        rows={compact ? 2 : 3}
+        autoFocus={autoFocus}
+        onChange={(e) => setText(e.target.value)}
+        className={`w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2 ${compact ? "text-base" : "text-lg"}`}
+      />
+      <p className="text-sm text-slate-400">
+        {text.length} / {QUESTION_TEXT_MAX}
+      </p>
+      {compact && mode === "moderated" && <p className="text-sm text-slate-300">The teacher approves questions first.</p>}
+      {names === "either" && (
+        <label className="flex items-center gap-2">
+          <input type="checkbox" checked={anonymous} onChange={(e) => setAnonymous(e.target.checked)} data-testid="question-anonymous" />
+          Ask anonymously (the class does not see your name)
+        </label>
+      )}
+      {names !== "either" && (
+        <p className="text-sm text-slate-300">
+          {names === "anonymous" ? "Questions are anonymous." : "Your nickname is shown with your question."}
+        </p>
+      )}
+      {refusal && (
+        <p role="alert" data-testid="question-receipt" data-kind="error" className="text-rose-200">
+          {refusal}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <button
+          type="submit"
+          data-testid="question-submit"
+          disabled={busy || text.trim().length === 0}
+          className={`flex-1 rounded-lg bg-amber-300 px-4 font-bold text-slate-950 disabled:opacity-50 ${compact ? "py-2" : "py-3"}`}
+        >
+          Ask
+        </button>
+        <button
+          type="button"
+          onClick={onCancel}
+          className={`rounded-lg border border-slate-500 px-4 font-semibold ${compact ? "py-2" : "py-3"}`}
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useLessonDiagram } from "@/components/live/useLesson";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
@@ -23,6 +23,7 @@ import type { QuestionTarget } from "@/lib/session/types";
 import type { ElementPicker } from "@/components/questions/picker";
 import { StudentQuestions } from "@/components/questions/StudentQuestions";
 import { LookBackBar, useLookBack } from "./LookBack";
+import { AskHere, useTappedElement, type AskAnchor } from "./AskHere";
 
 /**
  * The student's phone: asks for an optional nickname unless the link carries
@@ -195,10 +196,12 @@ function FullDiagram({ scenario, stepIndex, picker }: { scenario: LessonDiagram;
 /**
  * The part of the diagram in focus for a question: what the student tapped,
  * while it is still on screen, else the step they are reading. Each part
- * shows how many of the class's questions are about it.
+ * shows how many of the class's questions are about it. A tap also opens the
+ * ask box beside the element tapped (`askAt`).
  */
-function useQuestionFocus(snapshot: PublicSnapshot, viewStep: number) {
+function useQuestionFocus(snapshot: PublicSnapshot, viewStep: number, tapped: RefObject<AskAnchor | null>) {
   const [picked, setPicked] = useState<QuestionTarget | null>(null);
+  const [askAt, setAskAt] = useState<AskAnchor | null>(null);
   const scenarioKey = `${snapshot.mode}/${snapshot.variant}`;
   const [pickedIn, setPickedIn] = useState(scenarioKey);
   const questions = useLive((s) => s.questions);
@@ -223,10 +226,23 @@ function useQuestionFocus(snapshot: PublicSnapshot, viewStep: number) {
           onSelect: (target) => {
             setPicked(target);
             setPickedIn(scenarioKey);
+            setAskAt(tapped.current);
           },
           counts,
         };
-  return { picker, focus, target: focus ?? { kind: "step" as const, stepIndex: viewStep }, clear: () => setPicked(null) };
+  const closeAsk = useCallback(() => setAskAt(null), []);
+  return {
+    picker,
+    focus,
+    target: focus ?? { kind: "step" as const, stepIndex: viewStep },
+    clear: () => {
+      setPicked(null);
+      setAskAt(null);
+    },
+    // Only while the tapped part is still the one in focus (a mode switch or looking back can take it away).
+    askAt: picker && focus ? askAt : null,
+    closeAsk,
+  };
 }
 
 function StudentScreen({ code }: { code: string }) {
@@ -237,7 +253,8 @@ function StudentScreen({ code }: { code: string }) {
   // While looking back the diagram, the step and the inspector show the step being read; the class's step stays live above.
   const viewStep = lookBack.viewStep;
   const viewed = useMemo(() => ({ ...snapshot, stepIndex: viewStep }), [snapshot, viewStep]);
-  const question = useQuestionFocus(snapshot, viewStep);
+  const tap = useTappedElement();
+  const question = useQuestionFocus(snapshot, viewStep, tap.tapped);
   return (
     <div className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
       <header className="flex items-center justify-between gap-3">
@@ -263,7 +280,7 @@ function StudentScreen({ code }: { code: string }) {
       )}
       {snapshot.status !== "ended" && <LookBackBar lookBack={lookBack} total={diagram.steps.length} />}
       <StepHeader scenario={diagram} snapshot={viewed} />
-      <section aria-label="Sequence diagram" className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+      <section aria-label="Sequence diagram" className="relative rounded-2xl border border-slate-800 bg-slate-950/60 p-2" {...tap.handlers}>
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}
         <div className="sm:hidden">
           <StepTrail scenario={diagram} stepIndex={viewStep} picker={question.picker} />
@@ -272,8 +289,24 @@ function StudentScreen({ code }: { code: string }) {
         <div className="hidden sm:block">
           <SequenceDiagram scenario={diagram} stepIndex={viewStep} className="h-auto w-full" picker={question.picker} />
         </div>
+        {question.askAt && question.focus && (
+          <AskHere
+            key={targetKey(question.focus)}
+            snapshot={snapshot}
+            target={question.focus}
+            anchor={question.askAt}
+            onClose={question.closeAsk}
+          />
+        )}
       </section>
-      <StudentQuestions snapshot={snapshot} target={question.target} onlyTarget={question.focus !== null} onShowAll={question.clear} />
+      <StudentQuestions
+        snapshot={snapshot}
+        target={question.target}
+        onlyTarget={question.focus !== null}
+        onShowAll={question.clear}
+        askingInPlace={question.askAt !== null}
+        onAskHere={question.closeAsk}
+      />
       {/* Objects, topology and the lab belong to the Kubernetes lesson only. */}
       {!custom && <StudentLessonPanels scenario={scenario} stepIndex={viewStep} />}
       {!custom && <FidelityNotes />}
