@@ -24,6 +24,58 @@ export async function generateMetadata({ params }: { params: Promise<{ scenario:
 const CODE =
   "mt-2 whitespace-pre-wrap [overflow-wrap:anywhere] rounded-lg border border-slate-700 bg-slate-950 p-3 font-mono text-[13px] leading-5 text-slate-100";
 
+/**
+ * The sheet's sections, in order: each heading is a jump target (an id, and
+ * tabIndex -1 so focus lands on it and a screen reader reads from there), and
+ * the list at the top links to each. "Check my cluster" is some 7,000 px down
+ * on a phone, past every step.
+ */
+const SECTIONS = {
+  limits: "limits",
+  install: "install",
+  manifests: "manifests",
+  setup: "before-step-1",
+  steps: "step-by-step",
+  check: "check-my-cluster",
+  cleanup: "clean-up",
+} as const;
+
+// Focus shows where a jump landed (whether the link was clicked or keyed); the margin keeps the heading off the screen's edge.
+const TARGET = "scroll-mt-4 rounded focus:outline focus:outline-3 focus:outline-offset-4 focus:outline-amber-300";
+
+function Contents({ reproducible }: { reproducible: string }) {
+  const links: [string, string][] = [
+    [SECTIONS.limits, `On a laptop: ${reproducible}`],
+    [SECTIONS.install, "Cluster and what to install"],
+    [SECTIONS.manifests, "Manifests"],
+    [SECTIONS.setup, "Before step 1"],
+    [SECTIONS.steps, "Step by step"],
+    [SECTIONS.check, "Check my cluster"],
+    [SECTIONS.cleanup, "Clean up"],
+  ];
+  return (
+    <nav aria-label="On this sheet" className="mt-5 rounded-xl border border-slate-700 bg-slate-900/70 p-3" data-testid="lab-contents">
+      <a
+        href={`#${SECTIONS.check}`}
+        data-testid="lab-jump-check"
+        className="inline-block rounded-lg border-2 border-emerald-300 px-4 py-2 font-semibold text-emerald-100 underline-offset-4 hover:underline"
+      >
+        Jump to Check my cluster ↓
+      </a>
+      <p className="mt-2 text-sm text-slate-300">Paste your cluster&apos;s events there and see each one on its diagram step.</p>
+      <ol className="mt-3 flex flex-wrap gap-x-4 gap-y-2 text-sm">
+        {links.map(([id, label]) => (
+          <li key={id}>
+            <a href={`#${id}`} className="text-sky-300 underline">
+              {label}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
 function Commands({ commands }: { commands: LabCommand[] }) {
   return <pre className={CODE}>{commands.map((c) => `# ${c.why}\n${c.run}`).join("\n")}</pre>;
 }
@@ -67,10 +119,11 @@ export default async function LabPage({ params }: { params: Promise<{ scenario: 
             Download as Markdown
           </a>
         </p>
+        <Contents reproducible={sheet.reproducible === "yes" ? "reproducible" : "partly reproducible"} />
       </header>
 
-      <section aria-labelledby="limits-heading" className="mt-8" data-testid="lab-limits" data-reproducible={sheet.reproducible}>
-        <h2 id="limits-heading" className="text-xl font-semibold">
+      <section aria-labelledby={SECTIONS.limits} className="mt-8" data-testid="lab-limits" data-reproducible={sheet.reproducible}>
+        <h2 id={SECTIONS.limits} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
           On a laptop: {sheet.reproducible === "yes" ? "reproducible" : "partly reproducible"}
         </h2>
         <ul className="mt-2 list-disc space-y-2 pl-5 text-slate-200">
@@ -80,8 +133,8 @@ export default async function LabPage({ params }: { params: Promise<{ scenario: 
         </ul>
       </section>
 
-      <section aria-labelledby="install-heading" className="mt-8">
-        <h2 id="install-heading" className="text-xl font-semibold">
+      <section aria-labelledby={SECTIONS.install} className="mt-8">
+        <h2 id={SECTIONS.install} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
           Cluster and what to install
         </h2>
         <p className="mt-2 text-slate-200">
@@ -96,8 +149,8 @@ export default async function LabPage({ params }: { params: Promise<{ scenario: 
         ))}
       </section>
 
-      <section aria-labelledby="manifests-heading" className="mt-8">
-        <h2 id="manifests-heading" className="text-xl font-semibold">
+      <section aria-labelledby={SECTIONS.manifests} className="mt-8">
+        <h2 id={SECTIONS.manifests} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
           Manifests
         </h2>
         {sheet.manifests.map((m) => (
@@ -110,8 +163,8 @@ export default async function LabPage({ params }: { params: Promise<{ scenario: 
         ))}
       </section>
 
-      <section aria-labelledby="setup-heading" className="mt-8">
-        <h2 id="setup-heading" className="text-xl font-semibold">
+      <section aria-labelledby={SECTIONS.setup} className="mt-8">
+        <h2 id={SECTIONS.setup} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
           Before step 1
         </h2>
         <Commands commands={sheet.setup} />
@@ -119,8 +172,8 @@ export default async function LabPage({ params }: { params: Promise<{ scenario: 
         <pre className={CODE}>{sheet.watch}</pre>
       </section>
 
-      <section aria-labelledby="steps-heading" className="mt-8">
-        <h2 id="steps-heading" className="text-xl font-semibold">
+      <section aria-labelledby={SECTIONS.steps} className="mt-8">
+        <h2 id={SECTIONS.steps} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
           Step by step
         </h2>
         <ol className="mt-2 space-y-6">
@@ -152,15 +205,15 @@ export default async function LabPage({ params }: { params: Promise<{ scenario: 
         </ol>
       </section>
 
-      <section aria-labelledby="check-heading" className="mt-10">
-        <h2 id="check-heading" className="text-xl font-semibold">
+      <section aria-labelledby={SECTIONS.check} className="mt-10">
+        <h2 id={SECTIONS.check} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
           Check my cluster
         </h2>
         <ClusterCheck scenarioId={id} />
       </section>
 
-      <section aria-labelledby="cleanup-heading" className="mt-10 mb-10">
-        <h2 id="cleanup-heading" className="text-xl font-semibold">
+      <section aria-labelledby={SECTIONS.cleanup} className="mt-10 mb-10">
+        <h2 id={SECTIONS.cleanup} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
           Clean up
         </h2>
         <Commands commands={sheet.cleanup} />
