@@ -120,8 +120,8 @@ test("axe finds no serious or critical violation on any page or state", async ({
   await expectAccessible(student.page, "student, Inspect objects… opened");
 
   // End the session (window.confirm), then the saved list and the replay.
-  teacher.page.once("dialog", (dialog) => void dialog.accept());
   await teacher.page.getByTestId("end-session").click();
+  await teacher.page.getByTestId("end-session-confirm").click();
   await expect(teacher.page.getByTestId("replay-link")).toBeVisible();
   const list = await teacher.context.newPage();
   await list.goto("/sessions");
@@ -165,7 +165,7 @@ test("the keyboard alone runs the console, with a visible focus ring", async ({ 
   expect(after).toContain("Step 2 of 12");
 
   // Tab through the console: every control it lands on shows its focus, and it reaches the key ones.
-  const wanted = new Set(["next-step", "poll-open", "mode-switch"]);
+  const wanted = new Set(["next-step", "poll-open", "mode-option"]);
   const seen = new Set<string>();
   const noRing: string[] = [];
   for (let i = 0; i < 120 && seen.size < wanted.size; i++) {

@@ -182,8 +182,9 @@ test("a teacher's rename sticks when the student reconnects", async ({ browser, 
   const teacher = await ConsolePage.open(browser, session);
   const student = await StudentPage.join(browser, session.code, "xXsk8rXx");
   await teacher.expectParticipants(1);
-  teacher.page.once("dialog", (d) => d.accept("Sam"));
   await teacher.page.getByTestId("participant-rename").click();
+  await teacher.page.getByTestId("rename-input").fill("Sam");
+  await teacher.page.getByTestId("rename-save").click();
   await expect(teacher.page.getByTestId("participant-list")).toContainText("Sam");
   await expect(student.page.locator("header")).toContainText("Sam");
   // The student's link still says ?name=xXsk8rXx; reloading must not undo the rename.

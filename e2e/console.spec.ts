@@ -67,8 +67,10 @@ test("the console by keyboard: a skip link, a few Tabs to the poll, and focus on
   await expect(page.getByTestId("prev-step")).toBeFocused();
 
   // Ending the session: focus moves to the replay link.
-  page.once("dialog", (d) => void d.accept());
   await page.getByTestId("end-session").focus();
+  await page.keyboard.press("Enter");
+  // The console asks in place, with focus on the confirming button; Enter ends the session.
+  await expect(page.getByTestId("end-session-confirm")).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("replay-link")).toBeFocused();
 });
@@ -110,8 +112,8 @@ test("removed students are listed and can be let back in; an away student is rea
   await expect(awayName).toContainText("Away");
   await expectAccessible(teacher.page, "console with an away student");
 
-  teacher.page.once("dialog", (d) => void d.accept());
   await teacher.page.getByRole("button", { name: "Remove Sam" }).click();
+  await teacher.page.getByTestId("participant-remove-confirm").click();
   await expect(sam.page.getByTestId("session-error")).toHaveAttribute("data-code", "REMOVED");
   const removed = teacher.page.getByTestId("removed-list");
   await expect(removed).toContainText("Sam");
@@ -134,7 +136,7 @@ test("ended looks ended everywhere at once, and each scenario has one name", asy
   await teacher.expectParticipants(1);
 
   // One name per scenario: the mode list never repeats itself, and the notice and badge say the same name.
-  const labels = await teacher.page.getByTestId("mode-switch").locator("option").allTextContents();
+  const labels = await teacher.page.getByTestId("mode-name").allTextContents();
   expect(labels).toEqual(["WaitForFirstConsumer", "Immediate", "Immediate: zone conflict", "Local PVs", "Local PVs: no matching PV"]);
   await setMode(teacher, "Local/standard");
   await expect(student.page.getByTestId("mode-switch-notice")).toContainText("to Local PVs");
@@ -142,8 +144,8 @@ test("ended looks ended everywhere at once, and each scenario has one name", asy
   await setMode(teacher, "Immediate/zone-conflict");
   await expect(student.page.getByTestId("mode-switch-notice")).toContainText("Switched from Local PVs to Immediate: zone conflict");
 
-  teacher.page.once("dialog", (d) => void d.accept());
   await teacher.page.getByTestId("end-session").click();
+  await teacher.page.getByTestId("end-session-confirm").click();
   await expect(teacher.page.getByTestId("console-status")).toHaveText("Ended");
   await expect(projector.page.getByTestId("session-ended")).toBeVisible();
   await expect(student.page.getByTestId("connection-status")).toHaveText("session ended");

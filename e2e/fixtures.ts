@@ -119,7 +119,10 @@ export async function expectMoment(view: AnyView, step: number, label: number) {
 
 /** Console: the mode switch, the step list, the lesson panels and the poll controls. */
 export async function setMode(host: ConsolePage, value: string) {
-  await host.page.getByTestId("mode-switch").selectOption(value);
+  // A deliberate switch: choose the mode, then apply it to every screen.
+  await host.page.locator(`[data-testid=mode-option][data-value="${value}"]`).check();
+  await host.page.getByTestId("mode-apply").click();
+  await expect(host.page.getByTestId("mode-switch")).toHaveAttribute("data-value", value);
 }
 
 export async function jumpTo(host: ConsolePage, step: number) {

@@ -95,8 +95,8 @@ test("a teacher turns their own Mermaid diagram into a live lesson, fixes an err
   await student.expectStep(3);
   await expect(student.page.getByTestId("step-trail")).toContainText("Taint the node");
 
-  page.once("dialog", (d) => d.accept());
   await page.getByTestId("end-session").click();
+  await page.getByTestId("end-session-confirm").click();
   await page.getByTestId("replay-link").click();
   await expect(page).toHaveURL(/\/replay\//);
   await expect(page.getByTestId("sequence-diagram")).toBeVisible();

@@ -83,8 +83,8 @@ test("no page, in any state, is wider than a 360 px screen", async ({ browser, b
   await expect(projector.getByTestId("room-code")).toBeVisible();
   await expectNoSideways(projector, "projector at 360");
 
-  teacher.page.once("dialog", (d) => void d.accept());
   await teacher.page.getByTestId("end-session").click();
+  await teacher.page.getByTestId("end-session-confirm").click();
   await expect(student.page.getByTestId("connection-status")).toHaveText("session ended");
   await expectNoSideways(student.page, "student, ended");
   await student.page.reload();
@@ -194,8 +194,8 @@ test("after the end, a reload says the session has ended once, with no saved-ses
   const session = await createSession(baseURL!, "Gone");
   const teacher = await ConsolePage.open(browser, session);
   const student = await StudentPage.join(browser, session.code, "Flo");
-  teacher.page.once("dialog", (d) => void d.accept());
   await teacher.page.getByTestId("end-session").click();
+  await teacher.page.getByTestId("end-session-confirm").click();
   await expect(student.page.getByTestId("connection-status")).toHaveText("session ended");
   await student.page.reload();
   await expect(student.page.getByTestId("session-error")).toHaveAttribute("data-code", "SESSION_ENDED");

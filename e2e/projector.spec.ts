@@ -196,8 +196,8 @@ test("the projector says when the room is locked, shows vote progress without th
 
   // The storage arrows are orange, the current step yellow: only one thing looks current.
   await jumpTo(teacher, 4);
-  teacher.page.once("dialog", (d) => void d.accept());
   await teacher.page.getByTestId("end-session").click();
+  await teacher.page.getByTestId("end-session-confirm").click();
   await expect(projector.page.getByTestId("session-ended")).toBeVisible();
   await expect(projector.page.getByTestId("projector-poll")).toHaveCount(0);
   await expectAccessible(projector.page, "projector, ended");

@@ -310,8 +310,8 @@ test("the built-in lesson on the projector, the console and a phone: the same nu
     await projector.page.screenshot({ path: `${SHOTS}/builtin-projector-question-${screen.width}.png` });
   }
   // The replay draws the same diagram.
-  teacher.page.once("dialog", (d) => void d.accept());
   await teacher.page.getByTestId("end-session").click();
+  await teacher.page.getByTestId("end-session-confirm").click();
   await teacher.page.goto(`/replay/${session.id}`);
   await teacher.page.getByTestId("replay-timeline").focus();
   await teacher.page.keyboard.press("End");

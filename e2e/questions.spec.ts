@@ -122,8 +122,8 @@ test("a question about step 5's arrow: asked, upvoted, shown on the projector, a
 
   // End; the replay has the question at the moment it was asked, and the exports have it.
   await teacher.page.getByTestId("poll-close").click();
-  teacher.page.once("dialog", (d) => d.accept());
   await teacher.page.getByTestId("end-session").click();
+  await teacher.page.getByTestId("end-session-confirm").click();
   await expect(teacher.page.getByTestId("replay-link")).toBeVisible();
   await teacher.page.goto(`/replay/${session.id}`);
   await expect(teacher.page.locator("[data-testid=replay-mark][data-kind=question]")).toHaveCount(1);

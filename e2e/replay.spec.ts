@@ -47,8 +47,8 @@ test("a finished class is saved, listed and replays exactly as it ran", async ({
   await teacher.next();
 
   // End the session (the console confirms first).
-  teacher.page.once("dialog", (d) => d.accept());
   await teacher.page.getByTestId("end-session").click();
+  await teacher.page.getByTestId("end-session-confirm").click();
   await expect(teacher.page.getByTestId("replay-link")).toBeVisible();
   for (const s of students) await expect(s.page.getByText("The teacher has ended this session")).toBeVisible();
 

@@ -19,6 +19,8 @@ import { PollControls } from "./PollControls";
 import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
 import { focusIfLost } from "./focus";
+import { ConfirmButton } from "./ConfirmButton";
+import { NewQuestionsCount } from "./NewQuestionsCount";
 import { useShowAnswer } from "./useShowAnswer";
 import { HostQuestions, LookingBackCount } from "@/components/questions/HostQuestions";
 
@@ -89,13 +91,15 @@ function Console({ code }: { code: string }) {
   }, [ended]);
 
   return (
-    <div className="mx-auto max-w-[1600px] px-4 py-4 lg:px-6" data-testid="console" data-state={snapshot.status}>
+    // On a laptop or wider (xl, 1280 px) the console is one screen: the header stays, and the lesson (left) and the
+    // teacher's tools (right) scroll on their own, so a growing card never moves what the teacher is looking at.
+    <div className="xl:flex xl:h-screen xl:flex-col" data-testid="console" data-state={snapshot.status}>
       {/* The first Tab: straight to the step and poll controls, past the header. */}
-      <nav aria-label="Skip links" className="flex gap-2">
+      <nav aria-label="Skip links">
         <a
           href="#step-controls"
           onClick={skipTo("next-step")}
-          className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:absolute focus:z-10"
+          className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:shadow-lg"
           data-testid="skip-link"
         >
           Skip to step controls
@@ -103,31 +107,35 @@ function Console({ code }: { code: string }) {
         <a
           href="#poll-heading"
           onClick={skipTo("poll-first")}
-          className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:absolute focus:z-10"
+          className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:shadow-lg"
         >
           Skip to the poll
         </a>
       </nav>
-      <header className="flex flex-wrap items-center justify-between gap-4 border-b border-slate-800 pb-4">
-        <div>
-          <p className="text-sm uppercase tracking-widest text-slate-400 [overflow-wrap:anywhere]">
+      <header
+        className="sticky top-0 z-20 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b border-slate-800 bg-slate-950/95 px-4 py-2 lg:px-6 xl:static"
+        data-testid="console-header"
+      >
+        <div className="flex min-w-0 items-baseline gap-3">
+          <h1 className="min-w-0 text-sm uppercase tracking-widest text-slate-300 [overflow-wrap:anywhere]">
             Teacher console{snapshot.title ? ` · ${snapshot.title}` : ""}
-          </p>
-          <p className="mt-1 flex items-baseline gap-3">
-            <span className="text-slate-300">Room code</span>
-            <span data-testid="room-code" className="font-mono text-5xl font-bold tracking-[0.2em] text-white">
+          </h1>
+          <p className="flex items-baseline gap-2">
+            <span className="text-sm text-slate-300">Room code</span>
+            <span data-testid="room-code" className="font-mono text-3xl font-bold tracking-[0.2em] text-white">
               {code}
             </span>
           </p>
         </div>
-        <div className="flex flex-wrap items-center gap-3">
-          <p className={`rounded-lg bg-slate-800 px-3 py-2 text-lg ${ended ? "text-slate-300" : ""}`} aria-live="polite">
-            <span data-testid="participant-count" className="font-bold">
+        <div className="flex flex-wrap items-center gap-2">
+          <p className={`rounded-lg bg-slate-800 px-3 py-2 ${ended ? "text-slate-300" : ""}`} aria-live="polite">
+            <span data-testid="participant-count" className="font-bold tabular-nums">
               {snapshot.participantCount}
             </span>{" "}
             {snapshot.participantCount === 1 ? "student" : "students"} {ended ? "were connected at the end" : "connected"}
           </p>
           {!ended && <LookingBackCount />}
+          <NewQuestionsCount />
           <span
             className={`rounded-lg px-3 py-2 ${ended ? "bg-slate-700 text-slate-100" : connection === "connected" ? "bg-emerald-900/60 text-emerald-200" : "bg-amber-900/60 text-amber-100"}`}
             role="status"
@@ -138,11 +146,23 @@ function Console({ code }: { code: string }) {
           {!ended && (
             <button
               type="button"
+              data-testid="room-lock"
+              aria-pressed={snapshot.locked}
+              onClick={() => void send("room:lock", { locked: !snapshot.locked })}
+              title={snapshot.locked ? "Let new students join again." : "Nobody new can join; students already in can come back."}
+              className={`rounded-lg px-3 py-2 font-semibold ${snapshot.locked ? "bg-amber-200 text-slate-950 hover:bg-amber-100" : "border border-slate-500 hover:bg-slate-800"}`}
+            >
+              {snapshot.locked ? "Room locked: unlock" : "Lock room"}
+            </button>
+          )}
+          {!ended && (
+            <button
+              type="button"
               data-testid="pause-class"
               aria-pressed={snapshot.paused}
               onClick={() => void send("class:pause", { paused: !snapshot.paused })}
               title="While paused, phones and the projector say so, and votes, questions and upvotes wait."
-              className={`rounded-lg px-4 py-2 font-semibold ${snapshot.paused ? "bg-amber-300 text-slate-950 hover:bg-amber-200" : "border border-amber-300/70 text-amber-100 hover:bg-slate-800"}`}
+              className={`rounded-lg px-3 py-2 font-semibold ${snapshot.paused ? "bg-amber-300 text-slate-950 hover:bg-amber-200" : "border border-amber-300/70 text-amber-100 hover:bg-slate-800"}`}
             >
               {snapshot.paused ? "Resume class" : "Pause class"}
             </button>
@@ -152,61 +172,81 @@ function Console({ code }: { code: string }) {
             target="_blank"
             rel="noopener"
             data-testid="open-projector"
-            className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
+            className="rounded-lg border border-slate-500 px-3 py-2 font-semibold hover:bg-slate-800"
           >
             Open projector view
           </a>
           {!ended && (
-            <button
-              type="button"
-              data-testid="end-session"
-              onClick={() => {
-                if (window.confirm("End this session for everyone? It becomes read-only and can be replayed."))
-                  void send("session:end", {});
-              }}
-              className="rounded-lg border border-rose-400/60 px-4 py-2 font-semibold text-rose-200 hover:bg-rose-950"
+            <ConfirmButton
+              testId="end-session"
+              question="End this session for everyone? It becomes read-only and can be replayed."
+              confirmLabel="End session"
+              onConfirm={() => void send("session:end", {})}
+              className="rounded-lg border border-rose-400/60 px-3 py-2 font-semibold text-rose-200 hover:bg-rose-950"
             >
               End session
-            </button>
+            </ConfirmButton>
           )}
         </div>
       </header>
-      {ended && (
-        <p role="status" className="mt-4 rounded-lg bg-slate-800 p-3 text-lg">
-          This session has ended. It is saved:{" "}
-          <a
-            ref={endedRef}
-            href={`/replay/${snapshot.sessionId}`}
-            className="font-semibold text-sky-300 underline"
-            data-testid="replay-link"
-          >
-            replay it
-          </a>{" "}
-          or see{" "}
-          <a href="/sessions" className="text-sky-300 underline">
-            all your sessions
-          </a>
-          .
-        </p>
-      )}
-      {lastError && (
-        <p role="alert" className="mt-3 rounded-lg bg-rose-950 px-3 py-2 text-rose-100">
-          {lastError.message}
-        </p>
-      )}
-      {/* DOM order is Tab order: the step controls, then the teacher's tools, then the diagram and panels.
-          On a wide screen the tools sit in the right column beside both. */}
-      {/* One column that may shrink (minmax 0) below a wide screen: never wider than a phone. */}
-      <div className="mt-4 grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_420px]">
-        <div className="min-w-0 space-y-4 xl:col-start-1 xl:row-start-1">
+      <main id="console-main" className="px-4 pb-6 lg:px-6 xl:flex xl:min-h-0 xl:flex-1 xl:gap-6 xl:pb-0">
+        {ended && (
+          <p role="status" className="mt-4 rounded-lg bg-slate-800 p-3 text-lg xl:hidden">
+            This session has ended. It is saved:{" "}
+            <a href={`/replay/${snapshot.sessionId}`} className="font-semibold text-sky-300 underline">
+              replay it
+            </a>
+            .
+          </p>
+        )}
+        {/* DOM order is Tab order: the step controls, then the diagram and panels, then the teacher's tools. */}
+        <div className="min-w-0 space-y-4 pt-4 xl:flex-1 xl:overflow-y-auto xl:pb-6 xl:pr-2" data-testid="console-lesson">
+          {ended && (
+            <p role="status" className="rounded-lg bg-slate-800 p-3 text-lg">
+              This session has ended. It is saved:{" "}
+              <a
+                ref={endedRef}
+                href={`/replay/${snapshot.sessionId}`}
+                className="font-semibold text-sky-300 underline"
+                data-testid="replay-link"
+              >
+                replay it
+              </a>{" "}
+              or see{" "}
+              <a href="/sessions" className="text-sky-300 underline">
+                all your sessions
+              </a>
+              .
+            </p>
+          )}
+          {lastError && (
+            <p role="alert" className="rounded-lg bg-rose-950 px-3 py-2 text-rose-100">
+              {lastError.message}
+            </p>
+          )}
           <div className="flex flex-wrap items-start justify-between gap-4">
             <StepHeader scenario={diagram} snapshot={snapshot} />
             {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
           </div>
           {!custom && <ModeSwitchNotice snapshot={snapshot} />}
           <StepControls scenario={diagram} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
+          {/* On a wide screen the inspector sits beside the diagram; on a laptop, below it. */}
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">
+            <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+              <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+            </div>
+            {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
+          </div>
+          {!custom && <FidelityNotes />}
+          {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} />}
         </div>
-        <aside className="space-y-4 xl:col-start-2 xl:row-span-2 xl:row-start-1" aria-label="Teacher tools">
+        <aside
+          className="mt-6 min-w-0 space-y-4 xl:mt-0 xl:w-[400px] xl:shrink-0 xl:overflow-y-auto xl:py-4 xl:pr-1 2xl:w-[440px]"
+          aria-label="Teacher tools"
+          data-testid="console-tools"
+        >
+          {/* What the projector shows comes first: it never moves when the poll card below it grows. */}
+          <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} custom={custom} />
           <PollControls snapshot={snapshot} disabled={ended} showAnswer={showAnswer} onShowAnswer={setShowAnswer} />
           <HostQuestions snapshot={snapshot} disabled={ended} />
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">
@@ -216,7 +256,7 @@ function Console({ code }: { code: string }) {
             <p className="mt-2 text-slate-200" data-testid="speaker-notes">
               {step?.speakerNotes}
             </p>
-            <h3 className="mt-4 text-sm font-semibold uppercase tracking-wider text-slate-400">Coming next</h3>
+            <h3 className="mt-4 text-sm font-semibold uppercase tracking-wider text-slate-300">Coming next</h3>
             <p className="mt-1 text-slate-300" data-testid="next-preview">
               {guessing
                 ? "Hidden while the class predicts it (tick “Show me the answer” to see it)."
@@ -225,24 +265,12 @@ function Console({ code }: { code: string }) {
                   : "This is the last step."}
             </p>
           </section>
-          {/* Binding modes, objects and topology belong to the Kubernetes lesson only. */}
+          {/* Binding modes belong to the Kubernetes lesson only. */}
           {!custom && <ModeSwitch snapshot={snapshot} disabled={ended} />}
-          {!custom && <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} />}
           <JoinPanel code={code} />
           <Participants snapshot={snapshot} disabled={ended} />
         </aside>
-        <div className="min-w-0 space-y-4 xl:col-start-1 xl:row-start-2">
-          {/* On a wide screen the inspector sits beside the diagram; on a laptop, below it. */}
-          <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,600px)]">
-            <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-              <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
-            </div>
-            {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
-          </div>
-          {!custom && <FidelityNotes />}
-          {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} />}
-        </div>
-      </div>
+      </main>
     </div>
   );
 }

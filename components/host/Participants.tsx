@@ -1,10 +1,12 @@
 "use client";
 
-import { useDeferredValue, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import type { HostSnapshot } from "@/lib/session/views";
 import { splitRoster, type ListedStudent } from "@/lib/session/roster";
 import { lookalikeKey } from "@/lib/protocol/wire";
 import { useLive, useSend } from "@/components/live/LiveSession";
+import { NICKNAME_MAX } from "@/lib/constants";
+import { ConfirmButton } from "./ConfirmButton";
 
 /** Rows drawn at once: a lecture hall of thousands is found by name, not scrolled. */
 const SHOWN_MAX = 100;
@@ -15,7 +17,10 @@ const collator = new Intl.Collator(undefined, { sensitivity: "base", numeric: tr
 const byPresenceThenName = (a: ListedStudent, b: ListedStudent) =>
   Number(b.connected) - Number(a.connected) || collator.compare(a.nickname, b.nickname) || a.number - b.number;
 
-/** Who has joined, who is connected now, and the room lock. */
+/** Where focus goes once the roster shows what the teacher just did: the control that undoes it, or the row's first. */
+type FocusNext = { participantId: string; testId: "participant-readmit" | "participant-rename" };
+
+/** Who has joined and who is connected now; rename, remove and let back in, each in place. */
 export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
   const send = useSend();
   const roster = useLive((s) => s.roster);
@@ -31,24 +36,25 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
     return q ? listed.filter((p) => lookalikeKey(p.nickname).includes(q) || `#${p.number}` === deferredQuery.trim()) : listed;
   }, [listed, deferredQuery]);
   const people = matching.slice(0, SHOWN_MAX);
+  const listRef = useRef<HTMLElement>(null);
+  const [focusNext, setFocusNext] = useState<FocusNext | null>(null);
+  // After Remove the student's "Let back in" takes focus (the undo), after "Let back in" their row's Rename:
+  // never the page body, where Space would step the class.
+  useEffect(() => {
+    if (!focusNext) return;
+    const target = listRef.current?.querySelector<HTMLElement>(
+      `[data-participant-id="${CSS.escape(focusNext.participantId)}"] [data-testid="${focusNext.testId}"]`,
+    );
+    if (target) {
+      target.focus();
+      setFocusNext(null);
+    }
+  }, [focusNext, roster]);
   return (
-    <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="people-heading">
-      <div className="flex items-center justify-between gap-2">
-        <h2 id="people-heading" className="text-lg font-semibold">
-          Students ({snapshot.participantCount} connected, {listed.length} joined)
-        </h2>
-        {!disabled && (
-          <button
-            type="button"
-            data-testid="room-lock"
-            aria-pressed={snapshot.locked}
-            onClick={() => void send("room:lock", { locked: !snapshot.locked })}
-            className="rounded-lg border border-slate-500 px-3 py-1.5 text-sm font-semibold hover:bg-slate-800"
-          >
-            {snapshot.locked ? "Unlock room" : "Lock room"}
-          </button>
-        )}
-      </div>
+    <section ref={listRef} className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="people-heading">
+      <h2 id="people-heading" className="text-lg font-semibold" tabIndex={-1}>
+        Students ({snapshot.participantCount} connected, {listed.length} joined)
+      </h2>
       {snapshot.locked && <p className="mt-2 text-sm text-amber-200">Locked: nobody new can join.</p>}
       <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm">
         <p>
@@ -59,18 +65,18 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
           {snapshot.projectorCount > 1 && <span className="text-amber-200"> (more than your own window?)</span>}
         </p>
         {!disabled && snapshot.projectorCount > 0 && (
-          <button
-            type="button"
-            data-testid="projectors-close"
-            onClick={() => {
-              const advice = snapshot.locked ? "" : " Lock the room first, or they can open again.";
-              if (window.confirm(`Close every projector view? Your own projector window can reopen it with a reload.${advice}`))
-                void send("projectors:close", {});
+          <ConfirmButton
+            testId="projectors-close"
+            question={`Close every projector view?${snapshot.locked ? "" : " Lock the room first, or they can open again."}`}
+            confirmLabel="Close them"
+            onConfirm={() => {
+              void send("projectors:close", {});
+              document.getElementById("people-heading")?.focus();
             }}
             className="rounded-lg border border-slate-500 px-3 py-1 font-semibold hover:bg-slate-800"
           >
             Close projector views
-          </button>
+          </ConfirmButton>
         )}
       </div>
       {listed.length > SHOWN_MAX / 2 && (
@@ -91,51 +97,16 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
       )}
       <ul className="mt-3 max-h-64 space-y-1 overflow-y-auto" data-testid="participant-list">
         {people.map((p) => (
-          <li key={p.id} className="flex items-center justify-between gap-2">
-            <span
-              className={`min-w-0 [overflow-wrap:anywhere] ${p.connected ? "text-slate-100" : "text-slate-400 italic"}`}
-              data-connected={p.connected}
-            >
-              <span aria-hidden="true">{p.connected ? "● " : "○ "}</span>
-              {p.nickname}
-              {p.lookalike && (
-                <span className="ml-1 rounded bg-slate-700 px-1 text-sm text-slate-100" title="Another student's name looks the same">
-                  #{p.number}
-                  <span className="sr-only"> (another student has a name that looks the same)</span>
-                </span>
-              )}
-              <span className="sr-only">{p.connected ? " (connected)" : " (away)"}</span>
-            </span>
-            {!disabled && (
-              <span className="flex shrink-0 gap-1">
-                <button
-                  type="button"
-                  onClick={() => {
-                    const nickname = window.prompt(`New name for ${p.nickname}:`, p.nickname);
-                    if (nickname && nickname.trim() && nickname.trim() !== p.nickname) {
-                      void send("participant:rename", { participantId: p.id, nickname: nickname.trim() });
-                    }
-                  }}
-                  className="rounded px-2 py-1 text-sm text-sky-300 hover:bg-slate-800"
-                  aria-label={`Rename ${p.nickname}`}
-                  data-testid="participant-rename"
-                >
-                  Rename
-                </button>
-                <button
-                  type="button"
-                  onClick={() => {
-                    if (window.confirm(`Remove ${p.nickname} from this session?`)) void send("participant:remove", { participantId: p.id });
-                  }}
-                  className="rounded px-2 py-1 text-sm text-rose-300 hover:bg-rose-950"
-                  aria-label={`Remove ${p.nickname}`}
-                  data-testid="participant-remove"
-                >
-                  Remove
-                </button>
-              </span>
-            )}
-          </li>
+          <StudentRow
+            key={p.id}
+            student={p}
+            disabled={disabled}
+            onRemoved={() => {
+              // Focus waits on the heading (never the page body) until the roster shows the student removed.
+              document.getElementById("people-heading")?.focus();
+              setFocusNext({ participantId: p.id, testId: "participant-readmit" });
+            }}
+          />
         ))}
         {listed.length === 0 && <li className="text-slate-400">Nobody has joined yet.</li>}
         {listed.length > 0 && matching.length === 0 && <li className="text-slate-400">Nobody by that name.</li>}
@@ -159,7 +130,10 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
                 {!disabled && (
                   <button
                     type="button"
-                    onClick={() => void send("participant:readmit", { participantId: p.id })}
+                    onClick={() => {
+                      void send("participant:readmit", { participantId: p.id });
+                      setFocusNext({ participantId: p.id, testId: "participant-rename" });
+                    }}
                     className="shrink-0 rounded px-2 py-1 text-sm text-emerald-300 hover:bg-slate-800"
                     aria-label={`Let ${p.nickname} back in`}
                     data-testid="participant-readmit"
@@ -173,5 +147,113 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
         </div>
       )}
     </section>
+  );
+}
+
+/** One student: connected or away, a number when another name looks the same; rename in place, remove after asking. */
+function StudentRow({ student: p, disabled, onRemoved }: { student: ListedStudent; disabled?: boolean; onRemoved: () => void }) {
+  const send = useSend();
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(p.nickname);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const renameRef = useRef<HTMLButtonElement>(null);
+  const back = useRef(false);
+  useEffect(() => {
+    if (renaming) inputRef.current?.select();
+    else if (back.current) {
+      back.current = false;
+      renameRef.current?.focus();
+    }
+  }, [renaming]);
+  const close = () => {
+    back.current = true;
+    setRenaming(false);
+  };
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2" data-participant-id={p.id}>
+      {renaming ? (
+        <form
+          className="flex min-w-0 flex-1 flex-wrap items-center gap-2"
+          data-testid="rename-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const nickname = name.trim();
+            if (nickname && nickname !== p.nickname) void send("participant:rename", { participantId: p.id, nickname });
+            close();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              e.preventDefault();
+              close();
+            }
+          }}
+        >
+          <label className="sr-only" htmlFor={`rename-${p.id}`}>
+            New name for {p.nickname}
+          </label>
+          <input
+            id={`rename-${p.id}`}
+            ref={inputRef}
+            value={name}
+            maxLength={NICKNAME_MAX}
+            onChange={(e) => setName(e.target.value)}
+            data-testid="rename-input"
+            className="min-w-0 flex-1 rounded-md border border-slate-500 bg-slate-950 px-2 py-1 text-slate-100"
+          />
+          <button type="submit" data-testid="rename-save" className="rounded-md bg-sky-400 px-2 py-1 text-sm font-semibold text-slate-950">
+            Save
+          </button>
+          <button type="button" onClick={close} className="rounded-md border border-slate-500 px-2 py-1 text-sm font-semibold">
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <span
+          className={`min-w-0 [overflow-wrap:anywhere] ${p.connected ? "text-slate-100" : "text-slate-400 italic"}`}
+          data-connected={p.connected}
+        >
+          <span aria-hidden="true">{p.connected ? "● " : "○ "}</span>
+          {p.nickname}
+          {p.lookalike && (
+            <span className="ml-1 rounded bg-slate-700 px-1 text-sm text-slate-100" title="Another student's name looks the same">
+              #{p.number}
+              <span className="sr-only"> (another student has a name that looks the same)</span>
+            </span>
+          )}
+          <span className="sr-only">{p.connected ? " (connected)" : " (away)"}</span>
+        </span>
+      )}
+      {!disabled && !renaming && (
+        <span className="flex shrink-0 flex-wrap gap-1">
+          <button
+            ref={renameRef}
+            type="button"
+            onClick={() => {
+              setName(p.nickname);
+              setRenaming(true);
+            }}
+            className="rounded px-2 py-1 text-sm text-sky-300 hover:bg-slate-800"
+            aria-label={`Rename ${p.nickname}`}
+            data-testid="participant-rename"
+          >
+            Rename
+          </button>
+          <ConfirmButton
+            testId="participant-remove"
+            ariaLabel={`Remove ${p.nickname}`}
+            question={`Remove ${p.nickname}?`}
+            confirmLabel="Remove"
+            onConfirm={() => {
+              void send("participant:remove", { participantId: p.id });
+              onRemoved();
+            }}
+            className="rounded px-2 py-1 text-sm text-rose-300 hover:bg-rose-950"
+            confirmClassName="rounded bg-rose-300 px-2 py-1 text-sm font-semibold text-slate-950"
+          >
+            Remove
+          </ConfirmButton>
+        </span>
+      )}
+    </li>
   );
 }

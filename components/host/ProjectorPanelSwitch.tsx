@@ -1,11 +1,12 @@
 "use client";
 
-import { PROJECTOR_OBJECTS, PROJECTOR_PANELS, type ProjectorObject, type ProjectorPanel } from "@/lib/session/types";
+import { PROJECTOR_OBJECTS, PROJECTOR_PANELS, type ProjectorChoice, type ProjectorObject } from "@/lib/session/types";
 import { deepDivesAt } from "@/lib/session/rules";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
 import { PANEL_LABELS } from "@/components/lessonPanels/panelLabels";
+import { moveWithinGroup } from "./focus";
 
 const OBJECT_LABELS: Record<ProjectorObject, string> = {
   PersistentVolumeClaim: "PVC",
@@ -17,12 +18,18 @@ const OBJECT_LABELS: Record<ProjectorObject, string> = {
 };
 
 /**
- * What the projector shows beside the diagram (a poll, while one is on, takes
- * that place), and inside it: the projector has no controls, so the teacher
- * picks the object (or the Events) and the deep dive here.
+ * What the projector shows beside the diagram, and inside it: the projector
+ * has no controls, so the teacher picks the panel, the object (or the Events)
+ * and the deep dive here. The pressed choice is what the projector shows
+ * (`projectorSide`, decided on the server): a poll goes up when it opens and
+ * comes down when the teacher picks anything else, "Diagram only" included.
+ * A teacher's own lesson has no Kubernetes panels: its poll or the diagram.
  */
-export function ProjectorPanelSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
+export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot: HostSnapshot; disabled?: boolean; custom?: boolean }) {
   const send = useSend();
+  const side = snapshot.projectorSide;
+  const choices: ProjectorChoice[] = [...(snapshot.poll ? (["poll"] as const) : []), ...(custom ? (["none"] as const) : PROJECTOR_PANELS)];
+  const name = (c: ProjectorChoice) => (c === "none" ? "Diagram only" : c === "poll" ? "The poll" : PANEL_LABELS[c]);
   const focus = snapshot.projectorFocus;
   // The step's own deep dives first, then the card's "not shown" list (which every step offers).
   const dives = deepDivesAt(snapshot);
@@ -34,25 +41,39 @@ export function ProjectorPanelSwitch({ snapshot, disabled }: { snapshot: HostSna
       <h2 id="projector-panel-heading" className="text-lg font-semibold">
         On the projector
       </h2>
-      <div className="mt-2 flex flex-wrap gap-2" role="group" aria-label="Projector side panel">
-        {PROJECTOR_PANELS.map((p: ProjectorPanel) => (
+      <div
+        className="mt-2 flex flex-wrap gap-2"
+        role="group"
+        aria-label="Beside the diagram on the projector"
+        data-own-keys=""
+        onKeyDown={moveWithinGroup}
+        data-testid="projector-choice"
+        data-panel={side}
+      >
+        {choices.map((p) => (
           <button
             key={p}
             type="button"
             disabled={disabled}
-            aria-pressed={snapshot.projectorPanel === p}
+            aria-pressed={side === p}
             data-testid={`projector-panel-${p}`}
             onClick={() => void send("projector:show", { panel: p })}
             className={`rounded-lg px-3 py-1.5 text-sm font-semibold ${
-              snapshot.projectorPanel === p ? "bg-slate-100 text-slate-950" : "border border-slate-600"
+              side === p ? (p === "poll" ? "bg-violet-300 text-slate-950" : "bg-slate-100 text-slate-950") : "border border-slate-600"
             }`}
           >
-            {p === "none" ? "Diagram only" : PANEL_LABELS[p]}
+            {name(p)}
           </button>
         ))}
       </div>
-      {snapshot.projectorPanel === "objects" && (
-        <div className="mt-3 flex flex-wrap gap-2" role="group" aria-label="Object the projector shows">
+      {side === "objects" && (
+        <div
+          className="mt-3 flex flex-wrap gap-2"
+          role="group"
+          aria-label="Object the projector shows"
+          data-own-keys=""
+          onKeyDown={moveWithinGroup}
+        >
           {PROJECTOR_OBJECTS.map((o) => (
             <button
               key={o}
@@ -74,8 +95,14 @@ export function ProjectorPanelSwitch({ snapshot, disabled }: { snapshot: HostSna
           ))}
         </div>
       )}
-      {snapshot.projectorPanel === "hood" && (
-        <div className="mt-3 flex flex-wrap gap-2" role="group" aria-label="Deep dive the projector opens">
+      {side === "hood" && (
+        <div
+          className="mt-3 flex flex-wrap gap-2"
+          role="group"
+          aria-label="Deep dive the projector opens"
+          data-own-keys=""
+          onKeyDown={moveWithinGroup}
+        >
           {dives.map((d, i) => (
             <button
               key={d.title}

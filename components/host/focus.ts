@@ -44,7 +44,8 @@ export function keyBelongsTo(target: EventTarget | null, key: string): boolean {
  */
 export function moveWithinGroup(e: React.KeyboardEvent<HTMLElement>): void {
   const buttons = Array.from(e.currentTarget.querySelectorAll<HTMLButtonElement>("button:not(:disabled)"));
-  const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  const active = document.activeElement;
+  const at = active instanceof HTMLButtonElement ? buttons.indexOf(active) : -1;
   if (at < 0) return;
   const to =
     e.key === "ArrowRight" || e.key === "ArrowDown"

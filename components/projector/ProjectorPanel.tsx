@@ -31,9 +31,7 @@ export function ProjectorPanel({
     <section
       className="flex min-h-0 min-w-0 flex-col rounded-2xl border border-slate-700 bg-slate-900 p-[0.5rem] text-[0.8rem]"
       aria-label={PANEL_LABELS[panel]}
-      data-testid="projector-panel"
-      data-panel={panel}
-      data-object={panel === "objects" ? focus.object : undefined}
+      data-testid="projector-panel-content"
     >
       <FitColumns key={`${panel}:${focus.object}:${focus.deepDive}:${scenario.mode}:${scenario.variant}:${stepIndex}`}>
         <PanelContent panel={panel} focus={focus} scenario={scenario} stepIndex={stepIndex} />

@@ -46,7 +46,7 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
       aria-labelledby="host-questions-heading"
       data-testid="host-questions"
     >
-      <h2 id="host-questions-heading" className="text-lg font-semibold">
+      <h2 id="host-questions-heading" className="text-lg font-semibold" tabIndex={-1}>
         Questions ({questions.length}
         {waiting ? `, ${waiting} waiting for approval` : ""})
       </h2>

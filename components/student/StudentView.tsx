@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useLessonDiagram } from "@/components/live/useLesson";
 import type { LessonDiagram } from "@/lib/lesson/model";
-import { pollIsCurrent, type PublicSnapshot } from "@/lib/session/views";
+import type { PublicSnapshot } from "@/lib/session/views";
 import { LiveSessionProvider, studentTokenKey, useLive, usePublicSnapshot } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/classroom/SessionGate";
 import { useJoinInfo } from "@/components/classroom/useJoinInfo";
@@ -275,7 +275,7 @@ function StudentScreen({ code }: { code: string }) {
       <PollAnnouncer poll={snapshot.poll} />
       {snapshot.status !== "ended" && <PollBanner poll={snapshot.poll} />}
       {/* One card, in one place, from opening to reveal: it is not rebuilt when the answer comes. */}
-      {snapshot.poll && snapshot.status !== "ended" && pollIsCurrent(snapshot.poll, snapshot) && (
+      {snapshot.poll && snapshot.status !== "ended" && (
         <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} paused={snapshot.paused} />
       )}
       {snapshot.status !== "ended" && <LookBackBar lookBack={lookBack} total={diagram.steps.length} />}

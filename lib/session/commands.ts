@@ -3,7 +3,7 @@ import { BINDING_MODES, VARIANTS } from "../lesson/types";
 import { LESSON_LIMITS } from "../lesson/model";
 import { NICKNAME_MAX, POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX, QUESTION_TEXT_MAX } from "../constants";
 import { cleanText } from "../text";
-import { PROJECTOR_OBJECTS, PROJECTOR_PANELS, QUESTION_MODES, QUESTION_NAMES, type Role } from "./types";
+import { PROJECTOR_OBJECTS, PROJECTOR_CHOICES, QUESTION_MODES, QUESTION_NAMES, type Role } from "./types";
 
 /**
  * Every command a client can send, in one table: its payload's schema, who
@@ -53,7 +53,7 @@ export const pollRefSchema = z.object({ pollId: z.string().min(1).max(64) });
 export const pollReopenSchema = pollRefSchema.extend({ durationS: duration });
 export const pollVoteSchema = z.object({ pollId: z.string().min(1).max(64), optionId: z.string().min(1).max(64) });
 export const resultsVisibilitySchema = z.object({ visible: z.boolean() });
-export const projectorPanelSchema = z.object({ panel: z.enum(PROJECTOR_PANELS) });
+export const projectorPanelSchema = z.object({ panel: z.enum(PROJECTOR_CHOICES) });
 export const projectorFocusSchema = z.object({
   object: z.enum(PROJECTOR_OBJECTS),
   /** the title of a deep dive at the current step, or null for the step's first */

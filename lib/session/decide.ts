@@ -9,6 +9,7 @@ import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { generateNextStepPoll } from "../polls/nextStep";
 import { generateLessonPoll } from "../polls/lessonPoll";
 import { diagramOf } from "./lesson";
+import { projectorSide } from "./projectorSide";
 import type { Command } from "./commands";
 import { protocolError, type ErrorCode, type ProtocolError } from "../errorCodes";
 import type { MyUpvote, MyVote } from "./views";
@@ -125,11 +126,14 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
         null,
       );
 
-    case "projector:show":
-      return accept(
-        command.payload.panel === state.projectorPanel ? [] : [{ type: "projector:panelChanged", panel: command.payload.panel }],
-        null,
-      );
+    case "projector:show": {
+      const { panel } = command.payload;
+      if (panel === "poll" && !activePoll(state)) return refuse("NO_SUCH_POLL", "There is no poll to show: open one first.");
+      if (state.lesson && panel !== "poll" && panel !== "none")
+        return refuse("BAD_REQUEST", "The side panels explain the Kubernetes lesson; a lesson of your own shows its diagram and polls.");
+      const same = panel === projectorSide(state);
+      return accept(same ? [] : [{ type: "projector:panelChanged", panel }], null);
+    }
 
     case "projector:focus": {
       const focus = { object: command.payload.object, deepDive: command.payload.deepDive };

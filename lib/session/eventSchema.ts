@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BINDING_MODES, VARIANTS } from "../lesson/types";
 import { customLessonSchema } from "../lesson/customSchema";
 import { questionTargetSchema } from "./commands";
-import { PROJECTOR_OBJECTS, PROJECTOR_PANELS, QUESTION_MODES, QUESTION_NAMES, type SessionEvent } from "./types";
+import { PROJECTOR_OBJECTS, PROJECTOR_CHOICES, QUESTION_MODES, QUESTION_NAMES, type SessionEvent } from "./types";
 
 /**
  * The shape of every durable event, checked where events are read (a store
@@ -59,7 +59,7 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   event({ type: z.literal("poll:revealed"), pollId: id }),
   event({ type: z.literal("poll:reopened"), pollId: id, closesAt: z.number().nullable() }),
   event({ type: z.literal("results:visibility"), visible: z.boolean() }),
-  event({ type: z.literal("projector:panelChanged"), panel: z.enum(PROJECTOR_PANELS) }),
+  event({ type: z.literal("projector:panelChanged"), panel: z.enum(PROJECTOR_CHOICES) }),
   event({
     type: z.literal("projector:focusChanged"),
     focus: z.object({ object: z.enum(PROJECTOR_OBJECTS), deepDive: z.string().nullable() }),

@@ -4,6 +4,7 @@ import { activePoll, focusIsValid, own, questionVisible, stepInRange, targetRefu
 import { PROJECTOR_PANELS, QUESTION_MODES, QUESTION_NAMES, type Poll, type Question, type SessionEvent, type SessionState } from "./types";
 import { QUESTION_TEXT_MAX } from "../constants";
 import { countVotes, recount } from "./counts";
+import { closeRound, moveOn, validCounts } from "./pollLife";
 
 export { activePoll, own };
 export { countVotes };
@@ -38,6 +39,7 @@ export function initialState(): SessionState {
     resultsVisible: false,
     projectorPanel: "none",
     projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
+    pollOnProjector: false,
     lesson: null,
     questionSettings: { mode: "open", names: "either" },
     questions: {},
@@ -118,6 +120,7 @@ function apply(s: SessionState, event: SessionEvent): void {
       if (!stepInRange(s, event.stepIndex)) return;
       s.stepIndex = event.stepIndex;
       s.modeSwitch = null;
+      moveOn(s);
       return;
     }
 
@@ -130,6 +133,7 @@ function apply(s: SessionState, event: SessionEvent): void {
       s.mode = event.mode;
       s.variant = event.variant;
       s.stepIndex = event.stepIndex;
+      moveOn(s);
       return;
     }
 
@@ -203,6 +207,7 @@ function apply(s: SessionState, event: SessionEvent): void {
       s.pollOrder = [...s.pollOrder, event.poll.id];
       s.activePollId = event.poll.id;
       s.resultsVisible = false;
+      s.pollOnProjector = true;
       return;
     }
 
@@ -229,6 +234,8 @@ function apply(s: SessionState, event: SessionEvent): void {
       const poll = own(s.polls, event.pollId);
       if (!poll || poll.status !== "closed") return;
       s.polls[poll.id] = { ...poll, status: "revealed", revealedAt: { mode: s.mode, variant: s.variant, stepIndex: s.stepIndex } };
+      // The answer is for the class to see: back on the projector if the teacher had put a panel there.
+      if (s.activePollId === poll.id) s.pollOnProjector = true;
       return;
     }
 
@@ -246,6 +253,7 @@ function apply(s: SessionState, event: SessionEvent): void {
       };
       s.activePollId = poll.id;
       s.resultsVisible = false;
+      s.pollOnProjector = true;
       return;
     }
 
@@ -254,8 +262,14 @@ function apply(s: SessionState, event: SessionEvent): void {
       return;
 
     case "projector:panelChanged":
+      if (event.panel === "poll") {
+        if (activePoll(s)) s.pollOnProjector = true;
+        return;
+      }
       if (!(PROJECTOR_PANELS as readonly string[]).includes(event.panel)) return;
+      // The teacher's pick replaces whatever was there, the poll included: the console's choice is the one truth.
       s.projectorPanel = event.panel;
+      s.pollOnProjector = false;
       return;
 
     case "projector:focusChanged":
@@ -358,28 +372,4 @@ function apply(s: SessionState, event: SessionEvent): void {
     default:
       assertNever(event);
   }
-}
-
-/** The event's counts if they are well formed for this poll; otherwise none (count the votes instead). */
-function validCounts(poll: Poll, counts: Record<string, number>, total: number): { counts: Record<string, number>; total: number } | null {
-  const clean: Record<string, number> = {};
-  let sum = 0;
-  for (const option of poll.options) {
-    const n = counts[option.id];
-    if (n === undefined || !Number.isInteger(n) || n < 0) return null;
-    clean[option.id] = n;
-    sum += n;
-  }
-  return sum === total ? { counts: clean, total } : null;
-}
-
-function closeRound(s: SessionState, poll: Poll, counted: { counts: Record<string, number>; total: number } | null = null): void {
-  const closed = counted ?? countVotes(poll);
-  // History arrays are replaced, never pushed to: snapshots may still hold the old one.
-  s.polls[poll.id] = {
-    ...poll,
-    status: "closed",
-    closesAt: null,
-    history: [...poll.history, { round: poll.round, counts: closed.counts, total: closed.total }],
-  };
 }

@@ -11,7 +11,7 @@ import { PROJECTOR_OBJECTS, type Poll, type ProjectorFocus, type Question, type 
  * by the same code.
  */
 
-export function activePoll(state: SessionState): Poll | null {
+export function activePoll(state: Pick<SessionState, "activePollId" | "polls">): Poll | null {
   return state.activePollId ? (own(state.polls, state.activePollId) ?? null) : null;
 }
 

@@ -61,6 +61,10 @@ export type SessionStatus = "live" | "ended";
 export const PROJECTOR_PANELS = ["none", "objects", "topology", "compare", "hood"] as const;
 export type ProjectorPanel = (typeof PROJECTOR_PANELS)[number];
 
+/** What the teacher can put beside the diagram: a panel, or the current poll (./projectorSide.ts). */
+export const PROJECTOR_CHOICES = [...PROJECTOR_PANELS, "poll"] as const;
+export type ProjectorChoice = (typeof PROJECTOR_CHOICES)[number];
+
 /** What the projector's "Objects & events" panel shows: one object's YAML, or the Events (the projector cannot scroll or click). */
 export const PROJECTOR_OBJECTS = [...OBJECT_KINDS, "events"] as const;
 export type ProjectorObject = (typeof PROJECTOR_OBJECTS)[number];
@@ -158,6 +162,11 @@ export interface SessionState {
   resultsVisible: boolean;
   projectorPanel: ProjectorPanel;
   projectorFocus: ProjectorFocus;
+  /**
+   * The current poll takes the panel's place on the projector: set when a poll opens, re-opens or is revealed,
+   * cleared when the teacher picks a panel or the class moves on from a closed poll.
+   */
+  pollOnProjector: boolean;
   /** The teacher's lesson this session runs (id, version and content, from `session:created`); null: the built-in lesson. */
   lesson: SessionLesson | null;
   questionSettings: QuestionSettings;
@@ -202,7 +211,7 @@ export type SessionEventBody =
   | { type: "poll:revealed"; pollId: string }
   | { type: "poll:reopened"; pollId: string; closesAt: number | null }
   | { type: "results:visibility"; visible: boolean }
-  | { type: "projector:panelChanged"; panel: ProjectorPanel }
+  | { type: "projector:panelChanged"; panel: ProjectorChoice }
   | { type: "projector:focusChanged"; focus: ProjectorFocus }
   | { type: "session:ended" }
   | { type: "questions:configured"; mode: QuestionMode; names: QuestionNames }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { replay } from "./reducer";
 import type { SessionEvent, SessionEventBody, SessionState } from "./types";
-import { pollIsCurrent, toHostSnapshot, toPublicSnapshot, type PresenceView } from "./views";
+import { toHostSnapshot, toPublicSnapshot, type PresenceView } from "./views";
 
 const T0 = 1_700_000_000_000;
 
@@ -64,6 +64,7 @@ describe("toPublicSnapshot", () => {
       locked: true,
       paused: false,
       projectorPanel: "objects",
+      projectorSide: "objects",
       projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
       participantCount: 2,
       poll: null,
@@ -279,42 +280,5 @@ describe("toHostSnapshot", () => {
     expect(host.poll?.status).toBe("closed");
     expect(host.poll?.results).toEqual({ counts: { o1: 0, o2: 0, o3: 1 }, total: 1 });
     expect(toPublicSnapshot(state, 0).poll?.results).toBeNull();
-  });
-});
-
-describe("pollIsCurrent", () => {
-  const at = (mode: "WaitForFirstConsumer" | "Immediate", stepIndex: number) => ({ mode, variant: "standard" as const, stepIndex });
-  type At = { mode: "WaitForFirstConsumer" | "Immediate"; variant: "standard"; stepIndex: number };
-  const poll = (
-    status: "open" | "closed" | "revealed",
-    revealedAt: At = { mode: "WaitForFirstConsumer", variant: "standard", stepIndex: 3 },
-  ) => ({
-    status,
-    revealedAt: status === "revealed" ? revealedAt : null,
-  });
-
-  it("keeps an open or closed poll on screen wherever the class is", () => {
-    expect(pollIsCurrent(poll("open"), at("Immediate", 11))).toBe(true);
-    expect(pollIsCurrent(poll("closed"), at("WaitForFirstConsumer", 9))).toBe(true);
-  });
-
-  it("keeps a revealed poll until the class moves past the step after the reveal", () => {
-    expect(pollIsCurrent(poll("revealed"), at("WaitForFirstConsumer", 3))).toBe(true);
-    expect(pollIsCurrent(poll("revealed"), at("WaitForFirstConsumer", 4))).toBe(true);
-    expect(pollIsCurrent(poll("revealed"), at("WaitForFirstConsumer", 5))).toBe(false);
-    expect(pollIsCurrent(poll("revealed"), at("Immediate", 3))).toBe(false);
-  });
-
-  it("shows the reveal when the mode was switched while the poll was open", () => {
-    // Opened in WaitForFirstConsumer, switched to Immediate, then revealed there.
-    expect(pollIsCurrent(poll("revealed", { mode: "Immediate", variant: "standard", stepIndex: 8 }), at("Immediate", 8))).toBe(true);
-  });
-
-  it("agrees with the snapshot the public view builds", () => {
-    const state = run([...CLASS, OPEN, ...ROUND_1, CLOSE_1, REVEAL, { type: "step:changed", stepIndex: 4 }]);
-    const snapshot = toPublicSnapshot(state, 0);
-    expect(snapshot.poll && pollIsCurrent(snapshot.poll, snapshot)).toBe(true);
-    const later = toPublicSnapshot(run([...CLASS, OPEN, ...ROUND_1, CLOSE_1, REVEAL, { type: "step:changed", stepIndex: 6 }]), 0);
-    expect(later.poll && pollIsCurrent(later.poll, later)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { activePoll, countVotes } from "./reducer";
 import type {
   ProjectorFocus,
   ProjectorPanel,
+  ProjectorChoice,
   ModeSwitchNote,
   Poll,
   PollOption,
@@ -11,6 +12,7 @@ import type {
   SessionStatus,
 } from "./types";
 import type { BindingMode, VariantId } from "../lesson/types";
+import { projectorSide } from "./projectorSide";
 import { questionSettingsView, type QuestionSettingsView } from "./questions";
 
 /**
@@ -68,6 +70,8 @@ export interface PublicSnapshot {
   /** The teacher paused the class: phones and the projector say so, and students' votes and questions wait. */
   paused: boolean;
   projectorPanel: ProjectorPanel;
+  /** What the projector shows beside the diagram now (./projectorSide.ts): the panel, or "poll". */
+  projectorSide: ProjectorChoice;
   /** Which object tab and which deep dive the projector's panels show. */
   projectorFocus: ProjectorFocus;
   /** Students connected now (presence, not logged). */
@@ -130,25 +134,6 @@ export function toPublicPoll(poll: Poll, resultsVisible: boolean): PublicPoll {
   };
 }
 
-/**
- * Whether a poll still belongs on screen: while open or closed, and once
- * revealed until the class moves past the step after the reveal (or to
- * another mode). A mode switch before the reveal does not hide it.
- */
-export function pollIsCurrent(
-  poll: Pick<PublicPoll, "status" | "revealedAt">,
-  snapshot: Pick<PublicSnapshot, "mode" | "variant" | "stepIndex">,
-): boolean {
-  if (poll.status !== "revealed" || !poll.revealedAt) return true;
-  const at = poll.revealedAt;
-  return (
-    snapshot.mode === at.mode &&
-    snapshot.variant === at.variant &&
-    snapshot.stepIndex >= at.stepIndex &&
-    snapshot.stepIndex <= at.stepIndex + 1
-  );
-}
-
 /** Counts of the current round while open; the last closed round's once closed. */
 export function resultsOf(poll: Poll): PollResults {
   if (poll.status !== "open" && poll.history.length > 0) {
@@ -173,6 +158,7 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
     locked: state.locked,
     paused: state.paused,
     projectorPanel: state.projectorPanel,
+    projectorSide: projectorSide(state),
     projectorFocus: state.projectorFocus,
     participantCount: connectedCount,
     poll: poll ? toPublicPoll(poll, state.resultsVisible) : null,
