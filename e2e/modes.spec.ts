@@ -44,8 +44,8 @@ test("the three binding modes: every view switches together and keeps its moment
     await expectMode(view, "Immediate");
     await expectMoment(view, 9, 5);
     await expect(view.step()).toHaveAttribute("data-total", "12");
-    await expect(view.page.getByTestId("mode-switch-notice")).toHaveText(
-      "Switched from WaitForFirstConsumer to Immediate, at the same moment: 5 NODE CHOSEN.",
+    await expect(view.page.getByTestId("mode-switch-moment")).toHaveText(
+      "Switched from WaitForFirstConsumer to Immediate, at the same moment: step 9, NODE CHOSEN (card step 5).",
     );
   }
   await expect(students[1].step()).toContainText("NODE CHOSEN");
@@ -71,7 +71,7 @@ test("the three binding modes: every view switches together and keeps its moment
     await expectMode(view, "Local");
     await expectMoment(view, 1, 1);
     await expect(view.page.getByTestId("mode-switch-notice")).toContainText(
-      "It has no 7 CREATE DISK step, so it starts from the beginning.",
+      "It has no CREATE DISK step, so it starts from the beginning.",
     );
   }
 

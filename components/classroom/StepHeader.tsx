@@ -70,9 +70,9 @@ export function CardStepTag({ card, className = "", onLight }: { card: number; c
       title={`Step ${card} on the reference card (${CARD_ORDER_NOTE})`}
       className={`inline-block whitespace-nowrap rounded border px-1.5 ${onLight ? "border-slate-800 text-slate-900" : "border-slate-400/70 text-slate-200"} ${className}`}
     >
-      <span className="sr-only">(</span>
-      {cardStepTag(card)}
-      <span className="sr-only">, {CARD_ORDER_NOTE})</span>
+      {/* Read aloud as one phrase: split around the visible words, a screen reader pauses in odd places. */}
+      <span aria-hidden="true">{cardStepTag(card)}</span>
+      <span className="sr-only">{`(${cardStepTag(card)}, ${CARD_ORDER_NOTE})`}</span>
     </span>
   );
 }
