@@ -246,7 +246,9 @@ function Console({ code }: { code: string }) {
           data-testid="console-tools"
         >
           {/* What the projector shows comes first: it never moves when the poll card below it grows. */}
-          <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} custom={custom} />
+          <div className="xl:sticky xl:top-0 xl:z-10 xl:bg-slate-950 xl:pb-1">
+            <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} custom={custom} />
+          </div>
           <PollControls snapshot={snapshot} disabled={ended} showAnswer={showAnswer} onShowAnswer={setShowAnswer} />
           <HostQuestions snapshot={snapshot} disabled={ended} />
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">

@@ -115,20 +115,7 @@ export function PollControls({
               `Revealed to the class.`
             )}
           </div>
-          <TallyBars options={poll.options} results={results} correctOptionId={answerShown ? poll.correctOptionId : null} />
-          {poll.correctOptionId && poll.status !== "revealed" && (
-            <label className="flex items-center gap-2 text-sm text-slate-200">
-              <input
-                type="checkbox"
-                checked={showAnswer}
-                onChange={(e) => onShowAnswer(e.target.checked)}
-                data-testid="show-answer"
-                className="h-5 w-5"
-              />
-              Show me the answer (hidden by default: a mirrored screen would give it away)
-            </label>
-          )}
-          {poll.history.length > 1 && <RoundShift poll={poll} answerShown={answerShown} />}
+          {/* The actions first, under the count: they stay in view however long the options below grow. */}
           <div className="flex flex-wrap gap-2">
             {poll.status === "open" && !disabled && (
               <>
@@ -175,6 +162,20 @@ export function PollControls({
               </button>
             )}
           </div>
+          <TallyBars options={poll.options} results={results} correctOptionId={answerShown ? poll.correctOptionId : null} />
+          {poll.correctOptionId && poll.status !== "revealed" && (
+            <label className="flex items-center gap-2 text-sm text-slate-200">
+              <input
+                type="checkbox"
+                checked={showAnswer}
+                onChange={(e) => onShowAnswer(e.target.checked)}
+                data-testid="show-answer"
+                className="h-5 w-5"
+              />
+              Show me the answer (hidden by default: a mirrored screen would give it away)
+            </label>
+          )}
+          {poll.history.length > 1 && <RoundShift poll={poll} answerShown={answerShown} />}
           {poll.status === "revealed" && poll.kind === "next-step" && (
             <p className="text-sm text-slate-300">Press Next to play the step they predicted.</p>
           )}
@@ -194,17 +195,23 @@ function RoundShift({ poll, answerShown }: { poll: NonNullable<HostSnapshot["pol
       <caption className="text-left font-semibold text-slate-300">Shift between round 1 and round {last.round}</caption>
       <thead>
         <tr className="text-left text-slate-400">
-          <th scope="col">Option</th>
-          <th scope="col">Round 1</th>
-          <th scope="col">Round {last.round}</th>
+          <th scope="col" className="w-full pr-2">
+            Option
+          </th>
+          <th scope="col" className="whitespace-nowrap px-2 text-right">
+            Round 1
+          </th>
+          <th scope="col" className="whitespace-nowrap pl-2 text-right">
+            Round {last.round}
+          </th>
         </tr>
       </thead>
       <tbody>
         {poll.options.map((o) => (
           <tr key={o.id} className={answerShown && o.id === poll.correctOptionId ? "text-emerald-200" : ""}>
-            <td className="pr-2">{o.text}</td>
-            <td>{pct(first.counts[o.id] ?? 0, first.total)}%</td>
-            <td>{pct(last.counts[o.id] ?? 0, last.total)}%</td>
+            <td className="pr-2 [overflow-wrap:anywhere]">{o.text}</td>
+            <td className="px-2 text-right tabular-nums">{pct(first.counts[o.id] ?? 0, first.total)}%</td>
+            <td className="pl-2 text-right tabular-nums">{pct(last.counts[o.id] ?? 0, last.total)}%</td>
           </tr>
         ))}
       </tbody>
