@@ -81,7 +81,17 @@ export interface Font {
   role: number;
   note: number;
   number: number;
+  /** The smallest any text is set, however full the drawing: MIN_TYPE_REM of the page's rem. */
+  min: number;
 }
+
+/**
+ * The smallest type of the drawing, in the page's rem: 20.4 px on a
+ * 1920x1080 projector (its rem is 24 px), the size the back row still reads.
+ * A full lesson tightens its spacing before its type reaches this, and only
+ * scales down whole when even this cannot fit.
+ */
+export const MIN_TYPE_REM = 0.85;
 
 /** Line height over font size; glyph boxes are about 1.17 em, so lines never touch. */
 export const LINE = 1.22;

@@ -1,6 +1,7 @@
 import {
   FREE_ROW_REM,
   MARGIN,
+  MIN_TYPE_REM,
   MAX_ROW_REM,
   columns,
   moved,
@@ -28,7 +29,10 @@ export * from "./geometry";
  *   lesson does not fit at full size it tries, in order: labels as wide as
  *   the drawing (fewer lines), tighter spacing, room for the steps drawn so
  *   far only (steps to come are not drawn, so they need no room yet), and
- *   only then smaller type. Type shrinks last because the back row reads it.
+ *   only then smaller type, never below Font.min (20 px on a 1920x1080
+ *   projector), with the spacing tightened further. Type shrinks last
+ *   because the back row reads it; a lesson that does not fit even so (far
+ *   more than 15 messages) is scaled down whole.
  *
  * Every label is measured and wrapped; a row is as tall as its label, arrow
  * and note, and a label never reaches the step numbers' column, so no two
@@ -42,8 +46,9 @@ const FILL_DENSITIES: Density[] = [
   { wrap: "comfortable", space: 0.3, reserve: false, scale: 1 },
   { wrap: "wide", space: 0.12, reserve: false, scale: 1 },
   { wrap: "wide", space: 0.12, reserve: false, scale: 0.9 },
-  { wrap: "wide", space: 0.1, reserve: false, scale: 0.8 },
-  { wrap: "wide", space: 0.08, reserve: false, scale: 0.7 },
+  // From here on the type is at or near its floor (Font.min): only the spacing still gives.
+  { wrap: "wide", space: 0.06, reserve: false, scale: 0.85 },
+  { wrap: "wide", space: 0.02, reserve: false, scale: 0.8, tight: true },
 ];
 const FREE_DENSITY: Density = { wrap: "comfortable", space: 0.3, reserve: true, scale: 1 };
 
@@ -63,10 +68,19 @@ function shareOut(needs: number[], available: number, max: number): number {
 
 function build(diagram: DiagramInput, frame: Frame, stepIndex: number, d: Density, measure: Measure) {
   const u = frame.rem * d.scale;
-  const font: Font = { label: 1.05 * u, name: 1.0 * u, role: 0.875 * u, note: 0.875 * u, number: 0.875 * u };
+  // Spacing follows the density's scale; type only down to its floor (the back row reads it).
+  const min = MIN_TYPE_REM * frame.rem;
+  const font: Font = {
+    label: Math.max(min, 1.05 * u),
+    name: Math.max(min, 1.0 * u),
+    role: Math.max(min, 0.875 * u),
+    note: Math.max(min, 0.875 * u),
+    number: Math.max(min, 0.875 * u),
+    min,
+  };
   const cols = columns(diagram.lifelines, frame.width, u);
-  const { heads, headH } = layoutHeads(diagram.lifelines, cols, font, u, measure);
-  const rowsTop = headH + 0.4 * u;
+  const { heads, headH } = layoutHeads(diagram.lifelines, cols, font, u, measure, d.tight ? 0.35 : 0.7);
+  const rowsTop = headH + (d.tight ? 0.15 : 0.4) * u;
   const drafts = diagram.steps.map((s, i) => draftRow(s, i, cols, frame.width, font, u, d, measure));
   // Room is kept for every step, or (when that cannot fit) for the steps drawn so far.
   const counted = d.reserve ? drafts : drafts.slice(0, stepIndex + 1);
