@@ -3,16 +3,10 @@
 import { memo, useId, useMemo } from "react";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import type { ElementPicker } from "@/components/questions/picker";
-import {
-  QuestionCallout,
-  calloutText,
-  calloutWidths,
-  type CalloutText,
-  type ShownQuestion,
-} from "@/components/questions/ProjectorQuestion";
+import { CALLOUT_SCALES, QuestionCallout, calloutText, calloutWidths, type ShownQuestion } from "@/components/questions/ProjectorQuestion";
 import { layoutDiagram } from "./layout";
 import { measurer } from "./measure";
-import { currentParts, drawnParts, placeCallout, questionAnchor, type Placement } from "./placement";
+import { chooseCallout, drawnParts, liveParts, placeCallout, questionAnchor } from "./placement";
 import { useBoxSize, type BoxSize } from "./useBoxSize";
 import { Markers } from "./Markers";
 import { LifelineHead, StepRow } from "./DiagramParts";
@@ -115,23 +109,17 @@ function Drawing({
   const callout = useMemo(() => {
     if (!question) return null;
     const anchor = question.sameScenario ? questionAnchor(question.target, layout, stepIndex) : null;
-    const drawn = drawnParts(layout, stepIndex);
-    const forbidden = currentParts(layout, stepIndex, 0.3 * u);
-    let best: { text: CalloutText; at: Placement } | null = null;
-    for (const width of calloutWidths(layout.width, u)) {
-      const text = calloutText(question, { lifelines, steps }, width, u, measure);
-      const at = placeCallout({
-        size: text,
-        anchor,
-        bounds: { x: 4, y: 4, width: layout.width - 8, height: layout.height - 8 },
-        drawn,
-        forbidden,
-        gap: 1.2 * u,
-      });
-      // The widest that does as well: it reads in fewer lines.
-      if (!best || at.score < best.at.score - 1) best = { text, at };
-    }
-    return best;
+    const drawn = drawnParts(layout, stepIndex, anchor);
+    const live = liveParts(layout, stepIndex, 0.3 * u);
+    const bounds = { x: 4, y: 4, width: layout.width - 8, height: layout.height - 8 };
+    // Each type size at its widths; a smaller one only when the larger finds no free space.
+    const tiers = CALLOUT_SCALES.map((scale) =>
+      calloutWidths(layout.width, u).map((width) =>
+        calloutText(question, { lifelines, steps }, width * scale, u, measure, scale, layout.font.min),
+      ),
+    );
+    const chosen = chooseCallout(tiers, (size) => placeCallout({ size, anchor, bounds, drawn, live, gap: 1.2 * u }));
+    return chosen && { text: chosen.size, at: chosen.at };
   }, [question, lifelines, steps, layout, stepIndex, u, measure]);
   const current = scenario.steps[stepIndex];
   const screen = fit === "screen";

@@ -1,6 +1,7 @@
 import { describeTarget, elementName, targetKey, type ClassQuestion, type LessonNames } from "@/lib/session/questions";
 import type { QuestionTarget } from "@/lib/session/types";
 import { wrapTo, type Measure } from "@/components/diagram/measure";
+import { MIN_TYPE_REM } from "@/components/diagram/geometry";
 import type { Placement } from "@/components/diagram/placement";
 
 /** The question on the projector, and whether its element is in the lesson on screen. */
@@ -16,6 +17,8 @@ export interface CalloutText {
   width: number;
   height: number;
   pad: number;
+  /** Between the header and the question. */
+  between: number;
   header: string;
   head: { px: number; line: number; lines: string[] };
   body: { px: number; line: number; lines: string[] };
@@ -26,11 +29,32 @@ export function calloutWidths(drawingWidth: number, u: number): number[] {
   return [...new Set([28, 22, 17].map((w) => Math.min(drawingWidth * 0.45, w * u)))];
 }
 
-/** Type read from the back of the room (the projector's rem follows the screen): 1.4 rem for the question, 0.95 rem for what it is about. */
-export function calloutText(question: ShownQuestion, lesson: LessonNames, width: number, u: number, measure: Measure): CalloutText {
-  const pad = 0.6 * u;
-  const head = { px: 0.95 * u, line: 0.95 * u * 1.25 };
-  const body = { px: 1.4 * u, line: 1.4 * u * 1.22 };
+/**
+ * The callout's type sizes to try, largest first: a smaller callout is
+ * tried only when the drawing has no free space for the larger one. The
+ * smallest still sets the question at 1 rem and its header at the
+ * drawing's floor (20 px on a 1920x1080 projector).
+ */
+export const CALLOUT_SCALES = [1, 0.85, 0.72] as const;
+
+/**
+ * Type read from the back of the room (the projector's rem follows the screen): 1.4 rem for the question, 0.95 rem
+ * for what it is about, both times `scale`, never below `minPx`.
+ */
+export function calloutText(
+  question: ShownQuestion,
+  lesson: LessonNames,
+  width: number,
+  u: number,
+  measure: Measure,
+  scale = 1,
+  minPx = MIN_TYPE_REM * u,
+): CalloutText {
+  const pad = 0.6 * u * scale;
+  const headPx = Math.max(minPx, 0.95 * u * scale);
+  const bodyPx = Math.max(minPx, 1.4 * u * scale);
+  const head = { px: headPx, line: headPx * 1.25 };
+  const body = { px: bodyPx, line: bodyPx * 1.22 };
   const tail = ` · ▲\u00a0${question.votes}${question.status === "answered" ? " · answered" : ""}`;
   let header = `Question · ${question.about ?? describeTarget(question)}${tail}`;
   let headLines = wrapTo(header, width - 2 * pad, head.px, 700, measure);
@@ -41,8 +65,9 @@ export function calloutText(question: ShownQuestion, lesson: LessonNames, width:
     headLines = wrapTo(header, width - 2 * pad, head.px, 700, measure);
   }
   const lines = wrapTo(question.text, width - 2 * pad, body.px, 700, measure);
-  const height = pad + headLines.length * head.line + 0.3 * u + lines.length * body.line + pad;
-  return { width, height, pad, header, head: { ...head, lines: headLines }, body: { ...body, lines } };
+  const between = 0.3 * u * scale;
+  const height = pad + headLines.length * head.line + between + lines.length * body.line + pad;
+  return { width, height, pad, between, header, head: { ...head, lines: headLines }, body: { ...body, lines } };
 }
 
 /**
@@ -97,7 +122,7 @@ export function QuestionCallout({
         <text
           key={`b${i}`}
           x={x + text.pad}
-          y={y + text.pad + text.head.lines.length * text.head.line + 0.3 * u + (i + 0.8) * text.body.line}
+          y={y + text.pad + text.head.lines.length * text.head.line + text.between + (i + 0.8) * text.body.line}
           fontSize={text.body.px}
           fontWeight={700}
           fill="#ffffff"
