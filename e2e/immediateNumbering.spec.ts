@@ -11,6 +11,8 @@ import { expectAccessible } from "./axe";
 
 const IMMEDIATE_EXPLANATION =
   "In Immediate, the volume is provisioned and bound as soon as the claim is created, without waiting for a Pod: card steps 6–9 (PROVISION to BIND PVC+PV) now come right after CREATE PVC, as steps 2–5.";
+const CONFLICT_EXPLANATION =
+  "In Immediate, the volume is provisioned and bound as soon as the claim is created, in a zone chosen without the Pod: card steps 6–9 (PROVISION to BIND PVC+PV) now come right after CREATE PVC, as steps 2–5, and PICK NODE fails (step 8), so card steps 5 and 10–12 do not happen.";
 const WFFC_EXPLANATION =
   "In WaitForFirstConsumer, nothing is provisioned until the scheduler has chosen a node for the Pod: the steps follow the card's order, 1 to 12.";
 /** Immediate's track: the card's number of each step, in the order it happens. */
@@ -153,9 +155,35 @@ test("Immediate is numbered in the order it happens, with the card's number besi
   await expect(teacher.page.getByTestId("card-step")).toHaveCount(0);
   await expect(projector.page.getByTestId("projector-diagram").getByTestId("step-number-text")).toHaveText(oneTo(7));
 
+  // The longest sentence (the zone conflict, with the Events beside the diagram) still fits the projector at both resolutions.
+  await jumpTo(teacher, 4);
+  await switchMode(teacher, "Immediate/zone-conflict");
+  await expectMoment(projector, 8, 4);
+  await expect(projector.page.getByTestId("mode-order-explanation")).toHaveText(CONFLICT_EXPLANATION);
+  await expect(phone.page.getByTestId("mode-order-explanation")).toHaveText(CONFLICT_EXPLANATION);
+  await teacher.page.getByTestId("projector-panel-objects").click();
+  await teacher.page.locator("[data-testid=projector-object][data-object=events]").click();
+  await expect(projector.page.getByTestId("projector-panel")).toHaveAttribute("data-panel", "objects");
+  for (const screen of [
+    { width: 1920, height: 1080 },
+    { width: 1280, height: 720 },
+  ]) {
+    await projector.page.setViewportSize(screen);
+    await settle(projector.page);
+    const state = `zone conflict notice and events, ${screen.width}x${screen.height}`;
+    const scroll = await projector.page.evaluate(() => ({
+      width: document.documentElement.scrollWidth,
+      height: document.documentElement.scrollHeight,
+    }));
+    expect(scroll, `${state}: the page scrolls`).toEqual(screen);
+    expect(await cutOff(projector.page), `${state}: cut off or spilling`).toEqual([]);
+    const small = await smallestText(projector.page);
+    expect(small.px, `${state}: smallest text "${small.text}"`).toBeGreaterThanOrEqual((18 * screen.height) / 1080 - 0.05);
+  }
+
   // The replay numbers the same way.
   await switchMode(teacher, "Immediate/standard");
-  await expectMoment(teacher, 3, 7);
+  await expectMoment(teacher, 8, 4);
   await teacher.page.getByTestId("end-session").click();
   await teacher.page.getByTestId("end-session-confirm").click();
   await expect(teacher.page.getByTestId("replay-link")).toBeVisible();
@@ -163,8 +191,11 @@ test("Immediate is numbered in the order it happens, with the card's number besi
   await expect(teacher.page.getByTestId("replay-timeline")).toBeVisible();
   await teacher.page.getByTestId("replay-timeline").focus();
   await teacher.page.keyboard.press("End");
-  await expectMoment(teacher, 3, 7);
-  await expect(teacher.step().getByTestId("card-step")).toHaveAttribute("data-card-step", "7");
+  await expectMoment(teacher, 8, 4);
+  await expect(teacher.step().getByTestId("card-step")).toHaveAttribute("data-card-step", "4");
+  await expect(teacher.page.getByTestId("mode-switch-moment")).toHaveText(
+    "Switched from Immediate: zone conflict to Immediate, at the same moment: step 8, PICK NODE (card step 4).",
+  );
   await expect(teacher.page.getByTestId("mode-order-explanation")).toHaveText(IMMEDIATE_EXPLANATION);
-  await expect(teacher.page.getByTestId("sequence-diagram").getByTestId("step-number-text")).toHaveText(oneTo(3));
+  await expect(teacher.page.getByTestId("sequence-diagram").getByTestId("step-number-text")).toHaveText(oneTo(8));
 });
