@@ -20,6 +20,7 @@ import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
 import { focusIfLost } from "./focus";
 import { ConfirmButton } from "./ConfirmButton";
+import { stepHeading } from "@/lib/lesson/stepNumbers";
 import { NewQuestionsCount } from "./NewQuestionsCount";
 import { useShowAnswer } from "./useShowAnswer";
 import { HostQuestions, LookingBackCount } from "@/components/questions/HostQuestions";
@@ -263,7 +264,7 @@ function Console({ code }: { code: string }) {
               {guessing
                 ? "Hidden while the class predicts it (tick “Show me the answer” to see it)."
                 : next
-                  ? `${next.label} ${next.title}: ${next.narration}`
+                  ? `${stepHeading(diagram.steps, snapshot.stepIndex + 1)}: ${next.narration}`
                   : "This is the last step."}
             </p>
           </section>

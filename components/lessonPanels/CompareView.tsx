@@ -1,5 +1,6 @@
 import { compareTimeline, getScenario, type BindingMode, type Scenario } from "@/lib/lesson";
 import { scenarioName } from "@/components/theme";
+import { cardStepTag } from "@/lib/lesson/stepNumbers";
 
 const PARTNER: Record<BindingMode, BindingMode> = {
   WaitForFirstConsumer: "Immediate",
@@ -48,7 +49,10 @@ export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepI
                   const mine = here && side === currentSide;
                   return (
                     <td key={side} className={`py-1 pr-2 ${mine ? "font-bold text-yellow-200" : ""} ${!row.same ? "bg-slate-800/60" : ""}`}>
-                      {step ? `${step.label} ${step.title}${step.noop ? " (nothing)" : ""}${step.failed ? " ✕" : ""}` : "—"}
+                      {/* The row's number is the step's in both tracks; the card's number only where it differs. */}
+                      {step
+                        ? `${step.title}${step.label !== row.moment + 1 ? ` (${cardStepTag(step.label)})` : ""}${step.noop ? " (nothing)" : ""}${step.failed ? " ✕" : ""}`
+                        : "—"}
                       {mine && <span className="sr-only"> (the class is here)</span>}
                     </td>
                   );

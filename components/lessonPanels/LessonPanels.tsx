@@ -9,6 +9,7 @@ import { ObjectInspector } from "./ObjectInspector";
 import { TopologyPanel } from "./TopologyPanel";
 import { CompareView } from "./CompareView";
 import { PANEL_LABELS } from "./panelLabels";
+import { stepHeading } from "@/lib/lesson/stepNumbers";
 
 export { PANEL_LABELS };
 
@@ -41,7 +42,7 @@ export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; step
   return (
     <section aria-labelledby="hood-heading" data-testid="under-the-hood" className="space-y-2">
       <h3 id="hood-heading" className="font-semibold">
-        Under the hood: {step?.label} {step?.title}
+        Under the hood: {stepHeading(scenario.steps, stepIndex)}
       </h3>
       {step?.underTheHood?.length ? (
         step.underTheHood.map((u) => (

@@ -9,6 +9,7 @@ import { EventList, SHORT, useObjectViews, YamlBlock } from "@/components/lesson
 import { TopologyPanel } from "@/components/lessonPanels/TopologyPanel";
 import { CompareView } from "@/components/lessonPanels/CompareView";
 import { PANEL_LABELS } from "@/components/lessonPanels/panelLabels";
+import { stepHeading } from "@/lib/lesson/stepNumbers";
 
 /**
  * A side panel on the projector. Nobody can click or scroll there, so the
@@ -118,9 +119,7 @@ function DeepDive({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scena
   const open = dives.find((d) => d.title === focus.deepDive) ?? own[0] ?? null;
   return (
     <div data-testid="under-the-hood" className="space-y-2">
-      <h3 className="font-semibold">
-        Under the hood: {step?.label} {step?.title}
-      </h3>
+      <h3 className="font-semibold">Under the hood: {stepHeading(scenario.steps, stepIndex)}</h3>
       {open ? (
         <article className="rounded-lg bg-slate-800/70 px-3 py-2" data-testid="deep-dive" data-title={open.title}>
           <h4 className="font-semibold text-sky-200">{open.title}</h4>

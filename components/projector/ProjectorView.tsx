@@ -71,11 +71,12 @@ function Projector({ code }: { code: string }) {
         : null;
   const shown = poll ? "poll" : panel === "none" ? "" : panel;
   return (
-    <div
+    <main
       className="grid h-screen grid-rows-[auto_minmax(0,1fr)] gap-[0.4rem] overflow-hidden p-[0.5rem]"
       data-testid="projector"
       data-state={snapshot.status}
     >
+      <h1 className="sr-only">{snapshot.title ? `${snapshot.title}, on the projector` : `Room ${code} on the projector`}</h1>
       <header className="flex items-start gap-[1rem]">
         <div className="min-w-0 flex-1 space-y-[0.3rem]">
           <StepHeader scenario={diagram} snapshot={snapshot} large />
@@ -116,7 +117,7 @@ function Projector({ code }: { code: string }) {
           )}
         </div>
       </div>
-    </div>
+    </main>
   );
 }
 

@@ -131,7 +131,7 @@ function Player({ events, access }: Loaded) {
   const custom = state.lesson !== null;
 
   return (
-    <div className="mx-auto max-w-[1500px] space-y-4 px-4 py-4">
+    <main className="mx-auto max-w-[1500px] space-y-4 px-4 py-4">
       <header className="flex flex-wrap items-end justify-between gap-3 border-b border-slate-800 pb-3">
         <div>
           <p className="text-sm uppercase tracking-widest text-slate-400">
@@ -217,7 +217,7 @@ function Player({ events, access }: Loaded) {
           <ReplayQuestions questions={view.questions} shownId={snapshot.questions.shownId} lesson={state.lesson ? diagram : undefined} />
         </aside>
       </div>
-    </div>
+    </main>
   );
 }
 

@@ -101,7 +101,7 @@ export function LookBackBar({ lookBack, total }: { lookBack: LookBack; total: nu
   }
   return (
     <div
-      className="sticky top-0 z-10 space-y-2 rounded-xl border-2 border-sky-400 bg-slate-900/95 p-3 shadow-xl"
+      className="sticky top-0 z-10 space-y-2 rounded-xl border-2 border-sky-400 bg-slate-900 p-3 shadow-xl"
       role="region"
       aria-label="Looking back"
       data-testid="look-back-bar"

@@ -256,7 +256,8 @@ function StudentScreen({ code }: { code: string }) {
   const tap = useTappedElement();
   const question = useQuestionFocus(snapshot, viewStep, tap.tapped);
   return (
-    <div className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
+    <main className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
+      <h1 className="sr-only">{snapshot.title ? `${snapshot.title}, room ${code}` : `Class in room ${code}`}</h1>
       <header className="flex items-center justify-between gap-3">
         <p className="min-w-0 text-sm text-slate-300 [overflow-wrap:anywhere]">
           <span className="font-mono font-semibold tracking-widest text-white">{code}</span>
@@ -311,6 +312,6 @@ function StudentScreen({ code }: { code: string }) {
       {!custom && <StudentLessonPanels scenario={scenario} stepIndex={viewStep} />}
       {!custom && <FidelityNotes />}
       {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} />}
-    </div>
+    </main>
   );
 }

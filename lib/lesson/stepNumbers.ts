@@ -69,7 +69,7 @@ export function orderChange(steps: readonly Pick<ScenarioStep, "label" | "failed
   const movedEarlier: MovedRun[] = [];
   const seen = new Set<number>();
   const expected = () => Math.min(...[...present].filter((label) => !seen.has(label)));
-  for (let i = 0; i < steps.length; ) {
+  for (let i = 0; i < steps.length;) {
     if (steps[i].label <= expected()) {
       seen.add(steps[i].label);
       i++;
@@ -131,8 +131,7 @@ function titles(run: readonly number[]): string {
  */
 const ORDER_REASONS: Record<ScenarioId, string> = {
   "WaitForFirstConsumer/standard": "In WaitForFirstConsumer, nothing is provisioned until the scheduler has chosen a node for the Pod",
-  "Immediate/standard":
-    "In Immediate, the volume is provisioned and bound as soon as the claim is created, without waiting for a Pod",
+  "Immediate/standard": "In Immediate, the volume is provisioned and bound as soon as the claim is created, without waiting for a Pod",
   "Immediate/zone-conflict":
     "In Immediate, the volume is provisioned and bound as soon as the claim is created, in a zone chosen without the Pod",
   "Local/standard": "With local PVs the scheduler picks a hand-made PV on the chosen node and nothing is provisioned",
@@ -165,7 +164,8 @@ export function describeOrderChange(steps: readonly Pick<ScenarioStep, "label" |
   if (change.failure) {
     const { label, ordinal, unreached } = change.failure;
     let text = `${cardTitle(label)} fails${ordinal !== label ? ` (step ${ordinal})` : ""}`;
-    if (unreached.length > 0) text += `, so ${plural(unreached, "card step")} ${ranges(unreached)} ${unreached.length === 1 ? "does" : "do"} not happen`;
+    if (unreached.length > 0)
+      text += `, so ${plural(unreached, "card step")} ${ranges(unreached)} ${unreached.length === 1 ? "does" : "do"} not happen`;
     parts.push(text);
   }
   if (parts.length === 0) return `the steps follow the card's order, 1 to ${steps.length}`;
@@ -181,4 +181,12 @@ export function orderExplanation(scenario: Scenario): string {
   const id = scenarioId(scenario.mode, scenario.variant);
   const facts = describeOrderChange(scenario.steps);
   return id ? `${ORDER_REASONS[id]}: ${facts}.` : `${facts.charAt(0).toUpperCase()}${facts.slice(1)}.`;
+}
+
+/** A step named in running text: "9 NODE CHOSEN (card step 5)", or "4 PICK NODE" where the numbers agree. */
+export function stepHeading(steps: readonly (Numbered & { title: string })[], index: number): string {
+  const step = steps[index];
+  if (!step) return "";
+  const { ordinal, card } = stepNumber(steps, index);
+  return `${ordinal} ${step.title}${card === null ? "" : ` (${cardStepTag(card)})`}`;
 }

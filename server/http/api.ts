@@ -19,6 +19,7 @@ import { KeyedLimiter, addressOf } from "../edge/rateLimit";
 import type { RoomRegistry } from "../rooms/registry";
 import { HttpError, methodNotAllowed } from "./httpError";
 import { createSessionsReader } from "./sessionsApi";
+import { createHostNames } from "./hostName";
 import { createLessonsApi } from "./lessonsApi";
 import type { LessonStore } from "../store/lessons";
 import { MAX_LESSON_BODY_BYTES } from "../../lib/protocol/rest";
@@ -89,6 +90,7 @@ export function createApiHandler(deps: ApiDeps) {
   const perMinute = deps.config.sessionCreateLimitPerMinute ?? 10;
   const creations = new KeyedLimiter({ capacity: perMinute, refillPerSecond: perMinute / 60 });
   const reads = new KeyedLimiter(RATE_LIMITS.reads);
+  const hostNames = createHostNames();
   const { failedJoins } = deps;
   const sessions = createSessionsReader(deps.store, deps.config.adminToken, {
     endedSessionDays: deps.config.retentionDays ?? null,
@@ -225,7 +227,9 @@ export function createApiHandler(deps: ApiDeps) {
         failedJoins.take(address);
         throw new HttpError(404, "NO_SUCH_SESSION", ERROR_CODES.NO_SUCH_SESSION);
       }
-      const { base, note } = joinBase(req, deps.config);
+      const interfaces = os.networkInterfaces();
+      const hostName = await hostNames.nameFor(pickLanAddress(interfaces)?.address);
+      const { base, note } = joinBase(req, deps.config, interfaces, hostName);
       const joinUrl = `${base}/join/${code}`;
       const qrSvg = await QRCode.toString(joinUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
       return sendJson(res, 200, { code, joinUrl, qrSvg, note } satisfies JoinInfo);
@@ -239,6 +243,8 @@ export function joinBase(
   req: IncomingMessage,
   config: Pick<Config, "publicUrl" | "port"> & { trustProxy?: boolean },
   interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces(),
+  /** This machine's name where the classroom's browsers resolve it to the LAN address (./hostName.ts). */
+  hostName: string | null = null,
 ): { base: string; note: string | null } {
   if (config.publicUrl) return { base: config.publicUrl, note: null };
   // X-Forwarded-Proto only from a proxy we trust; a Host that is not a host name falls back to this machine.
@@ -249,6 +255,12 @@ export function joinBase(
   if (!local) return { base: `${proto}://${host}`, note: null };
   const lan = pickLanAddress(interfaces);
   const portPart = port ? `:${port}` : "";
+  if (lan && hostName) {
+    return {
+      base: `${proto}://${hostName}${portPart}`,
+      note: `This console is open on ${hostname}, so the join link uses this machine's name (${hostName}, which is ${lan.address} on the network). Students must be on the same network; set PUBLIC_URL if they reach the server another way.`,
+    };
+  }
   if (lan) {
     return {
       base: `${proto}://${lan.address}${portPart}`,
