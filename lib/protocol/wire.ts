@@ -25,6 +25,7 @@ import type {
   QuestionsConfigure,
   EmptyPayload,
   ModeSet,
+  VersionSet,
   ParticipantRef,
   ParticipantRename,
   PollOpen,
@@ -54,6 +55,7 @@ export type {
   QuestionsConfigure,
   EmptyPayload,
   ModeSet,
+  VersionSet,
   ParticipantRef,
   ParticipantRename,
   PollOpen,
@@ -120,6 +122,8 @@ export interface ClientToServerEvents {
   "step:move": (payload: StepMove, ack: AckCallback) => void;
   /** teacher -> server: switch binding mode / scenario variant, keeping the class's place */
   "mode:set": (payload: ModeSet, ack: AckCallback<{ matched: boolean }>) => void;
+  /** teacher -> server: the Kubernetes release the class runs; every screen prints its strings */
+  "version:set": (payload: VersionSet, ack: AckCallback) => void;
   /** teacher -> server: open a "what happens next?" or custom poll */
   "poll:open": (payload: PollOpen, ack: AckCallback<{ pollId: string }>) => void;
   /** teacher -> server: close the poll to votes */

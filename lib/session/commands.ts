@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BINDING_MODES, VARIANTS } from "../lesson/types";
 import { LESSON_LIMITS } from "../lesson/model";
+import { KUBE_VERSIONS } from "../lesson/versions";
 import { NICKNAME_MAX, POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX, QUESTION_TEXT_MAX } from "../constants";
 import { cleanText } from "../text";
 import { PROJECTOR_OBJECTS, PROJECTOR_CHOICES, QUESTION_MODES, QUESTION_NAMES, type Role } from "./types";
@@ -28,6 +29,7 @@ export const text = (max: number) =>
 export const stepGoSchema = z.object({ stepIndex: z.number().int().min(0).max(99) });
 export const stepMoveSchema = z.object({ delta: z.union([z.literal(1), z.literal(-1)]) });
 export const modeSetSchema = z.object({ mode: z.enum(BINDING_MODES), variant: z.enum(VARIANTS).default("standard") });
+export const versionSetSchema = z.object({ version: z.enum(KUBE_VERSIONS) });
 
 const duration = z
   .number()
@@ -91,6 +93,7 @@ export const lookBackSetSchema = z.object({ lookingBack: z.boolean() });
 export type StepGo = z.infer<typeof stepGoSchema>;
 export type StepMove = z.infer<typeof stepMoveSchema>;
 export type ModeSet = z.input<typeof modeSetSchema>;
+export type VersionSet = z.input<typeof versionSetSchema>;
 export type PollOpen = z.input<typeof pollOpenSchema>;
 export type PollRef = z.infer<typeof pollRefSchema>;
 export type PollReopen = z.input<typeof pollReopenSchema>;
@@ -144,6 +147,7 @@ export const COMMANDS = {
   "step:move": { schema: stepMoveSchema, roles: host, bucket: "commands", rerunnable: false },
   // The answer says whether the class's place matched; a second run would say "matched" of the first's result.
   "mode:set": { schema: modeSetSchema, roles: host, bucket: "commands", rerunnable: false },
+  "version:set": { schema: versionSetSchema, roles: host, bucket: "commands", rerunnable: true },
   "poll:open": { schema: pollOpenSchema, roles: host, bucket: "commands", rerunnable: false },
   // A second close is refused (POLL_CLOSED): the teacher would read a failure for what succeeded.
   "poll:close": { schema: pollRefSchema, roles: host, bucket: "commands", rerunnable: false },

@@ -93,6 +93,12 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
       return accept([{ type: "mode:changed", mode, variant, stepIndex: index, matched }], { matched });
     }
 
+    case "version:set": {
+      const { version } = command.payload;
+      if (state.lesson) return refuse("BAD_REQUEST", "A lesson of your own prints no Kubernetes strings: there is no version to choose.");
+      return accept(version === state.kubeVersion ? [] : [{ type: "version:changed", version }], null);
+    }
+
     case "poll:open":
       return openPoll(state, command.payload, ctx);
 

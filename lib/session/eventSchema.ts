@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KUBE_VERSIONS } from "../lesson/versions";
 import { BINDING_MODES, VARIANTS } from "../lesson/types";
 import { customLessonSchema } from "../lesson/customSchema";
 import { questionTargetSchema } from "./commands";
@@ -27,7 +28,9 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
     code: z.string(),
     title: z.string(),
     lesson: z.object({ id, version: z.number().int(), lesson: customLessonSchema }).optional(),
+    kubeVersion: z.enum(KUBE_VERSIONS).optional(),
   }),
+  event({ type: z.literal("version:changed"), version: z.enum(KUBE_VERSIONS) }),
   event({ type: z.literal("step:changed"), stepIndex: z.number().int() }),
   event({
     type: z.literal("mode:changed"),

@@ -71,6 +71,7 @@ export function shareableLog(events: readonly SessionEvent[]): SessionEvent[] {
       case "questions:configured":
       case "step:changed":
       case "mode:changed":
+      case "version:changed":
       case "room:locked":
       case "class:paused":
       case "poll:revealed":

@@ -5,6 +5,10 @@ import { PROJECTOR_PANELS, QUESTION_MODES, QUESTION_NAMES, type Poll, type Quest
 import { QUESTION_TEXT_MAX } from "../constants";
 import { countVotes, recount } from "./counts";
 import { closeRound, moveOn, validCounts } from "./pollLife";
+import { isKubeVersion, type KubeVersion } from "../lesson/versions";
+
+/** The release a session created before the version switch printed: its events carry none. */
+const LOGGED_BEFORE_VERSIONS: KubeVersion = "1.33";
 
 export { activePoll, own };
 export { countVotes };
@@ -40,6 +44,7 @@ export function initialState(): SessionState {
     projectorPanel: "none",
     projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
     pollOnProjector: false,
+    kubeVersion: LOGGED_BEFORE_VERSIONS,
     lesson: null,
     questionSettings: { mode: "open", names: "either" },
     questions: {},
@@ -113,7 +118,14 @@ function apply(s: SessionState, event: SessionEvent): void {
         title: event.title,
         createdAt: event.at,
         lesson: event.lesson ?? null,
+        // A log from before the switch existed showed 1.33's strings: its replay shows what that class saw.
+        kubeVersion: isKubeVersion(event.kubeVersion) ? event.kubeVersion : LOGGED_BEFORE_VERSIONS,
       });
+      return;
+
+    case "version:changed":
+      if (s.lesson || !isKubeVersion(event.version)) return;
+      s.kubeVersion = event.version;
       return;
 
     case "step:changed": {

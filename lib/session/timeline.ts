@@ -1,4 +1,5 @@
 import { applyEvent, cloneState, initialState, own } from "./reducer";
+import { KUBE_VERSION_LABELS } from "../lesson/versions";
 import type { SessionEvent, SessionState } from "./types";
 
 /**
@@ -127,6 +128,8 @@ function markFor(e: SessionEvent, wasEnded: boolean, after: SessionState, t: num
       return { kind: "step", t, seq: e.seq, label: `Step ${after.stepIndex + 1}` };
     case "mode:changed":
       return { kind: "mode", t, seq: e.seq, label: `Mode: ${after.mode}${after.variant !== "standard" ? ` (${after.variant})` : ""}` };
+    case "version:changed":
+      return { kind: "mode", t, seq: e.seq, label: `Kubernetes ${KUBE_VERSION_LABELS[after.kubeVersion]}` };
     case "poll:opened":
       return { kind: "poll", t, seq: e.seq, label: `Poll: ${e.poll.question}` };
     case "poll:reopened":

@@ -1,5 +1,6 @@
 import { OBJECT_KINDS, type BindingMode, type VariantId } from "../lesson/types";
 import type { SessionLesson } from "../lesson/model";
+import type { KubeVersion } from "../lesson/versions";
 
 /**
  * Session state and the durable events that change it. Everything here is
@@ -167,6 +168,8 @@ export interface SessionState {
    * cleared when the teacher picks a panel or the class moves on from a closed poll.
    */
   pollOnProjector: boolean;
+  /** The Kubernetes release whose strings every screen prints (the class's cluster); the teacher may switch it. */
+  kubeVersion: KubeVersion;
   /** The teacher's lesson this session runs (id, version and content, from `session:created`); null: the built-in lesson. */
   lesson: SessionLesson | null;
   questionSettings: QuestionSettings;
@@ -179,7 +182,8 @@ export interface SessionState {
 
 /** The body of each durable event; the server stamps `seq` and `at`. */
 export type SessionEventBody =
-  | { type: "session:created"; id: string; code: string; title: string; lesson?: SessionLesson }
+  | { type: "session:created"; id: string; code: string; title: string; lesson?: SessionLesson; kubeVersion?: KubeVersion }
+  | { type: "version:changed"; version: KubeVersion }
   | { type: "step:changed"; stepIndex: number }
   | {
       type: "mode:changed";

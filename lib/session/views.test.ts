@@ -63,6 +63,8 @@ describe("toPublicSnapshot", () => {
       modeSwitch: { fromMode: "WaitForFirstConsumer", fromVariant: "standard", fromLabel: 4, matched: true },
       locked: true,
       paused: false,
+      // A log without a release (made before the switch) shows what that class saw: 1.33's strings.
+      kubeVersion: "1.33",
       projectorPanel: "objects",
       projectorSide: "objects",
       projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },

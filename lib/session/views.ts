@@ -12,6 +12,7 @@ import type {
   SessionStatus,
 } from "./types";
 import type { BindingMode, VariantId } from "../lesson/types";
+import type { KubeVersion } from "../lesson/versions";
 import { projectorSide } from "./projectorSide";
 import { questionSettingsView, type QuestionSettingsView } from "./questions";
 
@@ -69,6 +70,8 @@ export interface PublicSnapshot {
   locked: boolean;
   /** The teacher paused the class: phones and the projector say so, and students' votes and questions wait. */
   paused: boolean;
+  /** The Kubernetes release whose strings every screen prints. */
+  kubeVersion: KubeVersion;
   projectorPanel: ProjectorPanel;
   /** What the projector shows beside the diagram now (./projectorSide.ts): the panel, or "poll". */
   projectorSide: ProjectorChoice;
@@ -157,6 +160,7 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
     modeSwitch: state.modeSwitch,
     locked: state.locked,
     paused: state.paused,
+    kubeVersion: state.kubeVersion,
     projectorPanel: state.projectorPanel,
     projectorSide: projectorSide(state),
     projectorFocus: state.projectorFocus,

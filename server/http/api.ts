@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { KUBE_VERSIONS } from "../../lib/lesson/versions";
 import os from "node:os";
 import QRCode from "qrcode";
 import { z } from "zod";
@@ -38,6 +39,8 @@ export const createSessionBodySchema = z
       .object({ id: z.string().max(64), version: z.number().int().min(1).optional() })
       .strip()
       .optional(),
+    /** The Kubernetes release the class runs (the built-in lesson prints its strings); the newest traced one when absent. */
+    kubeVersion: z.enum(KUBE_VERSIONS).optional(),
   })
   .strip();
 
@@ -204,7 +207,7 @@ export function createApiHandler(deps: ApiDeps) {
       if (lessonRef && !lessons) throw new HttpError(404, "NO_SUCH_LESSON", "This server keeps no lessons.");
       const lesson = lessonRef && lessons ? await lessons.forSession(req, lessonRef) : undefined;
       const title = cleanText(parsed.data.title ?? "", TITLE_MAX) || (lesson ? lesson.lesson.title.slice(0, TITLE_MAX) : "");
-      const created = await deps.rooms.create(title, lesson);
+      const created = await deps.rooms.create(title, lesson, parsed.data.kubeVersion);
       return sendJson(res, 201, {
         id: created.id,
         code: created.code,

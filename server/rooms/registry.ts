@@ -1,4 +1,5 @@
 import type { SessionLesson } from "../../lib/lesson/model";
+import { DEFAULT_KUBE_VERSION, type KubeVersion } from "../../lib/lesson/versions";
 import { replay, type SessionEvent, type SessionState } from "../../lib/session";
 import { log } from "../logger";
 import { Room, type RoomOutbox } from "./room";
@@ -91,7 +92,7 @@ export class RoomRegistry {
   }
 
   /** `lesson`: a teacher's lesson version, recorded in `session:created` so the session, its replay and exports keep it. */
-  async create(title: string, lesson?: SessionLesson): Promise<CreatedSession> {
+  async create(title: string, lesson?: SessionLesson, kubeVersion: KubeVersion = DEFAULT_KUBE_VERSION): Promise<CreatedSession> {
     const { store } = this.options;
     let code = newRoomCode();
     for (let tries = 0; this.byCode.has(code) || (await store.codeExists(code)); tries++) {
@@ -101,7 +102,16 @@ export class RoomRegistry {
     const id = newId();
     const hostKey = newSecret();
     const createdAt = this.now();
-    const created: SessionEvent = { type: "session:created", id, code, title, ...(lesson ? { lesson } : {}), seq: 1, at: createdAt };
+    // A teacher's own lesson prints no Kubernetes strings: only the built-in one carries a release.
+    const created: SessionEvent = {
+      type: "session:created",
+      id,
+      code,
+      title,
+      ...(lesson ? { lesson } : { kubeVersion }),
+      seq: 1,
+      at: createdAt,
+    };
     await store.createSession({ id, code, title, hostKeyHash: hashSecret(hostKey), createdAt, endedAt: null }, created);
     await this.options.claimNew?.(id);
     this.attach(replay([created]));
