@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
-import { builtInDiagram, customDiagram, type CustomLesson } from "@/lib/lesson/model";
+import { LESSON_LIMITS, builtInDiagram, customDiagram, type CustomLesson } from "@/lib/lesson/model";
 import { diagramAsCustomLesson, parseMermaidLesson, toMermaid, type LessonParseError } from "@/lib/lesson/mermaid";
 import { getScenario } from "@/lib/lesson/scenarios";
 import { readApi, type CreatedLesson, type LessonDetail } from "@/lib/protocol/rest";
@@ -17,7 +17,8 @@ title: My lesson
 sequenceDiagram
   participant A as Alice
   participant B as Bob
-  A->>B: Hello
+  A->>B: Hello Bob, it is Alice: are you free at 10:00 on Tuesday?
+  %% title: Alice asks
   %% why: Every exchange starts with a greeting.
   B-->>A: Hi back
 `;
@@ -97,6 +98,23 @@ export function LessonEditor() {
     el.setSelectionRange(start, start + (lines[error.line - 1]?.length ?? 0) - Math.max(0, error.column - 1));
   }
 
+  /** Puts the suggested line in place of the wrong one (keeping its indentation), and the caret at its end. */
+  function applySuggestion() {
+    if (!error?.suggestion) return;
+    const lines = source.split("\n");
+    const old = lines[error.line - 1] ?? "";
+    const indent = /^\s*/.exec(old)?.[0] ?? "";
+    // An uploaded file may end its lines with \r\n: keep the line's ending as it was.
+    lines[error.line - 1] = `${indent}${error.suggestion}${old.endsWith("\r") ? "\r" : ""}`;
+    const end = lines.slice(0, error.line).join("\n").length - (old.endsWith("\r") ? 1 : 0);
+    setSource(lines.join("\n"));
+    const el = area.current;
+    if (!el) return;
+    // The fix button goes away with the error: the caret goes back where the teacher was working.
+    el.focus();
+    requestAnimationFrame(() => el.setSelectionRange(end, end));
+  }
+
   async function save() {
     if (!lesson || error) return;
     setBusy(true);
@@ -127,17 +145,32 @@ export function LessonEditor() {
   }
 
   const diagram = lesson ? customDiagram(lesson) : null;
+  // The preview keeps the last lesson that parsed: while the text has an error, it must say so.
+  const stale = error && lesson ? error : null;
   return (
     <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <section aria-labelledby="source-heading" className="space-y-3">
         <h2 id="source-heading" className="text-xl font-semibold">
           Mermaid sequence diagram
         </h2>
-        <p className="text-sm text-slate-300">
-          Each message is a step. After a message, <code>%% narration:</code>, <code>%% say:</code> (speaker notes), <code>%% why:</code>{" "}
-          and <code>%% wrong:</code> (the misconception note when it is a wrong answer) add details. Loops, alt/opt/par blocks, rect,
-          activations and boxes are not supported.
-        </p>
+        <div className="space-y-2 text-sm text-slate-300" data-testid="lesson-syntax">
+          <p>
+            Each message is a step: <code>A-&gt;&gt;B: what is sent</code> (<code>-&gt;&gt;</code> solid, <code>--&gt;&gt;</code> dotted).
+            Comment lines under a message add details:
+          </p>
+          <ul className="list-disc space-y-1 pl-5">
+            <li>
+              <code>%% title: Short name</code>, directly under the message: what the step is called in the step list, on the console, the
+              projector and phones, in polls and replays (at most {LESSON_LIMITS.shortTitle} characters). The arrow keeps the whole message,
+              so a long URL or code can stay in it.
+            </li>
+            <li>
+              <code>%% narration:</code> one line for the class, <code>%% say:</code> speaker notes, <code>%% why:</code> shown after the
+              step, <code>%% wrong:</code> the misconception note when it is a wrong answer.
+            </li>
+          </ul>
+          <p>Loops, alt/opt/par blocks, rect, activations and boxes are not supported.</p>
+        </div>
         <label htmlFor="lesson-source" className="sr-only">
           Mermaid text
         </label>
@@ -151,6 +184,7 @@ export function LessonEditor() {
           rows={22}
           className="w-full rounded-xl border border-slate-600 bg-slate-950 p-3 font-mono text-sm text-slate-100"
           aria-describedby={error ? "lesson-error" : undefined}
+          aria-invalid={error ? true : undefined}
         />
         <label className="inline-block cursor-pointer rounded-lg border border-slate-500 px-3 py-2 text-sm font-semibold hover:bg-slate-800">
           Upload a .mmd file
@@ -165,19 +199,36 @@ export function LessonEditor() {
           Start from the built-in lesson (12 steps)
         </a>
         {error && (
-          <p
+          <div
             id="lesson-error"
             role="alert"
             data-testid="lesson-error"
             data-line={error.line}
             data-column={error.column}
-            className="rounded-lg bg-rose-950 px-3 py-2 text-rose-100"
+            className="space-y-2 rounded-lg bg-rose-950 px-3 py-2 text-rose-100 [overflow-wrap:anywhere]"
           >
-            <button type="button" onClick={showErrorLine} className="font-semibold underline">
-              Line {error.line}, column {error.column}
-            </button>
-            : {error.message}
-          </p>
+            <p>
+              <button type="button" onClick={showErrorLine} className="font-semibold underline">
+                Line {error.line}, column {error.column}
+              </button>
+              : {error.message}
+            </p>
+            {error.suggestion && (
+              <p className="flex flex-wrap items-center gap-2">
+                <span>
+                  Line {error.line} would read: <code data-testid="lesson-error-suggestion">{error.suggestion}</code>
+                </span>
+                <button
+                  type="button"
+                  data-testid="lesson-error-fix"
+                  onClick={applySuggestion}
+                  className="rounded-md border border-rose-200 px-2 py-0.5 text-sm font-semibold hover:bg-rose-900"
+                >
+                  Use this line
+                </button>
+              </p>
+            )}
+          </div>
         )}
         <div className="flex flex-wrap items-center gap-3">
           <button
@@ -210,19 +261,30 @@ export function LessonEditor() {
         )}
       </section>
       <section aria-labelledby="preview-heading">
-        <h2 id="preview-heading" className="text-xl font-semibold">
-          Preview {lesson ? `· ${lesson.title} · ${lesson.steps.length} steps` : ""}
+        <h2 id="preview-heading" className="text-xl font-semibold [overflow-wrap:anywhere]">
+          Preview {lesson ? `${stale ? "of the last version without errors " : ""}· ${lesson.title} · ${lesson.steps.length} steps` : ""}
         </h2>
+        {stale && (
+          <p
+            data-testid="lesson-preview-stale"
+            className="mt-2 rounded-lg border border-amber-300/70 bg-amber-950 px-3 py-2 text-amber-100"
+          >
+            <strong>Out of date.</strong> This is the lesson as it was before the error on line {stale.line}; it updates when the text reads
+            again.
+          </p>
+        )}
         <div
           data-testid="lesson-preview"
           data-steps={diagram?.steps.length ?? 0}
           data-stale={error ? "true" : undefined}
-          className={`mt-3 rounded-2xl border border-slate-800 bg-slate-950/60 p-2 ${error ? "opacity-60" : ""}`}
+          className={`mt-3 rounded-2xl border bg-slate-950/60 p-2 ${stale ? "border-dashed border-amber-300/70 opacity-50 grayscale" : "border-slate-800"}`}
         >
           {diagram ? (
             <SequenceDiagram scenario={diagram} stepIndex={diagram.steps.length - 1} className="h-auto w-full" />
           ) : (
-            <p className="p-4 text-slate-300">The diagram appears here as the class will see it.</p>
+            <p className="p-4 text-slate-300">
+              {error ? "The diagram appears here once the text has no errors." : "The diagram appears here as the class will see it."}
+            </p>
           )}
         </div>
       </section>
