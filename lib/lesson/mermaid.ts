@@ -15,15 +15,18 @@ import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type
  * Per-step details are Mermaid comments, which Mermaid itself ignores. They
  * belong to the message just above them:
  *
- *   C->>S: ClientHello with key_share x25519 and supported_versions 0x0304
- *   %% title: ClientHello                                   (the step's name on every screen but the arrow)
+ *   C->>S: ClientHello, key_share x25519, versions 0x0304
+ *   %% title: ClientHello                                  (the step's name everywhere but on the arrow)
  *   %% narration: The client opens with the versions and ciphers it knows.
  *   %% say: Ask who has seen this in Wireshark.            (speaker notes)
  *   %% why: Nothing can be encrypted before both agree.    (shown after the step)
  *   %% wrong: Many think the server speaks first.          (when offered as a wrong answer)
  *
- * Before the first message, `%% summary:` describes the lesson; its title is
- * Mermaid's own (front matter `title:` or the `title` statement).
+ * `%% title:` goes directly under its message (only that message's other
+ * comments may come between): it names the step, so it must be plain which
+ * message it names. Before the first message, `%% summary:` describes the
+ * lesson; its title is Mermaid's own (front matter `title:` or the `title`
+ * statement). Mermaid's parse errors are said for a teacher by ./mermaidErrors.
  */
 
 /** What the adapter needs of Mermaid: `mermaid.mermaidAPI.getDiagramFromText`. */

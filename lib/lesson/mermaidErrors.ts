@@ -123,7 +123,8 @@ function meantArrow(typed: string): string {
   return (compact.match(/>/g) ?? []).length === 1 ? `${dash}>` : `${dash}>>`;
 }
 
-type Found = Omit<LessonParseError, "line"> & { line?: number };
+/** A problem found on a line: where on it, and what to say. */
+type Found = Omit<LessonParseError, "line">;
 
 /** A message line (`A->>B: text`) read for the usual mistakes. */
 function messageProblem(t: string, indent: number): Found | null {
@@ -375,7 +376,7 @@ export function explainMermaidError(err: unknown, lines: SourceLine[], leadingBl
   for (const n of new Set(span)) {
     const line = lines.find((l) => l.n === n);
     const found = line && lineProblem(line.text);
-    if (found) return { ...found, line: found.line ?? n };
+    if (found) return { ...found, line: n };
   }
   const line = Math.min(failure.firstLine, last);
   const lineText = lines.find((l) => l.n === line)?.text ?? "";
