@@ -1,4 +1,4 @@
-import { KUBERNETES_VERSION_LABEL, KUBERNETES_VERSION_STATEMENT } from "@/lib/lesson/card";
+import { KUBE_VERSION_LABELS, type KubeVersion } from "@/lib/lesson/versions";
 import type { Scenario } from "@/lib/lesson/types";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import { initialWorld } from "@/lib/lesson/world";
@@ -82,7 +82,21 @@ export function CardStepTag({ card, className = "", onLight }: { card: number; c
  * "Local" is not a volumeBindingMode: the local class is WaitForFirstConsumer
  * with provisioner kubernetes.io/no-provisioner, so the badge says exactly that.
  */
-export function ModeBadge({ mode, scenario, large }: { mode: BindingMode; scenario: Scenario; large?: boolean }) {
+export function ModeBadge({
+  mode,
+  scenario,
+  version,
+  large,
+  versionTestId = "k8s-version",
+}: {
+  mode: BindingMode;
+  scenario: Scenario;
+  /** The release whose strings the screens print (the session's). */
+  version: KubeVersion;
+  large?: boolean;
+  /** The console has its version control under `k8s-version`; its label takes another name. */
+  versionTestId?: string;
+}) {
   const sc = initialWorld(scenario).storageClass;
   const storageClass = { volumeBindingMode: stringAt(sc, "volumeBindingMode"), provisioner: stringAt(sc, "provisioner") };
   const noProvisioner = storageClass.provisioner === "kubernetes.io/no-provisioner";
@@ -116,8 +130,13 @@ export function ModeBadge({ mode, scenario, large }: { mode: BindingMode; scenar
           </span>
         </>
       )}
-      <span className="text-slate-400" data-testid="kubernetes-version" title={KUBERNETES_VERSION_STATEMENT}>
-        as {KUBERNETES_VERSION_LABEL} prints it
+      <span
+        className="text-slate-300"
+        data-testid={versionTestId}
+        data-version={version}
+        title={`Objects, events and messages are shown as Kubernetes ${KUBE_VERSION_LABELS[version]} prints them.`}
+      >
+        as Kubernetes {KUBE_VERSION_LABELS[version]} prints it
       </span>
     </p>
   );

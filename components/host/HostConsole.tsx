@@ -15,6 +15,7 @@ import { LessonPanels } from "@/components/lessonPanels/LazyPanels";
 import { JoinPanel } from "./JoinPanel";
 import { StepControls } from "./StepControls";
 import { ModeSwitch } from "./ModeSwitch";
+import { VersionSwitch } from "./VersionSwitch";
 import { PollControls } from "./PollControls";
 import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
@@ -227,7 +228,9 @@ function Console({ code }: { code: string }) {
           )}
           <div className="flex flex-wrap items-start justify-between gap-4">
             <StepHeader scenario={diagram} snapshot={snapshot} />
-            {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
+            {!custom && (
+              <ModeBadge mode={snapshot.mode} scenario={scenario} version={snapshot.kubeVersion} versionTestId="k8s-version-label" />
+            )}
           </div>
           {!custom && <ModeSwitchNotice snapshot={snapshot} />}
           <StepControls scenario={diagram} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
@@ -270,6 +273,7 @@ function Console({ code }: { code: string }) {
           </section>
           {/* Binding modes belong to the Kubernetes lesson only. */}
           {!custom && <ModeSwitch snapshot={snapshot} disabled={ended} />}
+          {!custom && <VersionSwitch snapshot={snapshot} disabled={ended} />}
           <JoinPanel code={code} />
           <Participants snapshot={snapshot} disabled={ended} />
         </aside>

@@ -82,7 +82,7 @@ function Projector({ code }: { code: string }) {
           <StepHeader scenario={diagram} snapshot={snapshot} large />
           {!custom && (
             <div className="flex flex-wrap items-center gap-[0.5rem] text-[0.875rem]">
-              <ModeBadge mode={snapshot.mode} scenario={scenario} large />
+              <ModeBadge mode={snapshot.mode} scenario={scenario} version={snapshot.kubeVersion} large />
               <ModeSwitchNotice snapshot={snapshot} />
             </div>
           )}

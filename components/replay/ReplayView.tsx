@@ -163,7 +163,7 @@ function Player({ events, access }: Loaded) {
         <div className="min-w-0 space-y-4">
           <div className="flex flex-wrap items-start justify-between gap-4">
             <StepHeader scenario={diagram} snapshot={snapshot} />
-            {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
+            {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} version={snapshot.kubeVersion} />}
           </div>
           {!custom && <ModeSwitchNotice snapshot={snapshot} />}
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">

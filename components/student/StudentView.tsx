@@ -271,7 +271,7 @@ function StudentScreen({ code }: { code: string }) {
         </p>
       )}
       {snapshot.status !== "ended" && <ClassPaused paused={snapshot.paused} />}
-      {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} />}
+      {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} version={snapshot.kubeVersion} />}
       {!custom && <ModeSwitchNotice snapshot={snapshot} />}
       <PollAnnouncer poll={snapshot.poll} />
       {snapshot.status !== "ended" && <PollBanner poll={snapshot.poll} />}
