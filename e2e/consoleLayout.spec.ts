@@ -136,6 +136,7 @@ test("the projector shows what the console says it shows: a closed poll leaves w
   await expectBoth("objects");
   await teacher.page.locator("[data-testid=projector-object][data-object=events]").click();
   await expect(onProjector).toHaveAttribute("data-object", "events");
+  await expect(onProjector).toHaveAttribute("data-panel", "events");
   await expect(projector.page.getByTestId("projector-events")).toBeVisible();
   await teacher.page.getByTestId("projector-panel-poll").click();
   await expectBoth("poll");
@@ -166,10 +167,7 @@ test("the projector shows what the console says it shows: a closed poll leaves w
   for (const c of [teacher, projector, ada]) await c.context.close();
 });
 
-test("keys stay with the control that has focus, and focus lands on a control after every console action", async ({
-  browser,
-  baseURL,
-}) => {
+test("keys stay with the control that has focus, and focus lands on a control after every console action", async ({ browser, baseURL }) => {
   const session = await createSession(baseURL!, "Keyboard");
   const teacher = await ConsolePage.open(browser, session);
   const page = teacher.page;

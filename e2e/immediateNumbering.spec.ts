@@ -83,10 +83,9 @@ test("Immediate is numbered in the order it happens, with the card's number besi
   const jumps = teacher.page.getByTestId("step-jump");
   await expect(teacher.page.getByTestId("step-jump-number")).toHaveText(oneTo(12));
   expect(await tagsOf(jumps)).toEqual(IMMEDIATE_TAGS);
-  await expect(jumps.nth(1).locator(":scope > [data-testid=step-jump-number], :scope > [data-testid=card-step] > [aria-hidden=true]")).toHaveText([
-    "2",
-    "card step 6",
-  ]);
+  await expect(
+    jumps.nth(1).locator(":scope > [data-testid=step-jump-number], :scope > [data-testid=card-step] > [aria-hidden=true]"),
+  ).toHaveText(["2", "card step 6"]);
   await expect(jumps.nth(1)).toHaveAccessibleName("2 PROVISION (card step 6, the WaitForFirstConsumer order)");
   await expect(jumps.nth(9)).toHaveText("10 BIND POD");
 
@@ -163,7 +162,7 @@ test("Immediate is numbered in the order it happens, with the card's number besi
   await expect(phone.page.getByTestId("mode-order-explanation")).toHaveText(CONFLICT_EXPLANATION);
   await teacher.page.getByTestId("projector-panel-objects").click();
   await teacher.page.locator("[data-testid=projector-object][data-object=events]").click();
-  await expect(projector.page.getByTestId("projector-panel")).toHaveAttribute("data-panel", "objects");
+  await expect(projector.page.getByTestId("projector-panel")).toHaveAttribute("data-panel", "events");
   for (const screen of [
     { width: 1920, height: 1080 },
     { width: 1280, height: 720 },

@@ -71,7 +71,7 @@ test("the projector fills the screen with the diagram, legible from the back, at
   const panels = ["objects", "topology", "compare", "hood"] as const;
   for (const panel of panels) {
     await teacher.page.getByTestId(`projector-panel-${panel}`).click();
-    await expect(projector.page.getByTestId("projector-panel")).toHaveAttribute("data-panel", panel);
+    await expect(projector.page.getByTestId("projector-panel")).toHaveAttribute("data-panel", panel === "hood" ? "under-the-hood" : panel);
     const objects =
       panel === "objects"
         ? ["PersistentVolumeClaim", "PersistentVolume", "Pod", "StorageClass", "VolumeAttachment", "events"]

@@ -69,7 +69,16 @@ function Projector({ code }: { code: string }) {
       : panel !== "none"
         ? "32rem"
         : null;
-  const shown = poll ? "poll" : panel === "none" ? "" : panel;
+  // The hook's names (DESIGN.md): the Events view of the objects panel is "events", the deep dives "under-the-hood".
+  const shown = poll
+    ? "poll"
+    : panel === "none"
+      ? ""
+      : panel === "hood"
+        ? "under-the-hood"
+        : panel === "objects" && snapshot.projectorFocus.object === "events"
+          ? "events"
+          : panel;
   return (
     <main
       className="grid h-screen grid-rows-[auto_minmax(0,1fr)] gap-[0.4rem] overflow-hidden p-[0.5rem]"
