@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
 import { ConsolePage, ProjectorPage, StudentPage, pollOptions } from "./fixtures";
 
 // An OAuth lesson as a teacher writes it: the messages are the real requests, with their URLs and codes
@@ -105,7 +106,8 @@ test("a teacher's lesson with long messages: typos explained and fixed, short ti
   await expect(error).toHaveAttribute("data-line", "7");
   await expect(error).toHaveAttribute("data-column", "3");
   await expect(error).toContainText("Line 7, column 3");
-  await expect(error).toContainText("`participnt` is not a word Mermaid knows here. Did you mean `participant`?");
+  await expect(error).toContainText("participnt is not a word Mermaid knows here. Did you mean participant?");
+  await expect(error.locator("code").first()).toHaveText("participnt");
   await expect(error).not.toContainText(/Expecting|NEWLINE|SOLID_|TXT/);
   await expect(page.getByTestId("lesson-error-suggestion")).toHaveText("participant C as Client app");
   await expect(source).toHaveAttribute("aria-invalid", "true");
@@ -115,6 +117,7 @@ test("a teacher's lesson with long messages: typos explained and fixed, short ti
   await expect(stale).toContainText("Out of date");
   await expect(stale).toContainText("line 7");
   await expect(page.locator("#preview-heading")).toContainText("last version without errors");
+  await expectAccessible(page, "lesson editor, a typo shown and the preview out of date");
 
   // The fix, from the keyboard: the line is replaced, the caret is back in the text.
   await page.getByTestId("lesson-error-fix").focus();
@@ -127,7 +130,7 @@ test("a teacher's lesson with long messages: typos explained and fixed, short ti
   // An arrow typo, fixed by typing.
   await source.fill(LESSON.replace("B->>C: GET /cb", "B->>>C: GET /cb"));
   await expect(error).toHaveAttribute("data-line", "12");
-  await expect(error).toContainText("`->>>` is not a Mermaid arrow. Did you mean `->>`?");
+  await expect(error).toContainText("->>> is not a Mermaid arrow. Did you mean ->>?");
   await expect(page.getByTestId("lesson-error-suggestion")).toHaveText(/^B->>C: GET \/cb\?code=/);
   await expect(preview).toHaveAttribute("data-stale", "true");
   await source.fill(LESSON);

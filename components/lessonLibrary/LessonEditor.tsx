@@ -33,6 +33,19 @@ function loadMermaid() {
   return mermaidApi;
 }
 
+/** An error message's `quoted` Mermaid, shown as code (the messages quote it with backticks). */
+function withCode(message: string) {
+  return message.split("`").map((part, i) =>
+    i % 2 ? (
+      <code key={i} className="rounded bg-rose-900 px-1">
+        {part}
+      </code>
+    ) : (
+      part
+    ),
+  );
+}
+
 /**
  * "New lesson from a sequence diagram": the teacher's Mermaid text, parsed by
  * Mermaid in this browser as they type, previewed with the class's own
@@ -211,7 +224,7 @@ export function LessonEditor() {
               <button type="button" onClick={showErrorLine} className="font-semibold underline">
                 Line {error.line}, column {error.column}
               </button>
-              : {error.message}
+              : {withCode(error.message)}
             </p>
             {error.suggestion && (
               <p className="flex flex-wrap items-center gap-2">
