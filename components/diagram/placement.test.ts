@@ -122,7 +122,16 @@ describe("placeCallout when the drawing is full", () => {
 });
 
 describe("chooseCallout", () => {
-  const at = (live: number, covered: number, score: number): Placement => ({ x: 0, y: 0, edge: null, point: null, live, covered, score });
+  const at = (live: number, covered: number, score: number): Placement => ({
+    x: 0,
+    y: 0,
+    edge: null,
+    point: null,
+    live,
+    covered,
+    crossesLive: false,
+    score,
+  });
 
   it("keeps the largest type that finds free space, the widest on a tie", () => {
     const places = new Map([

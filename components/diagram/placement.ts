@@ -147,6 +147,8 @@ export interface Placement {
   live: number;
   /** Weighted square pixels of other drawn parts under it: 0 when it is in free space. */
   covered: number;
+  /** Whether its line runs across the live step. */
+  crossesLive: boolean;
   /** Lower is better: everything above and the distance from the element, in one number. */
   score: number;
 }
@@ -202,20 +204,26 @@ export function placeCallout({
       if (best && score > best.score) continue;
       let point: Point | null = null;
       let edge: Point | null = null;
+      let crossesLive = false;
       if (anchor) {
         score += distance(box, anchor.element);
         if (best && score > best.score) continue;
-        const { slide } = anchor;
-        point = slide ? { x: Math.min(Math.max(at.x + w / 2, slide.from), slide.to), y: anchor.point.y } : anchor.point;
+        const { slide, element: e } = anchor;
+        // On an arrow the line starts where the arrow faces the callout: above the label when the callout is above it,
+        // so the line never runs through the arrow's own label (the live label, when the question is about the live step).
+        point = slide
+          ? { x: Math.min(Math.max(at.x + w / 2, slide.from), slide.to), y: at.y + h <= e.y ? e.y : anchor.point.y }
+          : anchor.point;
         edge = { x: Math.min(Math.max(point.x, at.x), at.x + w), y: Math.min(Math.max(point.y, at.y), at.y + h) };
         const p = point;
         const q = edge;
         // What the line starts inside (its own arrow) it cannot help crossing.
         const crosses = (r: Rect) => !contains(r, p) && segmentCrosses(p, q, r);
-        if (live.some(crosses)) score += LINE_CROSSES_LIVE;
+        crossesLive = live.some(crosses);
+        if (crossesLive) score += LINE_CROSSES_LIVE;
         for (const d of drawn) if (d.box !== anchor.element && crosses(d.box)) score += LINE_CROSSES_DRAWN * d.weight;
       }
-      if (!best || score < best.score) best = { ...at, edge, point, live: liveArea, covered, score };
+      if (!best || score < best.score) best = { ...at, edge, point, live: liveArea, covered, crossesLive, score };
     }
   };
   if (anchor) {
@@ -249,10 +257,10 @@ export function placeCallout({
 
 /**
  * The callout to draw, from sizes in tiers: each tier one type size, its
- * sizes widest first. The first tier with a spot in free space wins (its
- * best spot, the widest on a tie: it reads in fewer lines); a smaller type
- * is tried only when the larger finds none. When no tier finds free space,
- * the least covering spot of any size (the oldest steps, before the latest).
+ * sizes widest first. The first tier with a spot in free space, its line off
+ * the live step, wins (its best spot, the widest on a tie: it reads in fewer
+ * lines); a smaller type is tried only when the larger finds none. When no
+ * tier finds one, the best spot of any size (over the oldest steps first).
  */
 export function chooseCallout<S extends { width: number; height: number }>(
   tiers: readonly (readonly S[])[],
@@ -266,7 +274,7 @@ export function chooseCallout<S extends { width: number; height: number }>(
       if (!best || at.score < best.at.score - 1) best = { size, at };
     }
     if (!best) continue;
-    if (best.at.live === 0 && best.at.covered === 0) return best;
+    if (best.at.live === 0 && best.at.covered === 0 && !best.at.crossesLive) return best;
     if (!fallback || best.at.score < fallback.at.score) fallback = best;
   }
   return fallback;
