@@ -24,6 +24,7 @@ export function StepHeader({
   return (
     <section aria-label="Current step" className="min-w-0">
       <div
+        className="[overflow-wrap:anywhere]"
         data-testid="step-indicator"
         data-step={snapshot.stepIndex + 1}
         data-total={total}

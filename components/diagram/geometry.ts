@@ -106,8 +106,9 @@ export const LABEL_GAP_REM = 0.32;
 export const FREE_ROW_REM = 3;
 
 /** The arrow's caption as every view shows it. */
-export function stepLabel(step: Pick<LessonStep, "title" | "noop" | "failed">): string {
-  return `${step.title}${step.noop ? " (nothing to write)" : ""}${step.failed ? " ✕ fails" : ""}`;
+/** The arrow's caption as every view shows it: the whole message where the step's title is a short one (`%% title:`). */
+export function stepLabel(step: Pick<LessonStep, "title" | "message" | "noop" | "failed">): string {
+  return `${step.message ?? step.title}${step.noop ? " (nothing to write)" : ""}${step.failed ? " ✕ fails" : ""}`;
 }
 
 export function block(lines: string[], x: number, anchor: TextBlock["anchor"], top: number, px: number, width: number): TextBlock {
