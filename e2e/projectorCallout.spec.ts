@@ -290,8 +290,9 @@ test("a teacher's lesson of eight participants and fifteen messages reads at 20 
     await projector.expectStep(step);
     for (const screen of SCREENS) {
       await projector.page.setViewportSize(screen);
+      // Eight lifelines leave free space between the short messages' labels: the question covers none of them.
       await expectClearOfLiveStep(projector.page, `teacher's lesson, step ${step}, ${screen.width}x${screen.height}`, {
-        freeOfLabels: false,
+        freeOfLabels: true,
       });
       await projector.page.screenshot({ path: `${SHOTS}/callout-lesson-question-step${step}-${screen.width}.png` });
     }

@@ -82,6 +82,32 @@ describe("placeCallout: a question pinned to an earlier arrow while the class is
   });
 });
 
+describe("placeCallout: a question about the live arrow", () => {
+  it("starts its line above the arrow's label when the callout is above it, never through the live label", () => {
+    // The live arrow at the bottom of a 1000x600 drawing, its label above it; older rows fill the sides.
+    const label = { x: 300, y: 520, width: 400, height: 30 };
+    const arrow = { x: 300, y: 555, width: 400, height: 12 };
+    const anchor = { element: { x: 300, y: 520, width: 400, height: 47 }, point: { x: 500, y: 561 }, slide: { from: 308, to: 692 } };
+    const drawn: Obstacle[] = [
+      { box: { x: 0, y: 300, width: 1000, height: 200 }, weight: 1 },
+      { box: { x: 0, y: 500, width: 290, height: 100 }, weight: 1 },
+      { box: { x: 710, y: 500, width: 290, height: 100 }, weight: 1 },
+    ];
+    const at = placeCallout({
+      size: { width: 300, height: 150 },
+      anchor,
+      bounds: { x: 0, y: 0, width: 1000, height: 600 },
+      drawn,
+      live: [label, arrow],
+      gap: 20,
+    });
+    expect(at.covered).toBe(0);
+    expect(at.y + 150).toBeLessThanOrEqual(300);
+    expect(at.point!.y).toBe(label.y);
+    expect(at.crossesLive).toBe(false);
+  });
+});
+
 describe("placeCallout when the drawing is full", () => {
   // A 1000x600 drawing in four bands: the oldest step, an older one, the latest one, and the live step.
   const bounds = { x: 0, y: 0, width: 1000, height: 600 };
