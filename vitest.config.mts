@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "tests/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts", "tests/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -243,7 +243,9 @@ test("a teacher's Mermaid lesson on the projector meets the built-in lesson's nu
       expect.soft(overlap(callout, grow(facts.currentArrow!, 3 * s)), `${state}: the question covers the current arrow`).toBe(false);
       expect.soft(overlap(callout, facts.currentLabel!), `${state}: the question covers the current arrow's label`).toBe(false);
       const distance = Math.min(...element.map((b) => gap(callout, grow(b, 3 * s))));
-      expect.soft(distance, `${state}: the question is ${distance.toFixed(0)} px from its arrow`).toBeLessThanOrEqual(96 * s);
+      // Free space first (issue 26): a callout away from its arrow is joined to it by a line.
+      const joined = await projector.page.locator("[data-testid=projector-question][data-anchored=true] line").count();
+      expect.soft(distance <= 96 * s || joined === 1, `${state}: the question is ${distance.toFixed(0)} px from its arrow, and joined to it: ${joined}`).toBe(true);
       if (!atLast) {
         const covered = [...facts.labels, ...facts.numbers].filter((l) => overlap(callout, l.box)).map((l) => l.what);
         expect.soft(covered, `${state}: the question is in free space`).toEqual([]);
