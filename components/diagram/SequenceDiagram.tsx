@@ -1,5 +1,6 @@
 "use client";
 
+import { stepHeading } from "@/lib/lesson/stepNumbers";
 import { memo, useId, useMemo } from "react";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import type { ElementPicker } from "@/components/questions/picker";
@@ -136,12 +137,12 @@ function Drawing({
       style={screen ? { display: "block" } : { display: "block", width: "100%", height: "auto" }}
     >
       <title id={`${prefix}title`}>
-        {`Sequence diagram, ${scenario.title}: step ${stepIndex + 1} of ${scenario.steps.length}${current ? `, ${current.label} ${current.title}` : ""}`}
+        {`Sequence diagram, ${scenario.title}: step ${stepIndex + 1} of ${scenario.steps.length}${current ? `, ${stepHeading(scenario.steps, stepIndex)}` : ""}`}
       </title>
       <desc id={`${prefix}desc`}>
         {scenario.steps
           .slice(0, stepIndex + 1)
-          .map((s) => `${s.label} ${s.title}: ${s.narration}`)
+          .map((s, i) => `${stepHeading(scenario.steps, i)}: ${s.narration}`)
           .join(" ")}
       </desc>
       <Markers prefix={prefix} />
