@@ -183,7 +183,7 @@ describe("check my cluster: a FailedScheduling is placed by what its message say
 });
 
 describe("check my cluster: 'pod has unbound immediate PersistentVolumeClaims' when the Pod comes first", () => {
-  const result = ok(checkCluster(paste("immediate-pod-first-1.34-kubectl-events.txt"), "Immediate", "standard", "1.34"));
+  const result = ok(checkCluster(paste("immediate-pod-first-kubectl-events.txt"), "Immediate", "standard", "1.33"));
 
   it("is explained as normal for Immediate, pointing at the step where the claim binds, not marked unexpected", () => {
     expect(result.unexpected).toEqual([]);
@@ -199,7 +199,7 @@ describe("check my cluster: 'pod has unbound immediate PersistentVolumeClaims' w
   });
 
   it("is a different failure on WaitForFirstConsumer, whose claim never binds Immediately", () => {
-    const wffc = ok(checkCluster(paste("immediate-pod-first-1.34-kubectl-events.txt"), "WaitForFirstConsumer", "standard"));
+    const wffc = ok(checkCluster(paste("immediate-pod-first-kubectl-events.txt"), "WaitForFirstConsumer", "standard"));
     expect(wffc.differentFailures.map((f) => f.reasons[0].kind)).toEqual(["unbound-immediate"]);
   });
 });
@@ -309,7 +309,10 @@ describe("check my cluster: which Kubernetes release wrote the events", () => {
     const result = ok(checkCluster(fixture("zone-conflict-1.32-kubectl-get-events.json"), "Immediate", "zone-conflict", "1.35"));
     expect(result.version).toEqual({
       fits: ["1.32"],
-      clues: [{ text: "node(s) had volume node affinity conflict", releases: "1.32 or older" }],
+      clues: [
+        { text: "node(s) had volume node affinity conflict", releases: "1.32 or older" },
+        { text: "node(s) had untolerated taint {…}", releases: "1.34 or older" },
+      ],
       sheet: "1.35",
       matchesSheet: false,
     });
@@ -325,10 +328,40 @@ describe("check my cluster: which Kubernetes release wrote the events", () => {
     expect(result.version?.matchesSheet).toBe(false);
   });
 
-  it("1.34: the DRA plugin's 'no new claims to deallocate' narrows 1.33-1.34 to 1.34", () => {
-    const result = ok(checkCluster(paste("immediate-pod-first-1.34-kubectl-events.txt"), "Immediate", "standard", "1.34"));
-    expect(result.version).toMatchObject({ fits: ["1.34"], matchesSheet: true });
-    expect(result.version?.clues.map((c) => c.text)).toContain("no new claims to deallocate");
+  it("1.34: the DRA plugin's 'no new claims to deallocate' with the CSI driver Pod's 'Created container: hostpath' (get events -A)", () => {
+    const result = ok(checkCluster(paste("zone-conflict-1.34-get-events-A.txt"), "Immediate", "zone-conflict", "1.34"));
+    expect(placed(result)).toEqual([
+      "1 CREATE PVC: ExternalProvisioning",
+      "2 PROVISION: Provisioning",
+      "4 CREATE PV: ProvisioningSucceeded",
+      "8 PICK NODE: FailedScheduling",
+    ]);
+    expect(result.otherObjects).toBe(5);
+    expect(result.version).toEqual({
+      fits: ["1.34"],
+      clues: [
+        { text: "node(s) didn't match PersistentVolume's node affinity", releases: "1.33 or later" },
+        { text: "no new claims to deallocate", releases: "1.34 or later" },
+        { text: "Created container: hostpath", releases: "1.33 to 1.34" },
+        { text: "Started container hostpath", releases: "1.34 or older" },
+      ],
+      sheet: "1.34",
+      matchesSheet: true,
+    });
+  });
+
+  it("the Pod-first paste: 1.33 or 1.34 from the kubelet's wording; 'untolerated taint {…}' is 1.34 or older", () => {
+    expect(ok(checkCluster(paste("immediate-pod-first-kubectl-events.txt"), "Immediate", "standard")).version?.fits).toEqual([
+      "1.33",
+      "1.34",
+    ]);
+    const zone = ok(checkCluster(paste("zone-conflict-insufficient-cpu-kubectl-get-events.json"), "Immediate", "zone-conflict", "1.35"));
+    expect(zone.version).toEqual({
+      fits: ["1.32", "1.33", "1.34"],
+      clues: [{ text: "node(s) had untolerated taint {…}", releases: "1.34 or older" }],
+      sheet: "1.35",
+      matchesSheet: false,
+    });
   });
 
   it("1.35 or later: 'Container created', 'Container started' and the image message's new tail", () => {

@@ -716,12 +716,21 @@ const messageHas = (reason: string, text: string) => (e: PastedEvent) => (e.reas
  *   "Container started" (PR #134043, CHANGELOG-1.35 "Remove container name
  *   from messages for container created and started events"); v1.35's image
  *   manager says "already present on machine and can be accessed by the pod".
- * Each clue bounds the release; together they narrow it.
+ * Each clue bounds the release; together they narrow it. The absence of the DRA
+ * tail is no clue: real 1.34+ pastes without it exist (DRA switched off).
  */
 const VERSION_CLUES: VersionClue[] = [
   { quote: messageHas("FailedScheduling", "node(s) had volume node affinity conflict"), from: "1.32", to: "1.32" },
   { quote: messageHas("FailedScheduling", "node(s) didn't match PersistentVolume's node affinity"), from: "1.33", to: "1.35" },
   { quote: messageHas("FailedScheduling", "no new claims to deallocate"), from: "1.34", to: "1.35" },
+  // TaintToleration named the taint until PR #134740 (v1.35.0; cherry-picked into v1.34.2 as #135023). The newer
+  // "untolerated taint(s)" is no clue: the cherry-picks may reach older branches too.
+  {
+    quote: (e) =>
+      e.reason === "FailedScheduling" && /had untolerated taint \{/.test(e.message) ? "node(s) had untolerated taint {…}" : null,
+    from: "1.32",
+    to: "1.34",
+  },
   { quote: messageIs("Created", /^Created container [^:\s]+$/), from: "1.32", to: "1.32" },
   { quote: messageIs("Created", /^Created container: \S+$/), from: "1.33", to: "1.34" },
   { quote: messageIs("Started", /^Started container \S+$/), from: "1.32", to: "1.34" },
@@ -941,7 +950,7 @@ export function checkCluster(
   const placed = ours.length - unexpected.length - differentFailures.length - explained.length;
   const summary =
     problems === 0
-      ? `All ${placed} events of the lab's PVC and Pod are on their steps${parsed.shape === "json" ? ", in order," : ""} and nothing the ${scenario.title} scenario expects is missing${
+      ? `${placed === 1 ? "The one event of the lab's PVC and Pod is on its step" : `All ${placed} events of the lab's PVC and Pod are on their steps`}${parsed.shape === "json" ? ", in order," : ""} and nothing the ${scenario.title} scenario expects is missing${
           explained.length ? `; ${explained.length} more ${explained.length === 1 ? "is" : "are"} normal here (see why below)` : ""
         }.`
       : `${placed} events placed on the diagram; ${[

@@ -1,17 +1,34 @@
 "use client";
 
-import { useId, useState } from "react";
-import { checkCluster, type CheckResult, type PastedEvent } from "@/lib/lesson/clusterCheck";
+import { useEffect, useId, useState } from "react";
+import {
+  MAX_PASTE_BYTES,
+  checkCluster,
+  pasteTooLarge,
+  type CheckResult,
+  type PastedEvent,
+  type VersionReading,
+} from "@/lib/lesson/clusterCheck";
 import { SCENARIO_IDS, scenarioParts, type ScenarioId } from "@/lib/lesson/kubeCluster";
 import { getScenario } from "@/lib/lesson/scenarios";
+import { stringAt } from "@/lib/guards";
+import { DEFAULT_KUBE_VERSION, KUBE_VERSION_LABELS, isKubeVersion, type KubeVersion } from "@/lib/lesson/versions";
 
 /**
- * "Check my cluster": the student pastes kubectl's JSON and sees each event on
- * its diagram step. The paste is parsed here, in the browser, and never sent
- * anywhere: a lab cluster's events can name internal hosts.
+ * "Check my cluster": the student pastes what kubectl printed and sees each
+ * event on its diagram step, and what the messages say. The paste is parsed
+ * here, in the browser, and never sent anywhere: a lab cluster's events can
+ * name internal hosts.
  */
 
+/** The query parameter that picks the sheet's Kubernetes release (the lab page's version switch reads the same one). */
+export const VERSION_PARAM = "k8s";
+/** Where the paste waits while the sheet reloads in another release (this tab only, removed as soon as it is read back). */
+const CARRIED_PASTE_KEY = "cluster-check:carried-paste";
+const SECTION_HASH = "#check-my-cluster";
+
 const split = (id: ScenarioId) => scenarioParts(id);
+const FOCUS = "focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-amber-300";
 
 function EventLine({ event }: { event: PastedEvent }) {
   return (
@@ -26,20 +43,126 @@ function EventLine({ event }: { event: PastedEvent }) {
   );
 }
 
-export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
+/** The sheet's release as the URL names it; the default when it names none. */
+function versionInUrl(): KubeVersion {
+  const named = new URLSearchParams(window.location.search).get(VERSION_PARAM);
+  return isKubeVersion(named) ? named : DEFAULT_KUBE_VERSION;
+}
+
+/** This sheet, reloaded in another release, landing back on the check. */
+function sheetIn(version: KubeVersion): string {
+  const params = new URLSearchParams(typeof window === "undefined" ? "" : window.location.search);
+  params.set(VERSION_PARAM, version);
+  return `?${params.toString()}${SECTION_HASH}`;
+}
+
+const releases = (versions: readonly KubeVersion[]) => versions.map((v) => KUBE_VERSION_LABELS[v]).join(" or ");
+
+function VersionNote({ reading, onSwitch }: { reading: VersionReading; onSwitch: () => void }) {
+  const clues = reading.clues.map((c, i) => (
+    <span key={c.text}>
+      {i > 0 && (i === reading.clues.length - 1 ? " and " : ", ")}“<span className="font-mono">{c.text}</span>” ({c.releases})
+    </span>
+  ));
+  if (reading.fits.length === 0) {
+    return (
+      <p>
+        Your paste mixes the wording of different Kubernetes releases: {clues}. Are these events from two clusters? Copy them again from the
+        lab cluster only.
+      </p>
+    );
+  }
+  if (reading.matchesSheet) {
+    return (
+      <p>
+        Your cluster prints {clues}: Kubernetes {releases(reading.fits)}, the release this sheet shows.
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>
+        Your cluster prints {clues}: that is Kubernetes {releases(reading.fits)}. This sheet shows Kubernetes{" "}
+        {KUBE_VERSION_LABELS[reading.sheet]}, so some of its strings differ from yours.
+      </p>
+      <ul className="mt-2 flex flex-wrap gap-3">
+        {reading.fits.map((v) => (
+          <li key={v}>
+            <a
+              href={sheetIn(v)}
+              onClick={onSwitch}
+              data-testid="cluster-check-switch"
+              data-version={v}
+              className={`inline-block rounded-lg border-2 border-amber-300 px-3 py-1 font-semibold text-amber-100 underline-offset-4 hover:underline ${FOCUS}`}
+            >
+              Show this sheet for Kubernetes {KUBE_VERSION_LABELS[v]}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-1 text-sm text-slate-300">The sheet reloads in that release and checks your paste again.</p>
+    </>
+  );
+}
+
+export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; version?: KubeVersion }) {
   const [text, setText] = useState("");
   const [against, setAgainst] = useState<ScenarioId>(scenarioId);
+  const [sheetVersion, setSheetVersion] = useState<KubeVersion>(version ?? DEFAULT_KUBE_VERSION);
   const [result, setResult] = useState<CheckResult | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
   const ids = { paste: useId(), scenario: useId(), help: useId() };
 
-  const run = () => setResult(checkCluster(text, ...split(against)));
+  // The sheet's release comes from the page when it passes one, else from the URL (read after hydration: the page is static).
+  // A paste carried over from the same sheet in another release is checked again at once, against this release.
+  useEffect(() => {
+    const sheet = version ?? versionInUrl();
+    setSheetVersion(sheet);
+    const carried = sessionStorage.getItem(CARRIED_PASTE_KEY);
+    if (carried === null) return;
+    sessionStorage.removeItem(CARRIED_PASTE_KEY);
+    let saved: unknown = null;
+    try {
+      saved = JSON.parse(carried);
+    } catch {
+      // Not ours to read: leave the box empty.
+    }
+    const carriedText = stringAt(saved, "text");
+    if (carriedText === "") return;
+    const chosen = SCENARIO_IDS.find((known) => known === stringAt(saved, "against")) ?? scenarioId;
+    setText(carriedText);
+    setAgainst(chosen);
+    setResult(checkCluster(carriedText, ...split(chosen), sheet));
+  }, [scenarioId, version]);
+
+  const run = () => {
+    setRefused(null);
+    setResult(checkCluster(text, ...split(against), sheetVersion));
+  };
+
+  const onPaste = (value: string) => {
+    // Enforced before anything is parsed: a multi-megabyte paste is not kept, so typing stays fast.
+    const tooLarge = pasteTooLarge(value);
+    if (tooLarge) {
+      setRefused(`Not pasted. ${tooLarge}`);
+      setResult(null);
+      return;
+    }
+    setRefused(null);
+    setText(value);
+  };
+
+  const carryPaste = () => sessionStorage.setItem(CARRIED_PASTE_KEY, JSON.stringify({ against, text }));
+
+  const status = refused ?? (result === null ? "" : result.ok ? result.summary : result.problem);
 
   return (
-    <div className="mt-2 space-y-4" data-testid="cluster-check">
+    <div className="mt-2 space-y-4" data-testid="cluster-check" data-version={sheetVersion}>
       <p id={ids.help} className="text-slate-300">
-        Paste the output of <code className="font-mono">kubectl get events -o json</code> (or{" "}
-        <code className="font-mono">kubectl events -o json</code>) from your lab cluster. It is read in this browser only; nothing is
-        uploaded.
+        Paste what kubectl printed on your lab cluster: <code className="font-mono">kubectl events</code>,{" "}
+        <code className="font-mono">kubectl get events -o json</code> (it keeps exact times, so the order is checked too), or the Events of{" "}
+        <code className="font-mono">kubectl describe pvc data</code> and <code className="font-mono">kubectl describe pod app</code>. Up to{" "}
+        {MAX_PASTE_BYTES / 1024} KiB. It is read in this browser only; nothing is uploaded.
       </p>
       <div>
         <label htmlFor={ids.scenario} className="block font-semibold">
@@ -52,7 +175,7 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
             const chosen = SCENARIO_IDS.find((known) => known === e.target.value);
             if (chosen) setAgainst(chosen);
           }}
-          className="mt-1 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2"
+          className={`mt-1 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2 ${FOCUS}`}
         >
           {SCENARIO_IDS.map((id) => (
             <option key={id} value={id}>
@@ -63,38 +186,109 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
       </div>
       <div>
         <label htmlFor={ids.paste} className="block font-semibold">
-          kubectl output (JSON)
+          kubectl output
         </label>
         <textarea
           id={ids.paste}
           aria-describedby={ids.help}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => onPaste(e.target.value)}
           rows={8}
           spellCheck={false}
           autoCapitalize="off"
           autoCorrect="off"
           data-testid="cluster-check-input"
-          className="mt-1 w-full rounded-lg border border-slate-600 bg-slate-950 p-3 font-mono text-[13px]"
-          placeholder='{"apiVersion": "v1", "items": [ ... ], "kind": "List"}'
+          className={`mt-1 w-full rounded-lg border border-slate-600 bg-slate-950 p-3 font-mono text-[13px] ${FOCUS}`}
+          placeholder={"LAST SEEN   TYPE     REASON   OBJECT   MESSAGE\n..."}
         />
       </div>
       <button
         type="button"
         onClick={run}
         data-testid="cluster-check-run"
-        className="rounded-lg bg-sky-400 px-4 py-2 font-semibold text-slate-950"
+        className={`rounded-lg bg-sky-400 px-4 py-2 font-semibold text-slate-950 ${FOCUS}`}
       >
         Check my cluster
       </button>
 
       {/* Announced to screen readers when it changes: the one-line verdict, or what is wrong with the paste. */}
       <p role="status" aria-live="polite" data-testid="cluster-check-status" className="font-semibold">
-        {result === null ? "" : result.ok ? result.summary : result.problem}
+        {status}
       </p>
 
-      {result?.ok && (
-        <div className="space-y-5" data-testid="cluster-check-result">
+      {result?.ok && !refused && (
+        <div className="space-y-5" data-testid="cluster-check-result" data-shape={result.shape}>
+          {result.version && (
+            <section
+              aria-labelledby={`${ids.paste}-version`}
+              data-testid="cluster-check-version"
+              data-fits={result.version.fits.join(" ")}
+              data-matches={result.version.matchesSheet}
+              className={`rounded-lg border p-3 ${result.version.matchesSheet ? "border-slate-600" : "border-amber-300 text-amber-100"}`}
+            >
+              <h3 id={`${ids.paste}-version`} className="text-lg font-semibold">
+                Kubernetes release
+              </h3>
+              <VersionNote reading={result.version} onSwitch={carryPaste} />
+            </section>
+          )}
+
+          {result.differentFailures.length > 0 && (
+            <section
+              aria-labelledby={`${ids.paste}-different`}
+              data-testid="cluster-check-different"
+              className="rounded-lg border border-rose-300 p-3"
+            >
+              <h3 id={`${ids.paste}-different`} className="text-lg font-semibold text-rose-200">
+                A different failure
+              </h3>
+              {result.differentFailures.map((f) => (
+                <div key={f.event.order} className="mt-2">
+                  <p>
+                    Your Pod did not schedule, but not for the reason this scenario shows
+                    {f.lessonReason ? (
+                      <>
+                        {" "}
+                        (“<span className="font-mono">{f.lessonReason}</span>”)
+                      </>
+                    ) : (
+                      " (in this scenario the Pod is scheduled)"
+                    )}
+                    . The scheduler said:
+                  </p>
+                  <ul className="mt-1 list-disc space-y-1 pl-5">
+                    {f.reasons.map((r) => (
+                      <li key={r.text}>
+                        <span className="font-mono">
+                          {r.nodes === null ? "" : `${r.nodes} `}
+                          {r.text}
+                        </span>
+                        : {r.meaning}.
+                      </li>
+                    ))}
+                  </ul>
+                  <ul className="mt-2">
+                    <EventLine event={f.event} />
+                  </ul>
+                </div>
+              ))}
+            </section>
+          )}
+
+          {result.provisioner && (
+            <section
+              aria-labelledby={`${ids.paste}-provisioner`}
+              data-testid="cluster-check-provisioner"
+              data-provisioner={result.provisioner.name}
+              className="rounded-lg border border-amber-300 p-3 text-amber-100"
+            >
+              <h3 id={`${ids.paste}-provisioner`} className="text-lg font-semibold">
+                Not the lab&apos;s storage class
+              </h3>
+              <p>{result.provisioner.advice}</p>
+            </section>
+          )}
+
           {result.hints.length > 0 && (
             <ul className="list-disc space-y-1 pl-5 text-amber-200">
               {result.hints.map((h) => (
@@ -102,6 +296,7 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
               ))}
             </ul>
           )}
+
           <section aria-labelledby={`${ids.paste}-steps`}>
             <h3 id={`${ids.paste}-steps`} className="text-lg font-semibold">
               Your events on the diagram
@@ -115,7 +310,7 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
                   {step.events.length > 0 ? (
                     <ul className="mt-1 space-y-1 border-l-2 border-emerald-400/60 pl-3">
                       {step.events.map((e) => (
-                        <EventLine key={`${e.order}`} event={e} />
+                        <EventLine key={e.order} event={e} />
                       ))}
                     </ul>
                   ) : (
@@ -126,6 +321,24 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
             </ol>
           </section>
 
+          {result.explained.length > 0 && (
+            <section aria-labelledby={`${ids.paste}-explained`} data-testid="cluster-check-explained">
+              <h3 id={`${ids.paste}-explained`} className="text-lg font-semibold">
+                Normal here
+              </h3>
+              <ul className="mt-1 space-y-2">
+                {result.explained.map((x) => (
+                  <li key={x.event.order}>
+                    <ul>
+                      <EventLine event={x.event} />
+                    </ul>
+                    <p className="mt-1 text-slate-200">{x.why}</p>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
           {result.missing.length > 0 && (
             <section aria-labelledby={`${ids.paste}-missing`} data-testid="cluster-check-missing">
               <h3 id={`${ids.paste}-missing`} className="text-lg font-semibold text-rose-200">
@@ -135,6 +348,7 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
                 {result.missing.map((m) => (
                   <li key={`${m.position}-${m.reason}`}>
                     {m.reason} on the {m.objectKind}, expected at step {m.position} ({m.label} {m.title})
+                    {m.why && <span className="block text-slate-300">{m.why}</span>}
                   </li>
                 ))}
               </ul>
@@ -148,7 +362,7 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
               </h3>
               <ul className="mt-1 space-y-2">
                 {result.unexpected.map((e) => (
-                  <EventLine key={`${e.order}`} event={e} />
+                  <EventLine key={e.order} event={e} />
                 ))}
               </ul>
             </section>
@@ -161,7 +375,7 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
               </h3>
               <ul className="mt-1 list-disc space-y-1 pl-5">
                 {result.outOfOrder.map((o) => (
-                  <li key={`${o.event.order}`}>
+                  <li key={o.event.order}>
                     {o.event.reason} (step {o.step.position}, {o.step.title}) was recorded after {o.after.reason} (step{" "}
                     {o.afterStep.position}, {o.afterStep.title})
                   </li>
@@ -173,7 +387,7 @@ export function ClusterCheck({ scenarioId }: { scenarioId: ScenarioId }) {
           {result.otherObjects > 0 && (
             <p className="text-sm text-slate-400">
               {result.otherObjects} event{result.otherObjects === 1 ? " is" : "s are"} about other objects (nodes, the CSI driver&apos;s own
-              Pods) and left aside.
+              Pods, other namespaces) and left aside.
             </p>
           )}
         </div>
