@@ -4,7 +4,8 @@ import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
 
 // Playwright runs from the repository root (playwright.config.ts lives there).
-const paste = (name: string) => readFileSync(path.join(process.cwd(), "lib/lesson/fixtures/clusterCheck", name), "utf8");
+const fixture = (name: string) => readFileSync(path.join(process.cwd(), "lib/lesson/fixtures", name), "utf8");
+const paste = (name: string) => fixture(`clusterCheck/${name}`);
 
 test.afterEach(async ({ browser }) => {
   for (const context of browser.contexts()) await context.close();
@@ -51,7 +52,9 @@ test("a 1.32 paste on a 1.35 sheet offers the 1.32 sheet, and following it check
   await expect(check).toHaveAttribute("data-version", "1.35");
 
   const input = page.getByTestId("cluster-check-input");
-  await input.fill(paste("zone-conflict-1.32-describe-events-only.txt"));
+  // kubectl get events -o json from a 1.32 cluster, with the bracketed prompt it was typed at.
+  const pasted = `[ana@laptop pv-lab]$ kubectl get events -o json\n${fixture("zone-conflict-1.32-kubectl-get-events.json")}`;
+  await input.fill(pasted);
   await page.getByTestId("cluster-check-run").focus();
   await page.keyboard.press("Enter");
 
@@ -71,9 +74,9 @@ test("a 1.32 paste on a 1.35 sheet offers the 1.32 sheet, and following it check
   await page.waitForURL((url) => url.searchParams.get("k8s") === "1.32");
   expect(new URL(page.url()).hash).toBe("#check-my-cluster");
   await expect(check).toHaveAttribute("data-version", "1.32");
-  await expect(input).toHaveValue(paste("zone-conflict-1.32-describe-events-only.txt"));
+  await expect(input).toHaveValue(pasted);
   await expect(page.getByTestId("cluster-check-status")).toHaveText(
-    "The one event of the lab's PVC and Pod is on its step and nothing the Immediate: zone conflict scenario expects is missing.",
+    "All 4 events of the lab's PVC and Pod are on their steps, in order, and nothing the Immediate: zone conflict scenario expects is missing.",
   );
   await expect(version).toHaveAttribute("data-matches", "true");
   await expect(version).toContainText("the release this sheet shows");

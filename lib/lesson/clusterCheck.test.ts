@@ -143,6 +143,11 @@ describe("check my cluster: a FailedScheduling is placed by what its message say
     expect(old.shape).toBe("describe");
     expect(placed(old)).toEqual(["8 PICK NODE: FailedScheduling x2"]);
     expect(old.differentFailures).toEqual([]);
+    expect(old.summary).toBe("1 event placed on the diagram; 3 missing."); // the PVC's events were not in the paste
+    const json = ok(checkCluster(fixture("zone-conflict-1.32-kubectl-get-events.json"), "Immediate", "zone-conflict", "1.32"));
+    expect(json.summary).toBe(
+      "All 4 events of the lab's PVC and Pod are on their steps, in order, and nothing the Immediate: zone conflict scenario expects is missing.",
+    );
   });
 
   it("splits the message only in its first sentence: the preemption and DRA tails are not reasons", () => {

@@ -953,7 +953,7 @@ export function checkCluster(
       ? `${placed === 1 ? "The one event of the lab's PVC and Pod is on its step" : `All ${placed} events of the lab's PVC and Pod are on their steps`}${parsed.shape === "json" ? ", in order," : ""} and nothing the ${scenario.title} scenario expects is missing${
           explained.length ? `; ${explained.length} more ${explained.length === 1 ? "is" : "are"} normal here (see why below)` : ""
         }.`
-      : `${placed} events placed on the diagram; ${[
+      : `${placed} event${placed === 1 ? "" : "s"} placed on the diagram; ${[
           differentFailures.length ? `${differentFailures.length} different failure${differentFailures.length === 1 ? "" : "s"}` : "",
           missing.length ? `${missing.length} missing` : "",
           unexpected.length ? `${unexpected.length} unexpected` : "",
