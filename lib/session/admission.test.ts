@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_EVENTS_PER_SESSION, MAX_PARTICIPANTS_PER_SESSION, MAX_PROJECTORS_PER_SESSION } from "../constants";
 import { admit, type JoinFacts } from "./admission";
+import { MAX_IDENTITIES_PER_ADDRESS } from "./limits";
 import { applyEvent, initialState } from "./reducer";
 import type { SessionEventBody, SessionState } from "./types";
 
@@ -28,6 +29,13 @@ const student = (facts: Partial<JoinFacts> = {}): JoinFacts => ({
 const code = (result: ReturnType<typeof admit>) => (result.ok ? result.as : result.error.code);
 
 describe("admit", () => {
+  it("bounds the new students one address adds to a session, never a returning one", () => {
+    expect(code(admit(classroom(), student({ identitiesFromAddress: MAX_IDENTITIES_PER_ADDRESS - 1 })))).toBe("new");
+    const over = admit(classroom(), student({ identitiesFromAddress: MAX_IDENTITIES_PER_ADDRESS }));
+    expect(over).toMatchObject({ ok: false, error: { code: "ROOM_FULL", message: expect.stringMatching(/your network/) } });
+    expect(code(admit(classroom(), student({ identitiesFromAddress: MAX_IDENTITIES_PER_ADDRESS, tokenOf: "p1" })))).toBe("returning");
+  });
+
   it("lets the teacher in with the host key only", () => {
     expect(code(admit(classroom(), student({ role: "host", holdsHostKey: true })))).toBe("host");
     expect(code(admit(classroom(), student({ role: "host" })))).toBe("NOT_HOST");

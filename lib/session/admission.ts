@@ -1,5 +1,6 @@
 import { assertNever } from "../assertNever";
 import { MAX_PARTICIPANTS_PER_SESSION, MAX_PROJECTORS_PER_SESSION } from "../constants";
+import { MAX_IDENTITIES_PER_ADDRESS } from "./limits";
 import { protocolError, type ErrorCode, type ProtocolError } from "../errorCodes";
 import { logFull, own } from "./rules";
 import type { Role, SessionState } from "./types";
@@ -28,6 +29,8 @@ export interface JoinFacts {
   projectorsOpen: number;
   /** Participants who have ever joined, removed ones included. */
   participantsJoined: number;
+  /** New participants the joining address has added to this session (the room's memory; 0 when unknown). */
+  identitiesFromAddress?: number;
 }
 
 export type Admission =
@@ -67,6 +70,10 @@ export function admit(state: SessionState, facts: JoinFacts): Admission {
       if (state.locked) return refuse("ROOM_LOCKED");
       if (logFull(state)) return refuse("LOG_FULL");
       if (facts.participantsJoined >= MAX_PARTICIPANTS_PER_SESSION) return refuse("ROOM_FULL");
+      // A lecture hall behind one NAT address fits; a script minting identities from one address stops here.
+      if ((facts.identitiesFromAddress ?? 0) >= MAX_IDENTITIES_PER_ADDRESS) {
+        return refuse("ROOM_FULL", "As many students have joined this session from your network as it allows.");
+      }
       return { ok: true, as: "new" };
     }
     default:

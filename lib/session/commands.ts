@@ -84,7 +84,15 @@ export const questionAskSchema = z.object({
 export const questionRefSchema = z.object({ questionId: z.string().min(1).max(64) });
 export const questionUpvoteSchema = questionRefSchema.extend({ upvoted: z.boolean() });
 export const questionAnswerSchema = questionRefSchema.extend({ answered: z.boolean() });
-export const questionHideSchema = questionRefSchema.extend({ hidden: z.boolean() });
+/**
+ * Hide one question (or show it again), or clear a flood in one action: every
+ * question waiting for approval hidden at once, and with `block` their askers
+ * stopped from asking again (showing one of their questions again lets its asker ask).
+ */
+export const questionHideSchema = z.union([
+  questionRefSchema.extend({ hidden: z.boolean() }),
+  z.object({ allPending: z.literal(true), block: z.boolean().default(false) }),
+]);
 export const questionShowSchema = z.object({ questionId: z.string().min(1).max(64).nullable() });
 export const questionsConfigureSchema = z.object({ mode: z.enum(QUESTION_MODES), names: z.enum(QUESTION_NAMES) });
 export const classPauseSchema = z.object({ paused: z.boolean() });

@@ -14,14 +14,16 @@ import type { Command } from "./commands";
 import { protocolError, type ErrorCode, type ProtocolError } from "../errorCodes";
 import type { MyUpvote, MyVote } from "./views";
 import { countVotes } from "./reducer";
+import { MAX_PENDING_QUESTIONS_PER_ADDRESS, MAX_PENDING_QUESTIONS_PER_PARTICIPANT } from "./limits";
 import {
   activePoll,
-  askerRemoved,
   focusIsValid,
   logFull,
   openRefusal,
   own,
+  questionHeld,
   questionVisible,
+  questionWaiting,
   stepInRange,
   targetRefusal,
   upvoteRefusal,
@@ -43,6 +45,12 @@ import type { PollOption, QuestionStatus, SessionEventBody, SessionState } from 
 /** The sender of a command, as the socket edge fixed it at the handshake. */
 export interface Actor {
   participantId: string | null;
+  /**
+   * The participants who joined from the sender's address, the sender
+   * included (the room's memory, never logged): one address's identities
+   * share the bounds a script could otherwise multiply. Absent: not known.
+   */
+  sameAddress?: ReadonlySet<string>;
 }
 
 export interface DecideContext {
@@ -241,10 +249,15 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
     }
 
     case "question:hide": {
+      if ("allPending" in command.payload) return hideAllPending(state, command.payload.block);
       const { questionId, hidden } = command.payload;
       const question = own(state.questions, questionId);
       if (!question) return refuse("NO_SUCH_QUESTION");
-      return accept(question.hidden === hidden ? [] : [{ type: "question:hidden", questionId, hidden }], null);
+      const events: SessionEventBody[] = question.hidden === hidden ? [] : [{ type: "question:hidden", questionId, hidden }];
+      // Showing a question again says its asker was not the flood: they may ask again.
+      const asker = own(state.participants, question.participantId);
+      if (!hidden && asker?.questionsBlocked) events.push({ type: "questions:blocked", participantIds: [asker.id], blocked: false });
+      return accept(events, null);
     }
 
     case "question:show": {
@@ -317,6 +330,31 @@ function openPoll(
   );
 }
 
+/**
+ * The teacher's one action against a flood: every question waiting for
+ * approval is hidden (each its own logged fact, so replays and exports read
+ * them like any hide), and with `block` their askers may not ask again, so the
+ * queue stays clear while the room is locked to new identities.
+ */
+function hideAllPending(state: SessionState, block: boolean): Decision<null> {
+  const events: SessionEventBody[] = [];
+  const askers = new Set<string>();
+  for (const id of state.questionOrder) {
+    const q = state.questions[id];
+    if (q.status !== "pending" || q.hidden) continue;
+    events.push({ type: "question:hidden", questionId: id, hidden: true });
+    askers.add(q.participantId);
+  }
+  if (block) {
+    const participantIds = [...askers].filter((id) => {
+      const p = own(state.participants, id);
+      return p !== undefined && !p.questionsBlocked;
+    });
+    if (participantIds.length > 0) events.push({ type: "questions:blocked", participantIds, blocked: true });
+  }
+  return accept(events, null);
+}
+
 function askQuestion(
   state: SessionState,
   command: Extract<DurableCommand, { event: "question:ask" }>["payload"],
@@ -328,22 +366,41 @@ function askQuestion(
   if (mode === "off") return refuse("QUESTIONS_OFF");
   const asker = own(state.participants, actor.participantId);
   if (!asker || asker.removed) return refuse("REMOVED");
+  if (asker.questionsBlocked) return refuse("QUESTION_LIMIT", "The teacher has stopped your questions in this session.");
   const refusal = targetRefusal(state, command.target);
   if (refusal) return refuse(refusal);
   // Never named against the student's wish: asking anonymously where names are required is refused, not signed.
   if (command.anonymous && names === "named") return refuse("NAMES_REQUIRED");
   const anonymous = names === "anonymous" || command.anonymous;
-  // Rejected (hidden) questions and those of removed students do not count: a script's flood, once cleared, frees the room.
-  let live = 0;
-  for (const id of state.questionOrder) if (!state.questions[id].hidden && !askerRemoved(state, state.questions[id])) live++;
-  if (live >= MAX_QUESTIONS_PER_SESSION) {
+  const pending = mode === "moderated";
+  // Rejected (hidden) questions and those removed with their asker do not count: a script's flood, once cleared, frees the room.
+  let held = 0;
+  let asked = 0;
+  let waitingMine = 0;
+  let waitingFromAddress = 0;
+  for (const id of state.questionOrder) {
+    const q = state.questions[id];
+    if (questionHeld(state, q)) held++;
+    if (q.participantId === asker.id) asked++;
+    if (!pending || !questionWaiting(state, q)) continue;
+    if (q.participantId === asker.id) waitingMine++;
+    if (actor.sameAddress?.has(q.participantId)) waitingFromAddress++;
+  }
+  if (held >= MAX_QUESTIONS_PER_SESSION) {
     return refuse("QUESTION_LIMIT", "This session has as many questions as it can take. Ask the teacher directly.");
   }
-  let asked = 0;
-  for (const id of state.questionOrder) if (state.questions[id].participantId === asker.id) asked++;
   if (asked >= MAX_QUESTIONS_PER_PARTICIPANT) return refuse("QUESTION_LIMIT");
+  // The approval queue is bounded per student and per address, so one address's identities cannot fill it for everyone.
+  if (waitingMine >= MAX_PENDING_QUESTIONS_PER_PARTICIPANT) {
+    return refuse(
+      "QUESTION_LIMIT",
+      `You have ${MAX_PENDING_QUESTIONS_PER_PARTICIPANT} questions waiting for the teacher's approval. Ask more once the teacher has seen them.`,
+    );
+  }
+  if (waitingFromAddress >= MAX_PENDING_QUESTIONS_PER_ADDRESS) {
+    return refuse("QUESTION_LIMIT", "Many questions from your network are waiting for the teacher's approval. Try again once the teacher has seen them.");
+  }
   const id = ctx.newId();
-  const pending = mode === "moderated";
   return accept(
     [{ type: "question:asked", question: { id, participantId: asker.id, text: command.text, anonymous, target: command.target }, pending }],
     { questionId: id, status: pending ? "pending" : "open" },

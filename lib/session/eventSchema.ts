@@ -2,6 +2,7 @@ import { z } from "zod";
 import { KUBE_VERSIONS } from "../lesson/versions";
 import { BINDING_MODES, VARIANTS } from "../lesson/types";
 import { customLessonSchema } from "../lesson/customSchema";
+import { MAX_PARTICIPANTS_PER_SESSION } from "../constants";
 import { questionTargetSchema } from "./commands";
 import { PROJECTOR_OBJECTS, PROJECTOR_CHOICES, QUESTION_MODES, QUESTION_NAMES, type SessionEvent } from "./types";
 
@@ -79,6 +80,7 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   event({ type: z.literal("question:approved"), questionId: id }),
   event({ type: z.literal("question:answered"), questionId: id, answered: z.boolean() }),
   event({ type: z.literal("question:hidden"), questionId: id, hidden: z.boolean() }),
+  event({ type: z.literal("questions:blocked"), participantIds: z.array(id).max(MAX_PARTICIPANTS_PER_SESSION), blocked: z.boolean() }),
   event({ type: z.literal("question:shown"), questionId: id.nullable() }),
 ]);
 

@@ -68,6 +68,7 @@ export function shareableLog(events: readonly SessionEvent[]): SessionEvent[] {
       case "question:answered":
       case "question:hidden":
       case "question:shown":
+      case "questions:blocked": // left out above: whom the teacher stopped asking is not the class's to see
       case "questions:configured":
       case "step:changed":
       case "mode:changed":

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_QUESTIONS_PER_PARTICIPANT, MAX_UPVOTE_CHANGES_PER_QUESTION } from "../constants";
+import { MAX_QUESTIONS_PER_PARTICIPANT, MAX_QUESTIONS_PER_SESSION, MAX_UPVOTE_CHANGES_PER_QUESTION } from "../constants";
+import { MAX_PENDING_QUESTIONS_PER_ADDRESS, MAX_PENDING_QUESTIONS_PER_PARTICIPANT } from "./limits";
 import { decide, type DurableCommand } from "./decide";
 import { questionCsv, renderExport, shareableLog } from "./export";
 import { classQuestionList, groupQuestions, hostQuestionList, toClassQuestion } from "./questions";
@@ -134,6 +135,98 @@ describe("questions: decide", () => {
     expect(errorCode(r.run({ event: "question:approve", payload: { questionId: "nope" } }))).toBe("NO_SUCH_QUESTION");
   });
 
+  it("bounds the approval queue per student and per address, so another student still asks", () => {
+    const r = room();
+    r.run({ event: "questions:configure", payload: { mode: "moderated", names: "either" } });
+    for (let i = 0; i < MAX_PENDING_QUESTIONS_PER_PARTICIPANT; i++) expect(r.run(ask(`wait ${i}`, ARROW_5), "ada").ok).toBe(true);
+    const full = r.run(ask("one more", ARROW_5), "ada");
+    expect(full).toMatchObject({ ok: false, error: { code: "QUESTION_LIMIT", message: expect.stringContaining("waiting") } });
+    // Approved, one leaves the queue: Ada asks again.
+    r.run({ event: "question:approve", payload: { questionId: "q1" } });
+    expect(r.run(ask("again", ARROW_5), "ada").ok).toBe(true);
+
+    // A script's identities from one address share the address's part of the queue.
+    const bots = Array.from({ length: 40 }, (_, i) => `bot${i}`);
+    for (const id of bots) r.fold({ type: "participant:joined", participantId: id, nickname: id });
+    const sameAddress = new Set(bots);
+    const asked = (id: string) =>
+      decide(r.state, ask(`spam from ${id}`, ARROW_5), { participantId: id, sameAddress }, { now: T0, newId: () => `s-${id}-${r.state.seq}`, shuffle: (x) => x });
+    let accepted = 0;
+    for (const id of bots) {
+      const decision = asked(id);
+      if (decision.ok) {
+        decision.events.forEach(r.fold);
+        accepted++;
+      } else expect(decision.error.message).toMatch(/your network/);
+    }
+    expect(accepted).toBe(MAX_PENDING_QUESTIONS_PER_ADDRESS);
+    // Bo, elsewhere, still gets into the queue.
+    expect(r.run(ask("a real question", ARROW_5), "bo")).toMatchObject({ ok: true, data: { status: "pending" } });
+  });
+
+  it("clears a flood in one action: every waiting question hidden, its askers stopped until the teacher shows one again", () => {
+    const r = room();
+    r.run({ event: "questions:configure", payload: { mode: "moderated", names: "either" } });
+    r.run(ask("spam 1", ARROW_5), "ada");
+    r.run(ask("spam 2", ARROW_5), "ada");
+    r.run(ask("spam 3", ARROW_5, true), "bo");
+    r.run({ event: "question:approve", payload: { questionId: "q3" } });
+    r.run(ask("real", ARROW_5), "cy");
+    r.run({ event: "question:approve", payload: { questionId: "q4" } });
+    r.run(ask("also waiting", ARROW_5), "cy");
+    const cleared = r.run({ event: "question:hide", payload: { allPending: true, block: true } });
+    expect(cleared).toEqual({
+      ok: true,
+      events: [
+        { type: "question:hidden", questionId: "q1", hidden: true },
+        { type: "question:hidden", questionId: "q2", hidden: true },
+        { type: "question:hidden", questionId: "q5", hidden: true },
+        { type: "questions:blocked", participantIds: ["ada", "cy"], blocked: true },
+      ],
+      data: null,
+    });
+    // Nothing waits; the approved ones stay; the stopped askers are refused, others are not.
+    expect(hostQuestionList(r.state).questions.filter((q) => q.status === "pending" && !q.hidden)).toEqual([]);
+    expect(classQuestionList(r.state, "bo").questions.map((q) => q.id)).toEqual(["q3", "q4"]);
+    expect(r.run(ask("more spam", ARROW_5), "ada")).toMatchObject({ ok: false, error: { code: "QUESTION_LIMIT", message: expect.stringMatching(/stopped/) } });
+    expect(r.run(ask("fine", ARROW_5), "bo").ok).toBe(true);
+    // The teacher sees which hidden questions' askers are stopped; showing Cy's again lets Cy ask.
+    expect(hostQuestionList(r.state).questions.filter((q) => q.askerBlocked).map((q) => q.id)).toEqual(["q1", "q2", "q5"]);
+    expect(r.run({ event: "question:hide", payload: { questionId: "q5", hidden: false } })).toMatchObject({
+      events: [
+        { type: "question:hidden", questionId: "q5", hidden: false },
+        { type: "questions:blocked", participantIds: ["cy"], blocked: false },
+      ],
+    });
+    expect(r.run(ask("thanks", ARROW_5), "cy").ok).toBe(true);
+    // Again without stopping anyone: the questions waiting now (Cy's shown-again one, Bo's, Cy's new one) are hidden.
+    expect(r.run({ event: "question:hide", payload: { allPending: true, block: false } })).toMatchObject({
+      events: [
+        { type: "question:hidden", questionId: "q5" },
+        { type: "question:hidden", questionId: "q6" },
+        { type: "question:hidden", questionId: "q7" },
+      ],
+    });
+    expect(r.run({ event: "question:hide", payload: { allPending: true, block: true } })).toEqual({ ok: true, events: [], data: null });
+    // The replay reads the log to the same state.
+    expect(replay(r.log)).toEqual(r.state);
+    // A shared replay says nothing of whom the teacher stopped.
+    expect(shareableLog(r.log).some((e) => e.type === "questions:blocked")).toBe(false);
+  });
+
+  it("counts a removed student's anonymous question against the session's cap while the class still sees it", () => {
+    const r = room();
+    r.run(ask("anon", ARROW_5, true), "ada");
+    r.run({ event: "participant:remove", payload: { participantId: "ada" } });
+    // Still in the class's view, so still held: the cap counts what the class sees.
+    for (let i = 0; i < 19; i++) r.fold({ type: "participant:joined", participantId: `p${i}`, nickname: `P${i}` });
+    let asked = 1;
+    for (let i = 0; asked < MAX_QUESTIONS_PER_SESSION; i++) {
+      if (r.run(ask(`q${i}`, ARROW_5), `p${i % 19}`).ok) asked++;
+    }
+    expect(r.run(ask("over", ARROW_5), "bo")).toMatchObject({ ok: false, error: { code: "QUESTION_LIMIT" } });
+  });
+
   it("caps what one student can make the server keep", () => {
     const r = room();
     for (let i = 0; i < MAX_QUESTIONS_PER_PARTICIPANT; i++) expect(r.run(ask(`q ${i}`, ARROW_5), "ada").ok).toBe(true);
@@ -143,6 +236,26 @@ describe("questions: decide", () => {
 });
 
 describe("questions: reducer and views", () => {
+  it("keeps a removed student's anonymous question where it was: removal and readmission say nothing of whose it is", () => {
+    const r = room();
+    r.run(ask("Who am I?", ARROW_5, true), "ada");
+    r.run(upvote("q1"), "bo");
+    r.run({ event: "question:show", payload: { questionId: "q1" } });
+    const before = classQuestionList(r.state, "bo");
+    r.run({ event: "participant:remove", payload: { participantId: "ada" } });
+    expect(classQuestionList(r.state, "bo")).toEqual({ ...before, rev: r.state.seq });
+    expect(classQuestionList(r.state, null).questions.map((q) => q.id)).toEqual(["q1"]);
+    expect(r.state.shownQuestionId).toBe("q1");
+    // The console (which may be mirrored) does not say its asker was removed either.
+    expect(hostQuestionList(r.state).questions).toMatchObject([{ id: "q1", askerRemoved: false }]);
+    expect(r.run(upvote("q1"), "cy").ok).toBe(true);
+    r.run({ event: "participant:readmit", payload: { participantId: "ada" } });
+    expect(classQuestionList(r.state, "bo").questions.map((q) => [q.id, q.votes])).toEqual([["q1", 2]]);
+    // It leaves the class's view only when the teacher hides it, like any other question.
+    r.run({ event: "question:hide", payload: { questionId: "q1", hidden: true } });
+    expect(classQuestionList(r.state, "bo").questions).toEqual([]);
+  });
+
   it("hides a removed student's questions from the class, takes theirs off the projector, and brings them back on readmit", () => {
     const r = room();
     r.run(ask("Why dashed?", ARROW_5), "ada");

@@ -4,7 +4,7 @@ import type { BindingMode, VariantId } from "../lesson/types";
 import type { LessonDiagram } from "../lesson/model";
 import { diagramOf } from "./lesson";
 import { applyEvent, initialState, own } from "./reducer";
-import { askerRemoved, questionVisible } from "./rules";
+import { questionVisible, removalHides } from "./rules";
 import type { Question, QuestionSettings, QuestionStatus, QuestionTarget, SessionEvent, SessionState } from "./types";
 
 /**
@@ -42,8 +42,14 @@ export interface ClassQuestion {
 export interface HostQuestion extends ClassQuestion {
   anonymous: boolean;
   hidden: boolean;
-  /** The asker was removed: the class no longer sees the question. */
+  /**
+   * The asker was removed and the class no longer sees the question: only a
+   * named one (an anonymous question stays, and the console, which may be
+   * mirrored, says nothing of its asker).
+   */
   askerRemoved: boolean;
+  /** Hidden, and the teacher stopped its asker's questions (clearing a flood): showing it again lets them ask. */
+  askerBlocked?: true;
 }
 
 /** The whole list for one socket, on join and on resync. `rev` is the state's seq when it was taken. */
@@ -88,7 +94,9 @@ export function toClassQuestion(state: Pick<SessionState, "participants">, q: Qu
 }
 
 export function toHostQuestion(state: Pick<SessionState, "participants">, q: Question): HostQuestion {
-  return { ...toClassQuestion(state, q), anonymous: q.anonymous, hidden: q.hidden, askerRemoved: askerRemoved(state, q) };
+  const view: HostQuestion = { ...toClassQuestion(state, q), anonymous: q.anonymous, hidden: q.hidden, askerRemoved: removalHides(state, q) };
+  if (q.hidden && own(state.participants, q.participantId)?.questionsBlocked) view.askerBlocked = true;
+  return view;
 }
 
 /**
@@ -235,6 +243,9 @@ export function shareableQuestionEvents(events: readonly SessionEvent[]): Sessio
         if (e.questionId === null || keep.has(e.questionId)) out.push(e);
         else out.push({ ...e, questionId: null });
         continue;
+      case "questions:blocked":
+        // The class never saw whom the teacher stopped asking; a shared replay does not either.
+        continue;
       default:
         out.push(e);
     }
@@ -244,7 +255,7 @@ export function shareableQuestionEvents(events: readonly SessionEvent[]): Sessio
 
 /** Where the class was with a question at the end of the log, in words. */
 function statusText(state: SessionState, q: Question): string {
-  if (askerRemoved(state, q)) return "hidden (student removed)";
+  if (removalHides(state, q)) return "hidden (student removed)";
   if (q.hidden) return "hidden";
   return q.status;
 }

@@ -176,9 +176,10 @@ function apply(s: SessionState, event: SessionEvent): void {
         if (active.voteWrites && Object.hasOwn(active.voteWrites, p.id)) delete active.voteWrites[p.id];
       }
       s.participants[p.id] = { ...p, removed: true };
-      // Their questions are hidden from the class, so none of them stays on the projector.
+      // Their named questions leave the class's view, so none of them stays on the projector (an anonymous one
+      // stays where it is: taking it down at this moment would say whose it was).
       const shown = s.shownQuestionId ? own(s.questions, s.shownQuestionId) : undefined;
-      if (shown?.participantId === p.id) s.shownQuestionId = null;
+      if (shown && !questionVisible(s, shown)) s.shownQuestionId = null;
       return;
     }
 
@@ -188,6 +189,15 @@ function apply(s: SessionState, event: SessionEvent): void {
       s.participants[p.id] = { ...p, removed: false };
       return;
     }
+
+    case "questions:blocked":
+      for (const id of event.participantIds) {
+        const p = own(s.participants, id);
+        if (!p) continue;
+        const { questionsBlocked: _, ...rest } = p;
+        s.participants[id] = event.blocked ? { ...rest, questionsBlocked: true } : rest;
+      }
+      return;
 
     case "room:locked":
       s.locked = event.locked;

@@ -82,9 +82,29 @@ export function askerRemoved(state: Pick<SessionState, "participants">, question
   return own(state.participants, question.participantId)?.removed === true;
 }
 
-/** Whether the class (students, projector) may see a question: approved, not hidden, and its asker not removed. */
+/**
+ * Removing the asker takes the question from the class: only a named one.
+ * An anonymous question staying put is what keeps it anonymous: if it left
+ * the class's view (and came back on readmission) the moment a student was
+ * removed, the class would learn whose it was. The teacher hides it like any other.
+ */
+export function removalHides(state: Pick<SessionState, "participants">, question: Pick<Question, "participantId" | "anonymous">): boolean {
+  return !question.anonymous && askerRemoved(state, question);
+}
+
+/** Whether the class (students, projector) may see a question: approved, not hidden, and not a removed student's named one. */
 export function questionVisible(state: Pick<SessionState, "participants">, question: Question): boolean {
-  return question.status !== "pending" && !question.hidden && !askerRemoved(state, question);
+  return question.status !== "pending" && !question.hidden && !removalHides(state, question);
+}
+
+/** Waiting for the teacher's approval, from a student still in the class: what the approval queue's bounds count. */
+export function questionWaiting(state: Pick<SessionState, "participants">, question: Question): boolean {
+  return question.status === "pending" && !question.hidden && !askerRemoved(state, question);
+}
+
+/** Whether a question takes a place under the session's cap: the class sees it, or it waits for approval. */
+export function questionHeld(state: Pick<SessionState, "participants">, question: Question): boolean {
+  return questionVisible(state, question) || questionWaiting(state, question);
 }
 
 /**

@@ -13,6 +13,8 @@ export interface Participant {
   nickname: string;
   /** Removed by the teacher: may not rejoin with the same identity. */
   removed: boolean;
+  /** The teacher stopped this student's questions (clearing a flood); unhiding one of their questions lets them ask again. */
+  questionsBlocked?: true;
 }
 
 export interface PollOption {
@@ -229,6 +231,8 @@ export type SessionEventBody =
   | { type: "question:approved"; questionId: string }
   | { type: "question:answered"; questionId: string; answered: boolean }
   | { type: "question:hidden"; questionId: string; hidden: boolean }
+  /** The teacher stopped (or let again) these students asking: logged with the hides of one "hide everything waiting". */
+  | { type: "questions:blocked"; participantIds: string[]; blocked: boolean }
   | { type: "question:shown"; questionId: string | null };
 
 export type SessionEventType = SessionEventBody["type"];

@@ -139,7 +139,7 @@ export class LocalGateway implements RoomGateway {
     const holdsHostKey = request.role !== "student" && request.hostKey !== undefined && (await this.holdsHostKey(room.id, request.hostKey));
     const tokenOf =
       request.role === "student" && request.token ? await this.store.findParticipantByToken(room.id, hashSecret(request.token)) : null;
-    const admission = room.admit({ role: request.role, holdsHostKey, tokenOf, admitNew: request.admitNew !== false });
+    const admission = room.admit({ role: request.role, holdsHostKey, tokenOf, admitNew: request.admitNew !== false, address: request.address });
     if (!admission.ok) return admission;
 
     if (admission.as === "host") {
@@ -162,7 +162,7 @@ export class LocalGateway implements RoomGateway {
       participantId = newId();
       token = newSecret();
       await this.store.saveParticipantToken(room.id, participantId, hashSecret(token));
-      room.addParticipant(participantId, request.nickname || `Student ${count + 1}`);
+      room.addParticipant(participantId, request.nickname || `Student ${count + 1}`, request.address);
     }
     // The join event is durable before the socket is admitted.
     try {

@@ -70,9 +70,22 @@ export class RoomQuestions {
       case "participant:removed":
       case "participant:readmitted":
       case "participant:renamed": {
-        // A removed student's questions leave the class's view (and come back with them); a rename changes the name on named ones.
-        // (A removal publishes the snapshots anyway, which carries the projector's question if it was theirs.)
-        for (const id of this.state.questionOrder) if (this.state.questions[id].participantId === event.participantId) this.changed(id);
+        // A removed student's named questions leave the class's view (and come back with them); a rename changes the name on
+        // named ones. Anonymous ones do not change for anyone, and are not sent: a batch of them at that moment would say whose
+        // they are. (A removal publishes the snapshots anyway, which carries the projector's question if it was theirs.)
+        for (const id of this.state.questionOrder) {
+          const q = this.state.questions[id];
+          if (q.participantId === event.participantId && !q.anonymous) this.changed(id);
+        }
+        return false;
+      }
+      case "questions:blocked": {
+        // The teacher's rows of the askers' hidden questions say so; the class sees no hidden question, so hears nothing.
+        const askers = new Set(event.participantIds);
+        for (const id of this.state.questionOrder) {
+          const q = this.state.questions[id];
+          if (q.hidden && askers.has(q.participantId)) this.changed(id);
+        }
         return false;
       }
       default:

@@ -66,6 +66,16 @@ export class Room {
   private readonly joinNumbers = new Map<string, number>();
   /** Students whose roster rows changed since the console was last told. */
   private readonly rosterPending = new Set<string>();
+  /**
+   * Where each student last joined from, the students each address holds, and
+   * how many new students each address added: one address's identities share
+   * the bounds on new students and on questions waiting for approval
+   * (lib/session/limits.ts). Memory only, never logged: an address says
+   * nothing the class needs, and a restart forgets them like every limiter.
+   */
+  private readonly addressOf = new Map<string, string>();
+  private readonly studentsAt = new Map<string, Set<string>>();
+  private readonly addedFrom = new Map<string, number>();
   /** Students looking back reach the console at most twice a second, like presence. */
   private readonly lookBackUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () =>
     this.sync.toHosts({ put: { lookback: { count: this.presence.lookingBackCount } } }),
@@ -176,16 +186,47 @@ export class Room {
     return this.state.locked;
   }
 
-  /** Whether a socket may join, and as whom (lib/session/admission.ts); the presence figures are the room's. */
-  admit(facts: Omit<JoinFacts, "projectorsOpen" | "participantsJoined">): Admission {
-    return admit(this.state, { ...facts, projectorsOpen: this.presence.projectorCount, participantsJoined: this.participantsJoined });
+  /**
+   * Whether a socket may join, and as whom (lib/session/admission.ts); the
+   * presence figures and the address's count of new students are the room's.
+   * A returning student is noted at the address they join from now.
+   */
+  admit(facts: Omit<JoinFacts, "projectorsOpen" | "participantsJoined" | "identitiesFromAddress"> & { address?: string }): Admission {
+    const { address, ...rest } = facts;
+    const admission = admit(this.state, {
+      ...rest,
+      projectorsOpen: this.presence.projectorCount,
+      participantsJoined: this.participantsJoined,
+      identitiesFromAddress: address === undefined ? 0 : (this.addedFrom.get(address) ?? 0),
+    });
+    if (admission.ok && admission.as === "returning" && address !== undefined) this.noteAddress(admission.participantId, address);
+    return admission;
   }
 
-  addParticipant(participantId: string, nickname: string): void {
+  /** A new student's join (logged), and the address it came from (remembered, not logged). */
+  addParticipant(participantId: string, nickname: string, address?: string): void {
     if (!own(this.state.participants, participantId)) {
       this.joinNumbers.set(participantId, this.joinNumbers.size + 1);
+      if (address !== undefined) this.addedFrom.set(address, (this.addedFrom.get(address) ?? 0) + 1);
     }
+    if (address !== undefined) this.noteAddress(participantId, address);
     this.commit({ type: "participant:joined", participantId, nickname });
+  }
+
+  private noteAddress(participantId: string, address: string): void {
+    const before = this.addressOf.get(participantId);
+    if (before === address) return;
+    if (before !== undefined) this.studentsAt.get(before)?.delete(participantId);
+    this.addressOf.set(participantId, address);
+    let here = this.studentsAt.get(address);
+    if (!here) this.studentsAt.set(address, (here = new Set()));
+    here.add(participantId);
+  }
+
+  /** The students who joined from the same address as this one, it included (empty when not known). */
+  private sameAddressAs(participantId: string): ReadonlySet<string> {
+    const address = this.addressOf.get(participantId);
+    return (address !== undefined && this.studentsAt.get(address)) || new Set([participantId]);
   }
 
   // -------------------------------------------------------------------------
@@ -209,6 +250,8 @@ export class Room {
       if (actor.participantId) this.presence.lookBack(actor.participantId, sender ?? "", command.payload.lookingBack);
       return ok;
     }
+    // A question spends its address's share of the approval queue: the room knows who joined from where.
+    if (command.event === "question:ask" && actor.participantId) actor = { ...actor, sameAddress: this.sameAddressAs(actor.participantId) };
     const decision = decide(this.state, command, actor, { now: this.deps.now(), newId: this.deps.newId, shuffle: this.deps.shuffle });
     if (!decision.ok) return decision;
     for (const body of decision.events) this.commit(body);
@@ -271,6 +314,9 @@ export class Room {
         case "participant:readmitted":
           // Only the teacher lists who was removed; the student is let in on their next join.
           this.rosterChanged(e.participantId);
+          break;
+        case "questions:blocked":
+          // Only the teacher hears of it, on the rows of the askers' hidden questions (./questions.ts).
           break;
         case "participant:joined":
           // Coalesced with the rest of the join storm.
