@@ -266,6 +266,17 @@ describe("check my cluster: kubectl's tables and describe output", () => {
     expect(result.hints[0]).toMatch(/^kubectl describe prints ages/);
   });
 
+  it("reads describe output even when a brace in it looks like JSON (an annotation's value)", () => {
+    const described = paste("wffc-1.33-describe.txt").replace(
+      "Labels:           <none>\nAnnotations:      <none>",
+      'Labels:           <none>\nAnnotations:      example.com/config:\n                    {"replicas":2,"tier":"web",\n                    "zone":"b"}',
+    );
+    expect(described).toContain('{"replicas"');
+    const result = ok(checkCluster(described, "WaitForFirstConsumer", "standard"));
+    expect(result.shape).toBe("describe");
+    expect(result.missing).toEqual([]);
+  });
+
   it("strips the field path kubectl 1.35's describe puts before a container event's message", () => {
     const header = "  Type    Reason   Age   From     Message\n  ----    ------   ----  ----     -------\n";
     const parsed = parseEvents(`Events:\n${header}  Normal  Created  5s    kubelet  spec.containers{app}: Container created\n`);

@@ -521,18 +521,21 @@ export function parseEvents(input: string): Parsed {
 
   const start = jsonStart(text);
   const tables = parseTables(text);
-  // A table wins over JSON only when it comes first: a describe's "Annotations: {...}" is not the paste's JSON.
-  if (tables && (start < 0 || text.search(/^(\s*(NAMESPACE\s+)?LAST SEEN\s|\s*Type\s+Reason\s+Age\s)/m) < start)) {
-    if (tables.events.length === 0) {
-      return {
-        ok: false,
-        problem:
-          tables.shape === "describe"
-            ? "This describe output has an Events header but no event under it. Copy the lines under Type, Reason, Age, From, Message too."
-            : "This table has a header but no event under it. Copy the lines under LAST SEEN, TYPE, REASON too.",
-      };
-    }
-    return { ok: true, ...tables };
+  if (tables && tables.events.length > 0) {
+    // A table comes first, or JSON that does not parse sits before it (a brace in a describe's annotation,
+    // a bracketed prompt): the table is the paste. JSON before a table is tried first.
+    const tableFirst = start < 0 || text.search(/^(\s*(NAMESPACE\s+)?LAST SEEN\s|\s*Type\s+Reason\s+Age\s)/m) < start;
+    const json = tableFirst ? null : parseJson(text, start);
+    return json?.ok ? json : { ok: true, ...tables };
+  }
+  if (tables && start < 0) {
+    return {
+      ok: false,
+      problem:
+        tables.shape === "describe"
+          ? "This describe output has an Events header but no event under it. Copy the lines under Type, Reason, Age, From, Message too."
+          : "This table has a header but no event under it. Copy the lines under LAST SEEN, TYPE, REASON too.",
+    };
   }
   if (/^Events:\s*<none>\s*$/m.test(text) && start < 0) {
     return { ok: false, problem: `kubectl describe printed “Events: <none>”: ${EMPTY_LIST}` };
