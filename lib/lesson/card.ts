@@ -1,5 +1,6 @@
-import { KUBERNETES_VERSION, LEGACY_SCHEDULING_REASONS, SCHEDULING_REASONS } from "./kubeCluster";
+import { kubeStrings } from "./kubeStrings";
 import type { Lifeline, ScenarioStep } from "./types";
+import { DEFAULT_KUBE_VERSION, KUBE_VERSION_LABELS, type KubeVersion } from "./versions";
 
 /**
  * The card the teacher presents from (shared/seed/dynamic-provisioning-sequence.txt):
@@ -34,21 +35,103 @@ export const FIDELITY_NOTES: readonly string[] = [
   "Not shown: retries, failures, ResourceQuota, access modes.",
 ];
 
-/** Shown beside the mode badge on every view: which release's output the screens reproduce. */
-export const KUBERNETES_VERSION_LABEL = `Kubernetes ${KUBERNETES_VERSION}+`;
-export const KUBERNETES_VERSION_STATEMENT = `Objects, events and messages are shown as Kubernetes ${KUBERNETES_VERSION} and later print them.`;
+/** Shown beside the mode badge on every view: which release's output the screens reproduce, e.g. "Kubernetes 1.35 or later". */
+export function versionLabel(version: KubeVersion = DEFAULT_KUBE_VERSION): string {
+  return `Kubernetes ${KUBE_VERSION_LABELS[version]}`;
+}
+
+// Who prints the strings: the describe prefix is kubectl's, so the statement names the client too.
+const PRINTED_BY: Record<KubeVersion, string> = {
+  "1.32": "Kubernetes 1.32 and its kubectl print",
+  "1.33": "Kubernetes 1.33 and its kubectl print",
+  "1.34": "Kubernetes 1.34 (patch 1.34.2 or later) and its kubectl print",
+  "1.35": "Kubernetes 1.35 and later, with a kubectl of the same release, print",
+};
+
+/** One sentence for every screen: which release's output it reproduces. */
+export function versionStatement(version: KubeVersion = DEFAULT_KUBE_VERSION): string {
+  return `Objects, events and messages are shown as ${PRINTED_BY[version]} them.`;
+}
+
+/** The default release's label and statement (kept for screens that do not pass the class's release yet). */
+export const KUBERNETES_VERSION_LABEL = versionLabel(DEFAULT_KUBE_VERSION);
+export const KUBERNETES_VERSION_STATEMENT = versionStatement(DEFAULT_KUBE_VERSION);
+
+const YAML_NOTE =
+  "The YAML leaves out fields the lesson does not use (creationTimestamp, resourceVersion, managedFields, IPs, container and image IDs, and the container status's volumeMounts, resources and user); what it shows is in the order kubectl get -o yaml prints it.";
 
 /**
- * Where older or differently configured clusters print something else
- * (LESSON.md section 6, "Version note"). Without these, someone on 1.32 would
- * think the lesson is wrong when their cluster prints the old reason.
+ * Where the other releases print something else (LESSON.md, "Version notes"). Without these,
+ * someone whose cluster runs another release would think the lesson is wrong. Each note names
+ * the releases it is about, so the same wording never reads as this release's when it is not.
  */
-export const VERSION_NOTES: readonly string[] = [
-  KUBERNETES_VERSION_STATEMENT,
-  `On 1.32 and older the scheduler's reason reads "${LEGACY_SCHEDULING_REASONS.pvNodeAffinity}" instead of "${SCHEDULING_REASONS.pvNodeAffinity}" (renamed in v1.33.0), and the kubelet writes "Created container app" without the colon.`,
-  'With dynamic resource allocation enabled (GA in 1.34) a FailedScheduling message can end in "… no new claims to deallocate, preemption: …"; the lesson shows the plain tail.',
-  "The YAML leaves out fields the lesson does not use (creationTimestamp, resourceVersion, managedFields, IPs, container IDs); what it shows is in the order kubectl get -o yaml prints it.",
-];
+export function versionNotes(version: KubeVersion = DEFAULT_KUBE_VERSION): readonly string[] {
+  return VERSION_NOTES_BY_RELEASE[version];
+}
+
+function buildVersionNotes(version: KubeVersion): readonly string[] {
+  const k = kubeStrings(version);
+  const legacyReason = kubeStrings("1.32").reasons.pvNodeAffinity;
+  const currentReason = kubeStrings("1.33").reasons.pvNodeAffinity;
+  const kubelet: Record<KubeVersion, string> = {
+    "1.32": `The kubelet writes "${k.created("app")}" and "${k.started("app")}" (1.33 and 1.34: "Created container: app"; 1.35 and later: "Container created" and "Container started").`,
+    "1.33": `The kubelet writes "${k.created("app")}" and "${k.started("app")}" (1.32 and older: "Created container app"; 1.35 and later: "Container created" and "Container started").`,
+    "1.34": `The kubelet writes "${k.created("app")}" and "${k.started("app")}" (1.32 and older: "Created container app"; 1.35 and later: "Container created" and "Container started").`,
+    "1.35": `The kubelet writes "${k.created("app")}" and "${k.started("app")}" without the container's name (1.33 and 1.34: "Created container: app" and "Started container app"; 1.32 and older: "Created container app").`,
+  };
+  const describe = k.describePrefixesFieldPath
+    ? `kubectl describe (1.35 and later) puts the container's field path before the kubelet's container events: "spec.containers{app}: Container created". kubectl events and kubectl get events print the message alone.`
+    : `kubectl describe prints the kubelet's messages as they are; from kubectl 1.35 it puts the container's field path first ("spec.containers{app}: Container created").`;
+  const reason =
+    version === "1.32"
+      ? `The scheduler's reason reads "${legacyReason}" (1.33 and later: "${currentReason}", renamed in v1.33.0).`
+      : `The scheduler's reason reads "${currentReason}" (1.32 and older: "${legacyReason}", renamed in v1.33.0).`;
+  const dra = k.postFilterReasons.length
+    ? `Dynamic resource allocation is on by default from 1.34, so every FailedScheduling ends "… no new claims to deallocate, preemption: …", even for a Pod without ResourceClaims (1.33 and older go straight to "preemption: …").`
+    : `FailedScheduling goes straight from the nodes' reasons to "preemption: …"; from 1.34, with dynamic resource allocation on by default, it reads "… no new claims to deallocate, preemption: …".`;
+  const pulled =
+    version === "1.35"
+      ? `When the image is already on the node, Pulled reads "${k.alreadyPresent("nginx")}" (the kubelet checks the Pod's pull credentials, on by default from 1.35; before: "… already present on machine"). With image: nginx (no tag) the pull policy is Always, so the lesson shows Pulling and "Successfully pulled".`
+      : `When the image is already on the node, Pulled reads "${k.alreadyPresent("nginx")}" (1.35 and later add "and can be accessed by the pod"). With image: nginx (no tag) the pull policy is Always, so the lesson shows Pulling and "Successfully pulled".`;
+  const generation: Record<KubeVersion, string> = {
+    "1.32":
+      "Pods have no metadata.generation and no observedGeneration (1.33 adds metadata.generation; 1.34 adds status.observedGeneration and each condition's observedGeneration).",
+    "1.33":
+      "Pods carry metadata.generation (new in 1.33) but no observedGeneration yet (1.34 adds status.observedGeneration and each condition's observedGeneration).",
+    "1.34":
+      "Pods carry metadata.generation, status.observedGeneration once the kubelet writes the status, and observedGeneration on each condition (on by default from 1.34).",
+    "1.35":
+      "Pods carry metadata.generation, status.observedGeneration once the kubelet writes the status, and observedGeneration on each condition (from 1.34).",
+  };
+  const taint =
+    version === "1.34"
+      ? `A tainted node (kind's control plane) is counted as "node(s) had untolerated taint(s)": the lesson shows patch 1.34.2 and later; 1.34.0 and 1.34.1 print "node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }".`
+      : version === "1.35"
+        ? `A tainted node (kind's control plane) is counted as "node(s) had untolerated taint(s)" (1.34.1 and older name the taint: "node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }").`
+        : `A tainted node (kind's control plane) is counted as "${k.untoleratedTaint("node-role.kubernetes.io/control-plane", "")}" (1.34.2 and later: "node(s) had untolerated taint(s)").`;
+  const notes = [versionStatement(version), kubelet[version], describe, reason, dra, pulled, generation[version], taint];
+  if (k.nominatesBeforePreBind) {
+    notes.push(
+      "While the scheduler waits in PreBind for a volume (WaitForFirstConsumer and Local), the Pod shows status.nominatedNodeName, so kubectl get pod -o wide has a NOMINATED NODE; binding clears it (new in 1.35).",
+    );
+  }
+  if (version === "1.32")
+    notes.push(
+      "Releases before 1.32 differ in more places than these notes list (for example the ExternalProvisioning wording before 1.28).",
+    );
+  notes.push(YAML_NOTE);
+  return Object.freeze(notes);
+}
+
+const VERSION_NOTES_BY_RELEASE: Readonly<Record<KubeVersion, readonly string[]>> = {
+  "1.32": buildVersionNotes("1.32"),
+  "1.33": buildVersionNotes("1.33"),
+  "1.34": buildVersionNotes("1.34"),
+  "1.35": buildVersionNotes("1.35"),
+};
+
+/** The default release's notes (kept for screens that do not pass the class's release yet). */
+export const VERSION_NOTES: readonly string[] = versionNotes(DEFAULT_KUBE_VERSION);
 
 export const STEP_1_NOTE = "The PVC sits in Pending. No Pod needs it yet, so nothing is created.";
 export const STEP_9_NOTE = "PVC and PV are now Bound. Only now can the Pod start.";

@@ -1,5 +1,7 @@
 import { DRIVER, NAMESPACE, PVC_NAME, POD_NAME } from "./kubeCluster";
+import { kubeStrings } from "./kubeStrings";
 import type { KubeEvent, NodeVerdict, World } from "./types";
+import { DEFAULT_KUBE_VERSION, type KubeVersion } from "./versions";
 
 /**
  * The Event catalogue (LESSON.md section 6): reasons, sources and message
@@ -33,7 +35,25 @@ export const CONTAINER = { name: "app", image: "nginx" } as const;
  */
 const IMAGE_PULL = { pullDuration: "2.114s", includingWaiting: "2.114s", sizeBytes: 72_223_946 } as const;
 
-export const EVENT_MESSAGES = {
+/** The messages of the events the lesson shows, as one Kubernetes release writes them. */
+export interface EventMessages {
+  waitForFirstConsumer: string;
+  waitForPodScheduled: (pod: string) => string;
+  externalProvisioning: (driver: string) => string;
+  provisioning: (namespace: string, claim: string) => string;
+  provisioningSucceeded: (pv: string) => string;
+  scheduled: (namespace: string, pod: string, node: string) => string;
+  successfulAttachVolume: (pv: string) => string;
+  pulling: (image: string) => string;
+  pulled: (image: string) => string;
+  /** Pulled when no pull was needed (not on the lesson's track: its image has no tag, so the policy is Always). */
+  alreadyPresent: (image: string) => string;
+  created: (container: string) => string;
+  started: (container: string) => string;
+}
+
+// Messages that read the same in 1.32..1.36 (LESSON.md section 6 has each source).
+const STABLE_MESSAGES = {
   waitForFirstConsumer: "waiting for first consumer to be created before binding",
   waitForPodScheduled: (pod: string) => `waiting for pod ${pod} to be scheduled`,
   /** The v1.28+ wording (kubernetes PR #118262). */
@@ -49,17 +69,35 @@ export const EVENT_MESSAGES = {
   pulling: (image: string) => `Pulling image "${image}"`,
   pulled: (image: string) =>
     `Successfully pulled image "${image}" in ${IMAGE_PULL.pullDuration} (${IMAGE_PULL.includingWaiting} including waiting). Image size: ${IMAGE_PULL.sizeBytes} bytes.`,
-  /** With a colon since v1.33; 1.32 and older print "Created container %s". */
-  created: (container: string) => `Created container: ${container}`,
-  started: (container: string) => `Started container ${container}`,
-} as const;
+};
+
+function buildMessages(version: KubeVersion): EventMessages {
+  const k = kubeStrings(version);
+  return Object.freeze({ ...STABLE_MESSAGES, alreadyPresent: k.alreadyPresent, created: k.created, started: k.started });
+}
+
+const MESSAGES: Readonly<Record<KubeVersion, EventMessages>> = {
+  "1.32": buildMessages("1.32"),
+  "1.33": buildMessages("1.33"),
+  "1.34": buildMessages("1.34"),
+  "1.35": buildMessages("1.35"),
+};
+
+/** Every event message of the lesson, as `version` writes it. */
+export function eventMessages(version: KubeVersion = DEFAULT_KUBE_VERSION): EventMessages {
+  return MESSAGES[version];
+}
+
+/** The default release's messages (kept for callers that do not pass a release yet). */
+export const EVENT_MESSAGES: EventMessages = eventMessages(DEFAULT_KUBE_VERSION);
 
 /**
- * The scheduler's FitError text plus the DefaultPreemption tail. Each node
- * counts once (its first failing filter); "count reason" entries are sorted
- * (sort.Strings) and joined with ", "; every section ends with ".".
+ * The scheduler's FitError text plus the PostFilter tail. Each node counts once (its first failing
+ * filter); "count reason" entries are sorted (sort.Strings) and joined with ", "; every section ends
+ * with ".". The PostFilter plugins' reasons are joined with ", ": from 1.34 DynamicResources'
+ * "no new claims to deallocate" comes before DefaultPreemption's "preemption: ...".
  */
-export function failedSchedulingMessage(verdicts: readonly NodeVerdict[]): string {
+export function failedSchedulingMessage(verdicts: readonly NodeVerdict[], version: KubeVersion = DEFAULT_KUBE_VERSION): string {
   const total = verdicts.length;
   const histogram = new Map<string, number>();
   for (const v of verdicts) {
@@ -70,7 +108,8 @@ export function failedSchedulingMessage(verdicts: readonly NodeVerdict[]): strin
   // Plain code-unit order matches Go's byte-wise sort.Strings for ASCII text.
   const reasons = [...histogram].map(([reason, count]) => `${count} ${reason}`).sort();
   const preemption = `preemption: 0/${total} nodes are available: ${total} Preemption is not helpful for scheduling.`;
-  return `0/${total} nodes are available: ${reasons.join(", ")}. ${preemption}`;
+  const postFilter = [...kubeStrings(version).postFilterReasons, preemption].join(", ");
+  return `0/${total} nodes are available: ${reasons.join(", ")}. ${postFilter}`;
 }
 
 export const waitForFirstConsumerEvent = (): KubeEvent => ({
@@ -113,12 +152,12 @@ export const provisioningSucceededEvent = (pv: string): KubeEvent => ({
   message: EVENT_MESSAGES.provisioningSucceeded(pv),
 });
 
-export const failedSchedulingEvent = (verdicts: readonly NodeVerdict[]): KubeEvent => ({
+export const failedSchedulingEvent = (verdicts: readonly NodeVerdict[], version: KubeVersion = DEFAULT_KUBE_VERSION): KubeEvent => ({
   involvedObject: POD_REF,
   type: "Warning",
   reason: "FailedScheduling",
   from: EVENT_SOURCES.scheduler,
-  message: failedSchedulingMessage(verdicts),
+  message: failedSchedulingMessage(verdicts, version),
 });
 
 export const scheduledEvent = (node: string): KubeEvent => ({
@@ -137,19 +176,48 @@ export const successfulAttachVolumeEvent = (pv: string): KubeEvent => ({
   message: EVENT_MESSAGES.successfulAttachVolume(pv),
 });
 
+/** The field path the kubelet's container events carry (involvedObject.fieldPath, GenerateContainerRef). */
+export const CONTAINER_FIELD_PATH = `spec.containers{${CONTAINER.name}}`;
+
+/** An event about one container of the Pod: it names the container in involvedObject.fieldPath. */
+export interface ContainerEvent extends KubeEvent {
+  fieldPath: string;
+}
+
 // The kubelet's container events (kuberuntime_container.go, image_manager.go), in the
 // order it writes them once the volume is mounted.
-const kubeletEvent = (reason: string, message: string): KubeEvent => ({
+const kubeletEvent = (reason: string, message: string): ContainerEvent => ({
   involvedObject: POD_REF,
   type: "Normal",
   reason,
   from: EVENT_SOURCES.kubelet,
   message,
+  fieldPath: CONTAINER_FIELD_PATH,
 });
-export const imagePullingEvent = (): KubeEvent => kubeletEvent("Pulling", EVENT_MESSAGES.pulling(CONTAINER.image));
-export const imagePulledEvent = (): KubeEvent => kubeletEvent("Pulled", EVENT_MESSAGES.pulled(CONTAINER.image));
-export const containerCreatedEvent = (): KubeEvent => kubeletEvent("Created", EVENT_MESSAGES.created(CONTAINER.name));
-export const containerStartedEvent = (): KubeEvent => kubeletEvent("Started", EVENT_MESSAGES.started(CONTAINER.name));
+export const imagePullingEvent = (version: KubeVersion = DEFAULT_KUBE_VERSION): ContainerEvent =>
+  kubeletEvent("Pulling", eventMessages(version).pulling(CONTAINER.image));
+export const imagePulledEvent = (version: KubeVersion = DEFAULT_KUBE_VERSION): ContainerEvent =>
+  kubeletEvent("Pulled", eventMessages(version).pulled(CONTAINER.image));
+export const containerCreatedEvent = (version: KubeVersion = DEFAULT_KUBE_VERSION): ContainerEvent =>
+  kubeletEvent("Created", eventMessages(version).created(CONTAINER.name));
+export const containerStartedEvent = (version: KubeVersion = DEFAULT_KUBE_VERSION): ContainerEvent =>
+  kubeletEvent("Started", eventMessages(version).started(CONTAINER.name));
+
+/** The event's involvedObject.fieldPath, or "" when it is about the whole object. */
+export function eventFieldPath(event: KubeEvent): string {
+  return "fieldPath" in event && typeof event.fieldPath === "string" ? event.fieldPath : "";
+}
+
+/**
+ * The MESSAGE column of `kubectl describe` for `event` with `version`'s kubectl: trimmed (so the
+ * attach message loses its trailing space) and, from kubectl 1.35, prefixed with the field path
+ * ("spec.containers{app}: Container created"). `kubectl events` prints the trimmed message alone.
+ */
+export function describeEventMessage(event: KubeEvent, version: KubeVersion = DEFAULT_KUBE_VERSION): string {
+  const message = event.message.trim();
+  const fieldPath = eventFieldPath(event);
+  return kubeStrings(version).describePrefixesFieldPath && fieldPath ? `${fieldPath}: ${message}` : message;
+}
 
 /** The Events section of `kubectl describe <object>`: that object's events, oldest first. */
 export function eventsFor(world: World, involvedObject: string): KubeEvent[] {

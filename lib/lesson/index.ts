@@ -11,3 +11,5 @@ export * from "./position";
 export * from "./world";
 export * from "./yaml";
 export * from "./compare";
+export * from "./versions";
+export * from "./kubeStrings";

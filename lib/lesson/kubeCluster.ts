@@ -1,5 +1,7 @@
 /** The lesson's Kubernetes cluster: its names, versions and the objects every scenario shares (not the server's Redis scale-out, which is server/scaleout). */
+import { kubeStrings } from "./kubeStrings";
 import type { BindingMode, KubeObject, NodeVerdict, TopologyNode, VariantId } from "./types";
+import { DEFAULT_KUBE_VERSION, type KubeVersion } from "./versions";
 
 /**
  * The illustrative cluster every scenario runs in (LESSON.md sections 3 and 8).
@@ -90,23 +92,24 @@ export function scenarioId(mode: BindingMode, variant: VariantId): ScenarioId | 
 }
 
 /**
- * The Kubernetes release whose strings the lesson prints. Two strings it shows
- * changed in v1.33.0 (LESSON.md section 6, "Version note"), so the screens say
- * which version they follow and FIDELITY_NOTES gives the older wording.
+ * The release the old single-version screens print: the default one. Screens that know the class's
+ * release pass it to getScenario, versionLabel and versionStatement instead.
  */
-export const KUBERNETES_VERSION = "1.33";
+export const KUBERNETES_VERSION: KubeVersion = DEFAULT_KUBE_VERSION;
 
-/** FailedScheduling reasons used here (binder.go / the NodeAffinity plugin), as v1.33 and later print them. */
-export const SCHEDULING_REASONS = {
-  nodeAffinity: "node(s) didn't match Pod's node affinity/selector",
-  /** ErrReasonNodeConflict, renamed in v1.33.0 (kubernetes PR #129887). */
-  pvNodeAffinity: "node(s) didn't match PersistentVolume's node affinity",
-  noPersistentVolumes: "node(s) didn't find available persistent volumes to bind",
-} as const;
+/** The FailedScheduling reasons the lesson's nodes report (binder.go / the NodeAffinity plugin), as `version` prints them. */
+export function schedulingReasons(version: KubeVersion = DEFAULT_KUBE_VERSION) {
+  const { nodeAffinity, pvNodeAffinity, noPersistentVolumes } = kubeStrings(version).reasons;
+  return { nodeAffinity, pvNodeAffinity, noPersistentVolumes } as const;
+}
+
+/** FailedScheduling reasons used here, as v1.33 and later print them (the default release's). */
+export const SCHEDULING_REASONS = schedulingReasons(DEFAULT_KUBE_VERSION);
 
 /** What clusters on 1.32 and older print instead, for the fidelity note and the lab's "older cluster" hints. */
 export const LEGACY_SCHEDULING_REASONS = {
-  pvNodeAffinity: "node(s) had volume node affinity conflict",
+  /** ErrReasonNodeConflict before v1.33.0 (kubernetes PR #129887). */
+  pvNodeAffinity: schedulingReasons("1.32").pvNodeAffinity,
 } as const;
 
 /** What differs between scenarios: the class, where the disk lands, the Pod's constraint, who wins PICK NODE. */
@@ -173,66 +176,84 @@ const rejects = (node: string, failedFilter: NodeVerdict["failedFilter"], reason
  * all three nodes to get past NodeAffinity). Both Immediate variants put the disk
  * in zone-a: same PVC name, same hash-rotated `preferred`, same zone.
  */
-export const SCENARIO_CASTS: Readonly<Record<ScenarioId, ScenarioCast>> = {
-  "WaitForFirstConsumer/standard": {
-    storageClass: WFFC_CLASS,
-    diskZone: "zone-b",
-    podNodeSelector: null,
-    chosenNode: "node-b1",
-    localPv: false,
-    // Every node could get a provisioned volume; scoring picks node-b1.
-    nodeVerdicts: [fits("node-a"), fits("node-b1"), fits("node-b2")],
-  },
-  "Immediate/standard": {
-    storageClass: IMMEDIATE_CLASS,
-    diskZone: "zone-a",
-    podNodeSelector: null,
-    chosenNode: "node-a",
-    localPv: false,
-    nodeVerdicts: [
-      fits("node-a"),
-      rejects("node-b1", "VolumeBinding", SCHEDULING_REASONS.pvNodeAffinity),
-      rejects("node-b2", "VolumeBinding", SCHEDULING_REASONS.pvNodeAffinity),
-    ],
-  },
-  "Immediate/zone-conflict": {
-    storageClass: IMMEDIATE_CLASS,
-    diskZone: "zone-a",
-    podNodeSelector: { [ZONE_KEY]: "zone-b" },
-    chosenNode: null,
-    localPv: false,
-    // NodeAffinity runs before VolumeBinding, so node-a reports the selector, not the volume.
-    nodeVerdicts: [
-      rejects("node-a", "NodeAffinity", SCHEDULING_REASONS.nodeAffinity),
-      rejects("node-b1", "VolumeBinding", SCHEDULING_REASONS.pvNodeAffinity),
-      rejects("node-b2", "VolumeBinding", SCHEDULING_REASONS.pvNodeAffinity),
-    ],
-  },
-  "Local/standard": {
-    storageClass: LOCAL_CLASS,
-    diskZone: null,
-    podNodeSelector: null,
-    chosenNode: "node-b1",
-    localPv: true,
-    nodeVerdicts: [
-      rejects("node-a", "VolumeBinding", SCHEDULING_REASONS.noPersistentVolumes),
-      fits("node-b1"),
-      rejects("node-b2", "VolumeBinding", SCHEDULING_REASONS.noPersistentVolumes),
-    ],
-  },
-  "Local/no-local-pv": {
-    storageClass: LOCAL_CLASS,
-    diskZone: null,
-    podNodeSelector: null,
-    chosenNode: null,
-    localPv: false,
-    nodeVerdicts: [
-      rejects("node-a", "VolumeBinding", SCHEDULING_REASONS.noPersistentVolumes),
-      rejects("node-b1", "VolumeBinding", SCHEDULING_REASONS.noPersistentVolumes),
-      rejects("node-b2", "VolumeBinding", SCHEDULING_REASONS.noPersistentVolumes),
-    ],
-  },
+function buildCasts(version: KubeVersion): Readonly<Record<ScenarioId, ScenarioCast>> {
+  const reasons = schedulingReasons(version);
+  return {
+    "WaitForFirstConsumer/standard": {
+      storageClass: WFFC_CLASS,
+      diskZone: "zone-b",
+      podNodeSelector: null,
+      chosenNode: "node-b1",
+      localPv: false,
+      // Every node could get a provisioned volume; scoring picks node-b1.
+      nodeVerdicts: [fits("node-a"), fits("node-b1"), fits("node-b2")],
+    },
+    "Immediate/standard": {
+      storageClass: IMMEDIATE_CLASS,
+      diskZone: "zone-a",
+      podNodeSelector: null,
+      chosenNode: "node-a",
+      localPv: false,
+      nodeVerdicts: [
+        fits("node-a"),
+        rejects("node-b1", "VolumeBinding", reasons.pvNodeAffinity),
+        rejects("node-b2", "VolumeBinding", reasons.pvNodeAffinity),
+      ],
+    },
+    "Immediate/zone-conflict": {
+      storageClass: IMMEDIATE_CLASS,
+      diskZone: "zone-a",
+      podNodeSelector: { [ZONE_KEY]: "zone-b" },
+      chosenNode: null,
+      localPv: false,
+      // NodeAffinity runs before VolumeBinding, so node-a reports the selector, not the volume.
+      nodeVerdicts: [
+        rejects("node-a", "NodeAffinity", reasons.nodeAffinity),
+        rejects("node-b1", "VolumeBinding", reasons.pvNodeAffinity),
+        rejects("node-b2", "VolumeBinding", reasons.pvNodeAffinity),
+      ],
+    },
+    "Local/standard": {
+      storageClass: LOCAL_CLASS,
+      diskZone: null,
+      podNodeSelector: null,
+      chosenNode: "node-b1",
+      localPv: true,
+      nodeVerdicts: [
+        rejects("node-a", "VolumeBinding", reasons.noPersistentVolumes),
+        fits("node-b1"),
+        rejects("node-b2", "VolumeBinding", reasons.noPersistentVolumes),
+      ],
+    },
+    "Local/no-local-pv": {
+      storageClass: LOCAL_CLASS,
+      diskZone: null,
+      podNodeSelector: null,
+      chosenNode: null,
+      localPv: false,
+      nodeVerdicts: [
+        rejects("node-a", "VolumeBinding", reasons.noPersistentVolumes),
+        rejects("node-b1", "VolumeBinding", reasons.noPersistentVolumes),
+        rejects("node-b2", "VolumeBinding", reasons.noPersistentVolumes),
+      ],
+    },
+  };
+}
+
+const CASTS: Readonly<Record<KubeVersion, Readonly<Record<ScenarioId, ScenarioCast>>>> = {
+  "1.32": buildCasts("1.32"),
+  "1.33": buildCasts("1.33"),
+  "1.34": buildCasts("1.34"),
+  "1.35": buildCasts("1.35"),
 };
+
+/** Each scenario's cast with the reasons `version`'s scheduler prints. The same object on every call. */
+export function scenarioCasts(version: KubeVersion = DEFAULT_KUBE_VERSION): Readonly<Record<ScenarioId, ScenarioCast>> {
+  return CASTS[version];
+}
+
+/** The default release's casts (kept for callers that do not pass a release yet). */
+export const SCENARIO_CASTS: Readonly<Record<ScenarioId, ScenarioCast>> = scenarioCasts(DEFAULT_KUBE_VERSION);
 
 export function zoneOf(node: string): string {
   const found = NODES.find((n) => n.name === node);

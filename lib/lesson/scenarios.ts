@@ -1,16 +1,20 @@
-import { STEP_1_NOTE, STEP_9_NOTE, WFFC_STEPS } from "./card";
+import { FIDELITY_NOTES, STEP_1_NOTE, STEP_9_NOTE, WFFC_STEPS, versionLabel, versionNotes, versionStatement } from "./card";
 import {
   DRIVER,
   DYNAMIC_PV_NAME,
   LOCAL_PATH,
   LOCAL_PV_CAPACITY,
   LOCAL_PV_NAME,
-  SCENARIO_CASTS,
+  scenarioCasts,
   scenarioId,
+  scenarioParts,
+  type ScenarioCast,
   type ScenarioId,
 } from "./kubeCluster";
-import { EVENT_MESSAGES, failedSchedulingMessage } from "./events";
+import { eventMessages, failedSchedulingMessage, type EventMessages } from "./events";
+import { kubeStrings, type KubeStrings } from "./kubeStrings";
 import type { BindingMode, Scenario, ScenarioStep, UnderTheHood, VariantId } from "./types";
+import { DEFAULT_KUBE_VERSION, isKubeVersion, type KubeVersion } from "./versions";
 
 /**
  * The five scenarios as data: the card's WaitForFirstConsumer track, Immediate
@@ -36,8 +40,47 @@ function cardStep(label: number): ScenarioStep {
   return found;
 }
 
-const ZONE_CONFLICT_MESSAGE = failedSchedulingMessage(SCENARIO_CASTS["Immediate/zone-conflict"].nodeVerdicts);
-const NO_LOCAL_PV_MESSAGE = failedSchedulingMessage(SCENARIO_CASTS["Local/no-local-pv"].nodeVerdicts);
+/**
+ * A scenario as one Kubernetes release prints it. The release travels with the object, so
+ * worldAt(scenario, i) renders that release's objects and events without another argument.
+ */
+export interface VersionedScenario extends Scenario {
+  readonly kubeVersion: KubeVersion;
+  /** e.g. "Kubernetes 1.35 or later". */
+  readonly versionLabel: string;
+  /** "Objects, events and messages are shown as …", for every screen. */
+  readonly versionStatement: string;
+  /** Where other releases print something else. */
+  readonly versionNotes: readonly string[];
+  /** The card's fidelity notes (the same for every release). */
+  readonly fidelityNotes: readonly string[];
+}
+
+/** What a release changes in the scenarios' words: its strings, its casts' reasons, its event messages. */
+interface Release {
+  version: KubeVersion;
+  k: KubeStrings;
+  casts: Readonly<Record<ScenarioId, ScenarioCast>>;
+  messages: EventMessages;
+}
+
+function release(version: KubeVersion): Release {
+  return { version, k: kubeStrings(version), casts: scenarioCasts(version), messages: eventMessages(version) };
+}
+
+/** How the PostFilter tail of a FailedScheduling message comes about in this release. */
+function postFilterExplained(r: Release): string {
+  return r.k.postFilterReasons.length
+    ? 'Then the PostFilter plugins add their reasons, joined with ", ": DynamicResources (on by default since 1.34) says "no new claims to deallocate" even for a Pod without ResourceClaims, and DefaultPreemption "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."'
+    : 'The DefaultPreemption PostFilter appends "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling." (From 1.34 DynamicResources, on by default, puts "no new claims to deallocate, " before it.)';
+}
+
+/** The renamed node-affinity reason with the other releases' wording, for expanders. */
+function pvReasonWithHistory(r: Release): string {
+  return r.version === "1.32"
+    ? `${r.k.reasons.pvNodeAffinity} (the 1.32 and older wording; 1.33 and later print ${kubeStrings("1.33").reasons.pvNodeAffinity})`
+    : `${r.k.reasons.pvNodeAffinity} (1.32 and older print ${kubeStrings("1.32").reasons.pvNodeAffinity})`;
+}
 
 // ---------------------------------------------------------------------------
 // Expanders shared by several scenarios. Each covers something the card
@@ -69,10 +112,15 @@ const UTH_RESERVE: UnderTheHood = {
   body: "In Reserve, AssumePodVolumes records the decision in the scheduler's assume cache, an in-memory copy of the objects. Nothing reaches the API server until PreBind (step 5).",
 };
 
-const UTH_PREBIND_WAIT: UnderTheHood = {
-  title: "PreBind waits for the bind (steps 5 → 10)",
-  body: 'After its write, PreBind polls every 1 s, for up to bindTimeoutSeconds (default 600), until the PVC is fully bound: spec.volumeName set and the pv.kubernetes.io/bind-completed annotation present. Until then the Pod has no spec.nodeName, so kubectl get pod -o wide shows no NODE. On timeout the Pod gets FailedScheduling (running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded; older releases: timed out waiting for the condition) and is requeued with backoff.',
-};
+function uthPrebindWait(r: Release, node: string): UnderTheHood {
+  const nominated = r.k.nominatesBeforePreBind
+    ? ` Since 1.35 the scheduler first sets the Pod's status.nominatedNodeName: ${node}, so NOMINATED NODE shows ${node} until binding clears it.`
+    : "";
+  return {
+    title: "PreBind waits for the bind (steps 5 → 10)",
+    body: `After its write, PreBind polls every 1 s, for up to bindTimeoutSeconds (default 600), until the PVC is fully bound: spec.volumeName set and the pv.kubernetes.io/bind-completed annotation present. Until then the Pod has no spec.nodeName, so kubectl get pod -o wide shows no NODE.${nominated} On timeout the Pod gets FailedScheduling (running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded; older releases: timed out waiting for the condition) and is requeued with backoff.`,
+  };
+}
 
 const UTH_PROVISIONER_DOWN: UnderTheHood = {
   title: "If the provisioner is not running",
@@ -103,7 +151,7 @@ const UTH_BIND_WRITES: UnderTheHood = {
 
 const UTH_NO_PV_BOUND_BY: UnderTheHood = {
   title: "Why the PV gets no bound-by-controller",
-  body: "The provisioner already wrote a complete claimRef (with the PVC's UID), so the PV's spec is not dirty and GetBindVolumeToClaim adds nothing to it. Only the PVC is annotated. kubectl describe pv on real CSI volumes shows just pv.kubernetes.io/provisioned-by.",
+  body: "The provisioner already wrote a complete claimRef (with the PVC's UID), so the PV's spec is not dirty and GetBindVolumeToClaim adds nothing to it. Only the PVC is annotated. kubectl describe pv on a CSI volume lists pv.kubernetes.io/provisioned-by and the two provisioner-deletion-secret annotations (empty without secrets; external-provisioner sets them on every PV since v3.2.0), and no bound-by-controller.",
 };
 
 const UTH_ACCESS_MODES: UnderTheHood = {
@@ -120,11 +168,13 @@ function uthBindPod(node: string, waited: boolean): UnderTheHood {
   };
 }
 
-function uthRunPod(attachable: boolean): UnderTheHood {
+function uthRunPod(r: Release, attachable: boolean): UnderTheHood {
+  const generation = r.k.podObservedGeneration ? ", each with observedGeneration: 1, and status.observedGeneration: 1" : "";
   return {
     title: '"RUN POD" means picked up, not running',
     body:
       "The kubelet's watch delivers Pods whose spec.nodeName is its node. It calls volumeManager.WaitForAttachAndMount before it asks the container runtime to start anything, so kubectl get pod shows ContainerCreating until MOUNT is done. " +
+      `It writes the Pod's status first: Initialized is already True (the Pod has no init containers); PodReadyToStartContainers, Ready and ContainersReady are False${generation}. ` +
       (attachable
         ? "At the same moment the attach/detach controller notices a scheduled Pod with an attachable volume: steps 11 and 12 overlap."
         : "The in-tree local volume plugin is not attachable, so the attach/detach controller has nothing to do."),
@@ -138,10 +188,16 @@ function uthAttach(node: string): UnderTheHood {
   };
 }
 
-const UTH_STAGE_PUBLISH: UnderTheHood = {
-  title: "Stage and publish (12e–f)",
-  body: "e. NodeStageVolume, inside MountDevice, if the driver has STAGE_UNSTAGE_VOLUME: the volume is mounted once per node at a global staging path (…/kubernetes.io/csi/<driver>/<sha256(volumeHandle)>/globalmount). f. NodePublishVolume, inside SetUp: the volume appears in the Pod's own volume directory. Success writes no event (only a log line, MountVolume.SetUp succeeded). Then the kubelet starts the containers and writes Pulling (Pulling image \"nginx\"), Pulled, Created (Created container: app) and Started (Started container app); the Pod's conditions PodReadyToStartContainers, Initialized, Ready and ContainersReady turn True next to PodScheduled.",
-};
+function uthStagePublish(r: Release): UnderTheHood {
+  const m = r.messages;
+  const describe = r.k.describePrefixesFieldPath
+    ? " kubectl describe shows them after the field path, e.g. spec.containers{app}: Container created."
+    : "";
+  return {
+    title: "Stage and publish (12e–f)",
+    body: `e. NodeStageVolume, inside MountDevice, if the driver has STAGE_UNSTAGE_VOLUME: the volume is mounted once per node at a global staging path (…/kubernetes.io/csi/<driver>/<sha256(volumeHandle)>/globalmount). f. NodePublishVolume, inside SetUp: the volume appears in the Pod's own volume directory. Success writes no event (only a log line, MountVolume.SetUp succeeded). Then the kubelet starts the containers and writes Pulling (${m.pulling("nginx")}), Pulled, Created (${m.created("app")}) and Started (${m.started("app")});${describe} PodReadyToStartContainers, Ready and ContainersReady turn True (Initialized has been True since RUN POD), next to PodScheduled.`,
+  };
+}
 
 const UTH_MOUNT_FAILURES: UnderTheHood = {
   title: "When attach or mount fails",
@@ -152,88 +208,94 @@ const UTH_MOUNT_FAILURES: UnderTheHood = {
 // WaitForFirstConsumer: the card's main track, with expanders.
 // ---------------------------------------------------------------------------
 
-const WFFC_UNDER_THE_HOOD: Record<number, UnderTheHood[]> = {
-  1: [
-    UTH_ADMISSION,
-    {
-      title: "Why nothing is created",
-      body: "The PV controller's syncUnboundClaim skips unbound PVs for a delay-binding class and, since the claim has no selected-node, emits WaitForFirstConsumer and stops: no storage-provisioner annotation, no PV. The CSI provisioner sees the PVC too, but its shouldProvision needs that annotation and, for WaitForFirstConsumer, a selected-node. The controller re-syncs every 15 s, so kubectl describe soon shows the event repeated, e.g. (x12 over 3m).",
-    },
-    UTH_CONTROL_PLANE,
-  ],
-  2: [
-    UTH_NODE_NAME,
-    {
-      title: "If the PV controller looks now",
-      body: "If it re-syncs the PVC before step 5, it emits WaitForPodScheduled (waiting for pod app to be scheduled) instead of WaitForFirstConsumer. Usually the scheduler is faster than the 15 s re-sync.",
-    },
-  ],
-  3: [
-    UTH_WATCH,
-    {
-      title: "PreFilter classifies the claim",
-      body: "VolumeBinding.PreFilter sees a claim that is unbound with delayed binding: its class is WaitForFirstConsumer and spec.volumeName is empty. So for every node it will ask: is there a PV here, or could one be provisioned?",
-    },
-  ],
-  4: [
-    {
-      title: "What is checked on each node",
-      body: 'FindPodVolumes first tries existing PVs of the class whose nodeAffinity matches the node (smallest fit). There are none, so checkVolumeProvisions asks whether a volume could be provisioned for this node: the provisioner must not be "" or kubernetes.io/no-provisioner, the node must fit the class\'s allowedTopologies (none here), and there must be enough CSIStorageCapacity if the CSIDriver sets storageCapacity: true. The normal filters and scoring run too. All three nodes pass; scoring picks node-b1.',
-    },
-    UTH_RESERVE,
-  ],
-  5: [
-    {
-      title: "The one write at step 5",
-      body: 'In PreBind, bindAPIUpdate PUTs the PVC with metadata.annotations["volume.kubernetes.io/selected-node"] = node-b1. The PVC keeps this annotation for good, even after binding.',
-    },
-    UTH_PREBIND_WAIT,
-  ],
-  6: [
-    {
-      title: "The hidden hop between 5 and 6",
-      body: `The provisioner does not react to selected-node alone. First the PV controller sees it and takes the provisionClaim path: it writes both volume.kubernetes.io/storage-provisioner and volume.beta.kubernetes.io/storage-provisioner = ${DRIVER} on the PVC and emits ExternalProvisioning (again on every 15 s re-sync). That update is what the provisioner's watch picks up: scheduler → PV controller → provisioner, two watch hops with a write in between.`,
-    },
-    {
-      title: "Why the provisioner acts now",
-      body: "shouldProvision passes: spec.volumeName is empty, the storage-provisioner annotation names its driver, and selected-node is set. It emits Provisioning (from disk.csi.example.com_<hostname>_<uuid>) and reads the StorageClass, node-b1's CSINode topologyKeys and node-b1's labels.",
-    },
-    UTH_PROVISIONER_DOWN,
-  ],
-  7: [
-    {
-      title: "Is the zone guaranteed? --strict-topology",
-      body: "CreateVolume gets name pvc-<PVC UID>, capacity_range, volume_capabilities, the class parameters minus the csi.storage.k8s.io/* keys, and accessibility_requirements. By default (--strict-topology=false) requisite is the class's allowedTopologies, or else every zone where the driver is registered, and preferred is the same list rotated so node-b1's zone comes first. The CSI spec says the driver MUST attempt preferred in order, so the disk lands in zone-b if the driver honours preferred[0]. Only --strict-topology=true makes requisite = preferred = node-b1's zone alone, a guarantee.",
-    },
-    UTH_PROVISION_FAILURES,
-  ],
-  8: [uthPvContents("zone-b", "zonal-wffc"), UTH_PV_PHASE],
-  9: [UTH_BIND_WRITES, UTH_NO_PV_BOUND_BY, UTH_ACCESS_MODES],
-  10: [uthBindPod("node-b1", true)],
-  11: [uthRunPod(true)],
-  12: [uthAttach("node-b1"), UTH_STAGE_PUBLISH, UTH_MOUNT_FAILURES],
-};
+function wffcUnderTheHood(r: Release): Record<number, UnderTheHood[]> {
+  return {
+    1: [
+      UTH_ADMISSION,
+      {
+        title: "Why nothing is created",
+        body: "The PV controller's syncUnboundClaim skips unbound PVs for a delay-binding class and, since the claim has no selected-node, emits WaitForFirstConsumer and stops: no storage-provisioner annotation, no PV. The CSI provisioner sees the PVC too, but its shouldProvision needs that annotation and, for WaitForFirstConsumer, a selected-node. The controller re-syncs every 15 s, so kubectl describe soon shows the event repeated, e.g. (x12 over 3m).",
+      },
+      UTH_CONTROL_PLANE,
+    ],
+    2: [
+      UTH_NODE_NAME,
+      {
+        title: "If the PV controller looks now",
+        body: "If it re-syncs the PVC before step 5, it emits WaitForPodScheduled (waiting for pod app to be scheduled) instead of WaitForFirstConsumer. Usually the scheduler is faster than the 15 s re-sync.",
+      },
+    ],
+    3: [
+      UTH_WATCH,
+      {
+        title: "PreFilter classifies the claim",
+        body: "VolumeBinding.PreFilter sees a claim that is unbound with delayed binding: its class is WaitForFirstConsumer and spec.volumeName is empty. So for every node it will ask: is there a PV here, or could one be provisioned?",
+      },
+    ],
+    4: [
+      {
+        title: "What is checked on each node",
+        body: 'FindPodVolumes first tries existing PVs of the class whose nodeAffinity matches the node (smallest fit). There are none, so checkVolumeProvisions asks whether a volume could be provisioned for this node: the provisioner must not be "" or kubernetes.io/no-provisioner, the node must fit the class\'s allowedTopologies (none here), and there must be enough CSIStorageCapacity if the CSIDriver sets storageCapacity: true. The normal filters and scoring run too. All three nodes pass; scoring picks node-b1.',
+      },
+      UTH_RESERVE,
+    ],
+    5: [
+      {
+        title: "The one write at step 5",
+        body: 'In PreBind, bindAPIUpdate PUTs the PVC with metadata.annotations["volume.kubernetes.io/selected-node"] = node-b1. The PVC keeps this annotation for good, even after binding.',
+      },
+      uthPrebindWait(r, "node-b1"),
+    ],
+    6: [
+      {
+        title: "The hidden hop between 5 and 6",
+        body: `The provisioner does not react to selected-node alone. First the PV controller sees it and takes the provisionClaim path: it writes both volume.kubernetes.io/storage-provisioner and volume.beta.kubernetes.io/storage-provisioner = ${DRIVER} on the PVC and emits ExternalProvisioning (again on every 15 s re-sync). That update is what the provisioner's watch picks up: scheduler → PV controller → provisioner, two watch hops with a write in between.`,
+      },
+      {
+        title: "Why the provisioner acts now",
+        body: "shouldProvision passes: spec.volumeName is empty, the storage-provisioner annotation names its driver, and selected-node is set. It emits Provisioning (from disk.csi.example.com_<hostname>_<uuid>) and reads the StorageClass, node-b1's CSINode topologyKeys and node-b1's labels.",
+      },
+      UTH_PROVISIONER_DOWN,
+    ],
+    7: [
+      {
+        title: "Is the zone guaranteed? --strict-topology",
+        body: "CreateVolume gets name pvc-<PVC UID>, capacity_range, volume_capabilities, the class parameters minus the csi.storage.k8s.io/* keys, and accessibility_requirements. By default (--strict-topology=false) requisite is the class's allowedTopologies, or else every zone where the driver is registered, and preferred is the same list rotated so node-b1's zone comes first. The CSI spec says the driver MUST attempt preferred in order, so the disk lands in zone-b if the driver honours preferred[0]. Only --strict-topology=true makes requisite = preferred = node-b1's zone alone, a guarantee.",
+      },
+      UTH_PROVISION_FAILURES,
+    ],
+    8: [uthPvContents("zone-b", "zonal-wffc"), UTH_PV_PHASE],
+    9: [UTH_BIND_WRITES, UTH_NO_PV_BOUND_BY, UTH_ACCESS_MODES],
+    10: [uthBindPod("node-b1", true)],
+    11: [uthRunPod(r, true)],
+    12: [uthAttach("node-b1"), uthStagePublish(r), UTH_MOUNT_FAILURES],
+  };
+}
 
-const WFFC_SCENARIO: Scenario = {
-  mode: "WaitForFirstConsumer",
-  variant: "standard",
-  title: "WaitForFirstConsumer",
-  summary:
-    "The card's main track. The PVC waits in Pending until the scheduler picks node-b1 for the Pod; only then is the disk created in zone-b, where node-b1 can reach it, and bound.",
-  steps: WFFC_STEPS.map((s) => ({
+/** Step 5's teacher's note, with the Pod's nominated node where the release writes one. */
+function nominatedNote(r: Release, speakerNotes: string, node: string): string {
+  return r.k.nominatesBeforePreBind
+    ? `${speakerNotes} It has status.nominatedNodeName: ${node}, set just before PreBind (new in 1.35).`
+    : speakerNotes;
+}
+
+function wffcSteps(r: Release): ScenarioStep[] {
+  const hood = wffcUnderTheHood(r);
+  return WFFC_STEPS.map((s) => ({
     ...s,
-    underTheHood: WFFC_UNDER_THE_HOOD[s.label],
-    ...(s.label === 4 ? { nodeVerdicts: SCENARIO_CASTS["WaitForFirstConsumer/standard"].nodeVerdicts } : {}),
-  })),
-};
+    ...(s.label === 5 ? { speakerNotes: nominatedNote(r, s.speakerNotes, "node-b1") } : {}),
+    underTheHood: hood[s.label],
+    ...(s.label === 4 ? { nodeVerdicts: r.casts["WaitForFirstConsumer/standard"].nodeVerdicts } : {}),
+  }));
+}
 
 // ---------------------------------------------------------------------------
 // Immediate: 1, 6, 7, 8, 9, 2, 3, 4, 5 (nothing to record), 10, 11, 12.
 // ---------------------------------------------------------------------------
 
-function immediateSteps(variant: "standard" | "zone-conflict"): ScenarioStep[] {
+function immediateSteps(r: Release, variant: "standard" | "zone-conflict"): ScenarioStep[] {
   const conflict = variant === "zone-conflict";
-  const cast = SCENARIO_CASTS[conflict ? "Immediate/zone-conflict" : "Immediate/standard"];
+  const cast = r.casts[conflict ? "Immediate/zone-conflict" : "Immediate/standard"];
 
   const step1: ScenarioStep = {
     ...cardStep(1),
@@ -335,18 +397,18 @@ function immediateSteps(variant: "standard" | "zone-conflict"): ScenarioStep[] {
         ...cardStep(4),
         narration:
           "No node fits: node-a is outside the Pod's zone-b selector, and node-b1 and node-b2 cannot reach the zone-a disk. The Pod stays Pending.",
-        speakerNotes: `Warning FailedScheduling default-scheduler: ${ZONE_CONFLICT_MESSAGE} Each node reports only its first failing filter, and NodeAffinity runs before VolumeBinding. Pod: Pending, PodScheduled=False, reason Unschedulable.`,
+        speakerNotes: `Warning FailedScheduling default-scheduler: ${failedSchedulingMessage(cast.nodeVerdicts, r.version)} Each node reports only its first failing filter, and NodeAffinity runs before VolumeBinding. Pod: Pending, PodScheduled=False, reason Unschedulable.`,
         note: "The Pod stays Pending: FailedScheduling.",
         failed: true,
         nodeVerdicts: cast.nodeVerdicts,
         underTheHood: [
           {
             title: "Why each node got its reason",
-            body: "Each node reports only its first failing filter, and the default plugin order runs NodeAffinity … NodeResourcesFit … VolumeBinding, VolumeZone. node-a (zone-a) fails NodeAffinity: the Pod's nodeSelector wants zone-b, so it is never asked about the volume. node-b1 and node-b2 match the selector but fail VolumeBinding: checkBoundClaims finds that the PV's nodeAffinity (topology.kubernetes.io/zone In [zone-a]) does not match them: node(s) didn't match PersistentVolume's node affinity (1.32 and older: node(s) had volume node affinity conflict). Had node-a been ruled out by CPU instead, its entry would read 1 Insufficient cpu.",
+            body: `Each node reports only its first failing filter, and the default plugin order runs NodeAffinity … NodeResourcesFit … VolumeBinding, VolumeZone. node-a (zone-a) fails NodeAffinity: the Pod's nodeSelector wants zone-b, so it is never asked about the volume. node-b1 and node-b2 match the selector but fail VolumeBinding: checkBoundClaims finds that the PV's nodeAffinity (topology.kubernetes.io/zone In [zone-a]) does not match them: ${pvReasonWithHistory(r)}. Had node-a been ruled out by CPU instead, its entry would read 1 Insufficient cpu.`,
           },
           {
             title: "How the message is built",
-            body: 'FitError: "0/3 nodes are available:", then each reason as "count reason", sorted and joined with ", ", the section ending in ".". The DefaultPreemption PostFilter appends "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling." The PVC looks fine (Bound); kubectl describe pv shows Node Affinity: Required Terms: Term 0: topology.kubernetes.io/zone in [zone-a].',
+            body: `FitError: "0/3 nodes are available:", then each reason as "count reason", sorted and joined with ", ", the section ending in ".". ${postFilterExplained(r)} The PVC looks fine (Bound); kubectl describe pv shows Node Affinity: Required Terms: Term 0: topology.kubernetes.io/zone in [zone-a].`,
           },
           {
             title: "What fixes it (nothing moves the disk)",
@@ -357,13 +419,12 @@ function immediateSteps(variant: "standard" | "zone-conflict"): ScenarioStep[] {
     : {
         ...cardStep(4),
         narration: "The scheduler picks a node the bound PV allows: only node-a, in zone-a. The disk decides where the Pod runs.",
-        speakerNotes:
-          "The claim is bound, so VolumeBinding's Filter runs checkBoundClaims: CheckNodeAffinity(pv, node.Labels). node-b1 and node-b2 fail with node(s) didn't match PersistentVolume's node affinity; node-a passes.",
+        speakerNotes: `The claim is bound, so VolumeBinding's Filter runs checkBoundClaims: CheckNodeAffinity(pv, node.Labels). node-b1 and node-b2 fail with ${r.k.reasons.pvNodeAffinity}; node-a passes.`,
         nodeVerdicts: cast.nodeVerdicts,
         underTheHood: [
           {
             title: "checkBoundClaims",
-            body: "For a bound claim there is nothing to provision: the Filter only checks the PV's nodeAffinity against each node's labels. node-a is in zone-a and passes; node-b1 and node-b2 are rejected with node(s) didn't match PersistentVolume's node affinity (the v1.33 wording; 1.32 and older print node(s) had volume node affinity conflict). Had the Pod also been restricted to zone-b, no node would pass (see the zone-conflict variant).",
+            body: `For a bound claim there is nothing to provision: the Filter only checks the PV's nodeAffinity against each node's labels. node-a is in zone-a and passes; node-b1 and node-b2 are rejected with ${pvReasonWithHistory(r)}. Had the Pod also been restricted to zone-b, no node would pass (see the zone-conflict variant).`,
           },
         ],
       };
@@ -393,40 +454,22 @@ function immediateSteps(variant: "standard" | "zone-conflict"): ScenarioStep[] {
     {
       ...cardStep(11),
       narration: "The kubelet on node-a picks the Pod up. Containers wait for the volume.",
-      underTheHood: [uthRunPod(true)],
+      underTheHood: [uthRunPod(r, true)],
     },
-    { ...cardStep(12), underTheHood: [uthAttach("node-a"), UTH_STAGE_PUBLISH, UTH_MOUNT_FAILURES] },
+    { ...cardStep(12), underTheHood: [uthAttach("node-a"), uthStagePublish(r), UTH_MOUNT_FAILURES] },
   ];
 
   const head = [step1, step6, step7, step8, step9, step2, step3, step4];
   return conflict ? head : [...head, step5, ...tail];
 }
 
-const IMMEDIATE_SCENARIO: Scenario = {
-  mode: "Immediate",
-  variant: "standard",
-  title: "Immediate",
-  summary:
-    "The disk is created and bound as soon as the PVC exists, before any Pod. It lands in zone-a, chosen without the Pod; this Pod may run anywhere, so the scheduler sends it to node-a, where the disk is.",
-  steps: immediateSteps("standard"),
-};
-
-const ZONE_CONFLICT_SCENARIO: Scenario = {
-  mode: "Immediate",
-  variant: "zone-conflict",
-  title: "Immediate: zone conflict",
-  summary:
-    "The risk the card names: the disk is provisioned in zone-a before any Pod exists, but the Pod may only run in zone-b. No node fits both, and the Pod stays Pending with FailedScheduling.",
-  steps: immediateSteps("zone-conflict"),
-};
-
 // ---------------------------------------------------------------------------
 // Local PVs (kubernetes.io/no-provisioner, WaitForFirstConsumer): 1-5, 9-12.
 // ---------------------------------------------------------------------------
 
-function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
+function localSteps(r: Release, variant: "standard" | "no-local-pv"): ScenarioStep[] {
   const missing = variant === "no-local-pv";
-  const cast = SCENARIO_CASTS[missing ? "Local/no-local-pv" : "Local/standard"];
+  const cast = r.casts[missing ? "Local/no-local-pv" : "Local/standard"];
 
   const step1: ScenarioStep = {
     ...cardStep(1),
@@ -442,7 +485,7 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
       },
       {
         title: "Why not Immediate?",
-        body: "With the same class set to Immediate: if no PV matches, the PV controller tries to provision and fails with ProvisioningFailed no volume plugin matched name: kubernetes.io/no-provisioner. If one matches, it binds at once, ignoring the Pod, which may then be pinned to a node it cannot fit on and get node(s) didn't match PersistentVolume's node affinity.",
+        body: `With the same class set to Immediate: if no PV matches, the PV controller tries to provision and fails with ProvisioningFailed no volume plugin matched name: kubernetes.io/no-provisioner. If one matches, it binds at once, ignoring the Pod, which may then be pinned to a node it cannot fit on and get ${r.k.reasons.pvNodeAffinity}.`,
       },
       UTH_ADMISSION,
     ],
@@ -470,7 +513,7 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
     ? {
         ...cardStep(4),
         narration: "No node has a matching local PV, and nothing can be provisioned: the Pod stays Pending.",
-        speakerNotes: `Warning FailedScheduling default-scheduler: ${NO_LOCAL_PV_MESSAGE} The PVC gets WaitForPodScheduled (${EVENT_MESSAGES.waitForPodScheduled("app")}) on every PV-controller re-sync.`,
+        speakerNotes: `Warning FailedScheduling default-scheduler: ${failedSchedulingMessage(cast.nodeVerdicts, r.version)} The PVC gets WaitForPodScheduled (${r.messages.waitForPodScheduled("app")}) on every PV-controller re-sync.`,
         note: "The Pod stays Pending: FailedScheduling.",
         failed: true,
         nodeVerdicts: cast.nodeVerdicts,
@@ -507,15 +550,18 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
     ...cardStep(5),
     narration:
       "The scheduler records its choice on the PV, not the PVC: it writes spec.claimRef and pv.kubernetes.io/bound-by-controller on local-pv-node-b1-ssd1.",
-    speakerNotes:
+    speakerNotes: nominatedNote(
+      r,
       'PreBind PUTs the PV (static binding): claimRef with the PVC\'s UID plus bound-by-controller: "yes". No selected-node is written. Then it polls every 1 s, up to 600 s, until the PVC is fully bound; the Pod has no spec.nodeName yet.',
+      "node-b1",
+    ),
     note: "The scheduler writes the PV's claimRef, not selected-node.",
     underTheHood: [
       {
         title: "PreBind writes the PV",
         body: "For a pre-created PV, bindAPIUpdate PUTs the PV with spec.claimRef and the bound-by-controller annotation prepared in Reserve. There is nothing to provision, so there is no selected-node, no storage-provisioner annotation and no ExternalProvisioning. The PV stays Available until the PV controller binds it.",
       },
-      UTH_PREBIND_WAIT,
+      uthPrebindWait(r, "node-b1"),
     ],
   };
 
@@ -550,7 +596,7 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
     narration: "The kubelet on node-b1 picks the Pod up. There is nothing to attach.",
     speakerNotes:
       "RUN POD means the kubelet picked the pod up; it waits for the mount before starting containers. The local volume plugin is not attachable: no attach/detach controller work, no VolumeAttachment.",
-    underTheHood: [uthRunPod(false)],
+    underTheHood: [uthRunPod(r, false)],
   };
 
   const step12: ScenarioStep = {
@@ -559,8 +605,7 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
     from: "node",
     to: "node",
     narration: "The kubelet bind-mounts /mnt/disks/ssd1 into the Pod and the containers start. No attach, no VolumeAttachment.",
-    speakerNotes:
-      "The in-tree local plugin bind-mounts local.path into the Pod (or maps the device for volumeMode: Block). No CSI calls, no VolumeAttachment, no SuccessfulAttachVolume event. The Pod's events go straight from Scheduled to the kubelet's Pulling, Pulled, Created (Created container: app) and Started.",
+    speakerNotes: `The in-tree local plugin bind-mounts local.path into the Pod (or maps the device for volumeMode: Block). No CSI calls, no VolumeAttachment, no SuccessfulAttachVolume event. The Pod's events go straight from Scheduled to the kubelet's Pulling, Pulled, Created (${r.messages.created("app")}) and Started (${r.messages.started("app")}).`,
     underTheHood: [
       {
         title: "Mount, local style",
@@ -572,39 +617,111 @@ function localSteps(variant: "standard" | "no-local-pv"): ScenarioStep[] {
   return [step1, step2, step3, step4, step5, step9, step10, step11, step12];
 }
 
-const LOCAL_SCENARIO: Scenario = {
-  mode: "Local",
-  variant: "standard",
-  title: "Local PVs",
-  summary:
-    "kubernetes.io/no-provisioner: nothing is provisioned. The PVC waits for scheduling, the scheduler picks node-b1 because it holds the hand-made PV local-pv-node-b1-ssd1, and binds that PV by writing its claimRef. No attach step.",
-  steps: localSteps("standard"),
+// What every release says alike: each scenario's title and summary.
+const SCENARIO_TEXT: Readonly<Record<ScenarioId, { title: string; summary: string }>> = {
+  "WaitForFirstConsumer/standard": {
+    title: "WaitForFirstConsumer",
+    summary:
+      "The card's main track. The PVC waits in Pending until the scheduler picks node-b1 for the Pod; only then is the disk created in zone-b, where node-b1 can reach it, and bound.",
+  },
+  "Immediate/standard": {
+    title: "Immediate",
+    summary:
+      "The disk is created and bound as soon as the PVC exists, before any Pod. It lands in zone-a, chosen without the Pod; this Pod may run anywhere, so the scheduler sends it to node-a, where the disk is.",
+  },
+  "Immediate/zone-conflict": {
+    title: "Immediate: zone conflict",
+    summary:
+      "The risk the card names: the disk is provisioned in zone-a before any Pod exists, but the Pod may only run in zone-b. No node fits both, and the Pod stays Pending with FailedScheduling.",
+  },
+  "Local/standard": {
+    title: "Local PVs",
+    summary:
+      "kubernetes.io/no-provisioner: nothing is provisioned. The PVC waits for scheduling, the scheduler picks node-b1 because it holds the hand-made PV local-pv-node-b1-ssd1, and binds that PV by writing its claimRef. No attach step.",
+  },
+  "Local/no-local-pv": {
+    title: "Local PVs: no matching PV",
+    summary:
+      "The same class with no matching local PV on any node. Nothing can be provisioned, so scheduling fails at PICK NODE: the Pod stays Pending and the PVC waits.",
+  },
 };
 
-const NO_LOCAL_PV_SCENARIO: Scenario = {
-  mode: "Local",
-  variant: "no-local-pv",
-  title: "Local PVs: no matching PV",
-  summary:
-    "The same class with no matching local PV on any node. Nothing can be provisioned, so scheduling fails at PICK NODE: the Pod stays Pending and the PVC waits.",
-  steps: localSteps("no-local-pv"),
-};
+function stepsOf(r: Release, id: ScenarioId): ScenarioStep[] {
+  switch (id) {
+    case "WaitForFirstConsumer/standard":
+      return wffcSteps(r);
+    case "Immediate/standard":
+      return immediateSteps(r, "standard");
+    case "Immediate/zone-conflict":
+      return immediateSteps(r, "zone-conflict");
+    case "Local/standard":
+      return localSteps(r, "standard");
+    case "Local/no-local-pv":
+      return localSteps(r, "no-local-pv");
+    default: {
+      const unknown: never = id;
+      throw new Error(`no scenario ${String(unknown)}`);
+    }
+  }
+}
 
-export const SCENARIOS: Readonly<Record<ScenarioId, Scenario>> = {
-  "WaitForFirstConsumer/standard": WFFC_SCENARIO,
-  "Immediate/standard": IMMEDIATE_SCENARIO,
-  "Immediate/zone-conflict": ZONE_CONFLICT_SCENARIO,
-  "Local/standard": LOCAL_SCENARIO,
-  "Local/no-local-pv": NO_LOCAL_PV_SCENARIO,
-};
+function buildScenarios(version: KubeVersion): Readonly<Record<ScenarioId, VersionedScenario>> {
+  const r = release(version);
+  const notes = {
+    kubeVersion: version,
+    versionLabel: versionLabel(version),
+    versionStatement: versionStatement(version),
+    versionNotes: versionNotes(version),
+    fidelityNotes: FIDELITY_NOTES,
+  };
+  const scenario = (id: ScenarioId): VersionedScenario => {
+    const [mode, variant] = scenarioParts(id);
+    return { mode, variant, ...SCENARIO_TEXT[id], steps: stepsOf(r, id), ...notes };
+  };
+  return {
+    "WaitForFirstConsumer/standard": scenario("WaitForFirstConsumer/standard"),
+    "Immediate/standard": scenario("Immediate/standard"),
+    "Immediate/zone-conflict": scenario("Immediate/zone-conflict"),
+    "Local/standard": scenario("Local/standard"),
+    "Local/no-local-pv": scenario("Local/no-local-pv"),
+  };
+}
+
+// Built on first use, once per release: getScenario returns the same object for the same
+// (release, mode, variant), which worldAt's cache and React's memoisation rely on.
+const BUILT = new Map<KubeVersion, Readonly<Record<ScenarioId, VersionedScenario>>>();
+
+/** The five scenarios as `version` prints them. */
+export function scenariosFor(version: KubeVersion = DEFAULT_KUBE_VERSION): Readonly<Record<ScenarioId, VersionedScenario>> {
+  let built = BUILT.get(version);
+  if (!built) {
+    built = buildScenarios(version);
+    BUILT.set(version, built);
+  }
+  return built;
+}
+
+/** The default release's scenarios (kept for callers that do not pass a release yet). */
+export const SCENARIOS: Readonly<Record<ScenarioId, VersionedScenario>> = scenariosFor(DEFAULT_KUBE_VERSION);
 
 /**
- * The scenario for a mode and variant. Always the same object for the same
- * pair (worldAt caches by identity). A variant the mode does not offer falls
- * back to the mode's default, so a stale variant can never blank the screen.
+ * The scenario for a mode and variant, as `version` prints it. Always the same object for the same
+ * triple (worldAt caches by identity). A variant the mode does not offer falls back to the mode's
+ * default, and an unknown release to the default one, so a stale value can never blank the screen.
  */
-export function getScenario(mode: BindingMode, variant: VariantId = "standard"): Scenario {
-  return SCENARIOS[scenarioId(mode, variant) ?? scenarioId(mode, VARIANTS_BY_MODE[mode][0]) ?? "WaitForFirstConsumer/standard"];
+export function getScenario(
+  mode: BindingMode,
+  variant: VariantId = "standard",
+  version: KubeVersion = DEFAULT_KUBE_VERSION,
+): VersionedScenario {
+  const id = scenarioId(mode, variant) ?? scenarioId(mode, VARIANTS_BY_MODE[mode][0]) ?? "WaitForFirstConsumer/standard";
+  return scenariosFor(isKubeVersion(version) ? version : DEFAULT_KUBE_VERSION)[id];
+}
+
+/** The release a scenario prints: its own for getScenario's, the default for one built elsewhere. */
+export function scenarioVersion(scenario: Scenario): KubeVersion {
+  const version: unknown = "kubeVersion" in scenario ? scenario.kubeVersion : undefined;
+  return isKubeVersion(version) ? version : DEFAULT_KUBE_VERSION;
 }
 
 /** The card's "Not shown" list, each summarised from LESSON.md section 7. */

@@ -1,4 +1,4 @@
-import { DYNAMIC_PV_NAME, SCENARIO_CASTS, scenarioId, type ScenarioCast } from "./kubeCluster";
+import { DYNAMIC_PV_NAME, scenarioCasts, scenarioId, type ScenarioCast } from "./kubeCluster";
 import {
   externalProvisioningEvent,
   containerCreatedEvent,
@@ -14,7 +14,9 @@ import {
   waitForFirstConsumerEvent,
   waitForPodScheduledEvent,
 } from "./events";
+import { scenarioVersion } from "./scenarios";
 import type { BindingMode, Scenario, ScenarioStep, World } from "./types";
+import type { KubeVersion } from "./versions";
 import { render, stepTime, type Facts } from "./worldObjects";
 
 /**
@@ -34,6 +36,7 @@ const NO_FACTS: Facts = {
   containersSince: null,
   pvc: false,
   selectedNode: null,
+  nominatedNode: null,
   storageProvisionerAnnotations: false,
   diskCreated: false,
   dynamicPv: false,
@@ -57,8 +60,8 @@ function chosenNode(cast: ScenarioCast, label: number): string {
   return cast.chosenNode;
 }
 
-/** One step's effect on the cluster (LESSON.md sections 1, 2 and 4). */
-function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: ScenarioCast): Facts {
+/** One step's effect on the cluster (LESSON.md sections 1, 2 and 4), with `version`'s event messages. */
+function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: ScenarioCast, version: KubeVersion): Facts {
   const f: Facts = { ...prev, events: [...prev.events] };
   const dynamic = mode !== "Local";
   switch (step.label) {
@@ -80,9 +83,9 @@ function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: Scenari
     case 4: // PICK NODE: in memory, unless every node is rejected
       if (step.failed) {
         const verdicts = step.nodeVerdicts ?? cast.nodeVerdicts;
-        f.schedulingFailure = failedSchedulingMessage(verdicts);
+        f.schedulingFailure = failedSchedulingMessage(verdicts, version);
         f.podScheduledSince = f.now;
-        f.events.push(failedSchedulingEvent(verdicts));
+        f.events.push(failedSchedulingEvent(verdicts, version));
         // The claim is still unbound and delay-binding, so the PV controller's re-sync
         // now finds a Pod waiting for it (Local only: an Immediate claim is already bound).
         if (mode !== "Immediate") f.events.push(waitForPodScheduledEvent());
@@ -90,6 +93,8 @@ function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: Scenari
       break;
     case 5: // NODE CHOSEN
       if (step.noop) break; // Immediate: all volumes bound, PreBind writes nothing
+      // PreBind has work to do, so (from 1.35) the scheduler nominates the node first; render() decides by release.
+      f.nominatedNode = chosenNode(cast, 5);
       if (mode === "WaitForFirstConsumer") f.selectedNode = chosenNode(cast, 5);
       else if (mode === "Local") f.localPvClaimed = true;
       else impossible(mode, 5);
@@ -118,6 +123,7 @@ function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: Scenari
       break;
     case 10: // BIND POD
       f.podNode = chosenNode(cast, 10);
+      f.nominatedNode = null; // pods/binding clears it (ClearingNominatedNodeNameAfterBinding)
       f.podScheduledSince = f.now;
       f.events.push(scheduledEvent(f.podNode));
       break;
@@ -131,7 +137,7 @@ function apply(prev: Facts, step: ScenarioStep, mode: BindingMode, cast: Scenari
         f.events.push(successfulAttachVolumeEvent(DYNAMIC_PV_NAME));
       }
       // Only after the mount does the kubelet start containers (LESSON.md section 6, Pulling/Pulled/Created/Started).
-      f.events.push(imagePullingEvent(), imagePulledEvent(), containerCreatedEvent(), containerStartedEvent());
+      f.events.push(imagePullingEvent(version), imagePulledEvent(version), containerCreatedEvent(version), containerStartedEvent(version));
       f.containersRunning = true;
       f.containersSince = f.now;
       break;
@@ -167,26 +173,28 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function castOf(scenario: Scenario): ScenarioCast {
+function castOf(scenario: Scenario, version: KubeVersion): ScenarioCast {
   const id = scenarioId(scenario.mode, scenario.variant);
   if (!id) throw new Error(`no scenario ${scenario.mode}/${scenario.variant}`);
-  return SCENARIO_CASTS[id];
+  return scenarioCasts(version)[id];
 }
 
 /** worlds[0] is before step 1; worlds[i + 1] is after scenario.steps[i]. */
 function computeWorlds(scenario: Scenario): readonly World[] {
-  const cast = castOf(scenario);
+  // The release travels with the scenario (getScenario's third argument).
+  const version = scenarioVersion(scenario);
+  const cast = castOf(scenario, version);
   let facts = NO_FACTS;
-  const worlds: World[] = [share(undefined, render(facts, cast))];
+  const worlds: World[] = [share(undefined, render(facts, cast, version))];
   scenario.steps.forEach((step, index) => {
-    facts = apply({ ...facts, now: stepTime(index + 1) }, step, scenario.mode, cast);
-    worlds.push(share(worlds[worlds.length - 1], render(facts, cast)));
+    facts = apply({ ...facts, now: stepTime(index + 1) }, step, scenario.mode, cast, version);
+    worlds.push(share(worlds[worlds.length - 1], render(facts, cast, version)));
   });
   return deepFreeze(worlds);
 }
 
-// Scenarios are module constants (getScenario returns the same object), so this
-// cache is hit on every render after the first.
+// getScenario returns one object per (release, mode, variant), so this cache is hit
+// on every render after the first.
 const cache = new WeakMap<Scenario, readonly World[]>();
 
 function worldsOf(scenario: Scenario): readonly World[] {

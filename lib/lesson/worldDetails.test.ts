@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { worldAt, initialWorld, type World } from "./index";
+import { getScenario, worldAt, initialWorld, type KubeVersion, type World } from "./index";
 import { PV, UID, type Obj, wffc, immediate, conflict, local, noLocal, last, at } from "../../tests/support/lessonWorld";
 
 describe("worldAt: details from LESSON.md section 8", () => {
@@ -134,7 +134,8 @@ describe("worldAt: details from LESSON.md section 8", () => {
     expect(worldAt(wffc, 1).pod).toEqual({
       apiVersion: "v1",
       kind: "Pod",
-      metadata: { name: "app", namespace: "default" },
+      // Set by the API server at creation from 1.33 (the default scenarios are 1.35's).
+      metadata: { name: "app", namespace: "default", generation: 1 },
       spec: {
         containers: [{ name: "app", image: "nginx", volumeMounts: [{ name: "data", mountPath: "/data" }] }],
         volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data" } }],
@@ -146,21 +147,25 @@ describe("worldAt: details from LESSON.md section 8", () => {
     for (const s of [wffc, immediate, local, noLocal]) expect((last(s).pod as Obj).spec).not.toHaveProperty("nodeSelector");
   });
 
-  it("failed scheduling: Pod Pending, PodScheduled=False, Unschedulable, the FitError message", () => {
+  it("failed scheduling: Pod Pending, PodScheduled=False, Unschedulable, the FitError message, still BestEffort", () => {
     expect((last(conflict).pod as Obj).status).toEqual({
       phase: "Pending",
+      // Set at creation; scheduling failures do not touch it.
+      qosClass: "BestEffort",
       conditions: [
         {
           lastProbeTime: null,
           lastTransitionTime: expect.stringMatching(/Z$/),
+          observedGeneration: 1,
           type: "PodScheduled",
           status: "False",
           reason: "Unschedulable",
           message:
-            "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+            "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
         },
       ],
     });
+    expect((last(noLocal).pod as Obj).status.qosClass).toBe("BestEffort");
     expect(last(conflict).podNode).toBeNull();
     expect(last(noLocal).podNode).toBeNull();
   });
@@ -168,6 +173,14 @@ describe("worldAt: details from LESSON.md section 8", () => {
   it("RUN POD shows ContainerCreating; MOUNT shows Running", () => {
     expect((at(wffc, 11).pod as Obj).status.containerStatuses[0].state).toEqual({ waiting: { reason: "ContainerCreating" } });
     expect((at(wffc, 12).pod as Obj).status.containerStatuses[0].state).toEqual({ running: { startedAt: expect.stringMatching(/Z$/) } });
+  });
+
+  it("the container status names the spec's image until the container exists, then the runtime's reference", () => {
+    for (const s of [wffc, immediate, local]) {
+      expect((at(s, 11).pod as Obj).status.containerStatuses[0].image).toBe("nginx");
+      expect((last(s).pod as Obj).status.containerStatuses[0].image).toBe("docker.io/library/nginx:latest");
+      expect((last(s).pod as Obj).spec.containers[0].image).toBe("nginx");
+    }
   });
 
   // The kubelet's conditions in the order it writes them, beside the scheduler's PodScheduled.
@@ -231,5 +244,63 @@ describe("worldAt: details from LESSON.md section 8", () => {
     expect(at(local, 10).podNode).toBe("node-b1");
     expect(initialWorld(local).disk).toEqual({ id: "/mnt/disks/ssd1", zone: "zone-b", node: "node-b1", kind: "local" });
     expect(at(wffc, 7).disk).toEqual({ id: "vol-0abc123", zone: "zone-b", kind: "cloud" });
+  });
+});
+
+describe("worldAt: the Pod's fields by release", () => {
+  const pod = (
+    version: KubeVersion,
+    mode: "WaitForFirstConsumer" | "Immediate" | "Local",
+    label: number,
+    variant: "standard" | "zone-conflict" = "standard",
+  ) => {
+    const s = getScenario(mode, variant, version);
+    return worldAt(
+      s,
+      s.steps.findIndex((x) => x.label === label),
+    ).pod as Obj;
+  };
+  const observed = (p: Obj) => [
+    p.status.observedGeneration ?? "-",
+    ...(p.status.conditions as Obj[]).map((c) => c.observedGeneration ?? "-"),
+  ];
+
+  it("metadata.generation from 1.33", () => {
+    expect(pod("1.32", "WaitForFirstConsumer", 2).metadata).toEqual({ name: "app", namespace: "default" });
+    for (const v of ["1.33", "1.34", "1.35"] as const) expect(pod(v, "WaitForFirstConsumer", 2).metadata.generation).toBe(1);
+  });
+
+  it("observedGeneration: none up to 1.33; from 1.34 on the status and every condition the kubelet writes", () => {
+    for (const v of ["1.32", "1.33"] as const) {
+      expect(observed(pod(v, "WaitForFirstConsumer", 11))).toEqual(["-", "-", "-", "-", "-", "-"]);
+      expect(observed(pod(v, "WaitForFirstConsumer", 12))).toEqual(["-", "-", "-", "-", "-", "-"]);
+    }
+    for (const v of ["1.34", "1.35"] as const) {
+      expect(observed(pod(v, "WaitForFirstConsumer", 11))).toEqual([1, 1, 1, 1, 1, 1]);
+      expect(observed(pod(v, "Local", 12))).toEqual([1, 1, 1, 1, 1, 1]);
+    }
+  });
+
+  it("observedGeneration from 1.34 on the scheduler's PodScheduled=False, not on the binding's PodScheduled=True", () => {
+    expect(observed(pod("1.33", "Immediate", 4, "zone-conflict"))).toEqual(["-", "-"]);
+    expect(observed(pod("1.34", "Immediate", 4, "zone-conflict"))).toEqual(["-", 1]);
+    expect(observed(pod("1.34", "WaitForFirstConsumer", 10))).toEqual(["-", "-"]);
+  });
+
+  it("Initialized is True as soon as the kubelet writes the status (no init containers), in every release", () => {
+    for (const v of ["1.32", "1.33", "1.34", "1.35"] as const) {
+      const initialized = (pod(v, "WaitForFirstConsumer", 11).status.conditions as Obj[]).find((c) => c.type === "Initialized");
+      expect(initialized?.status).toBe("True");
+    }
+  });
+
+  it("1.35 nominates the chosen node while PreBind waits for the volume; binding clears it", () => {
+    for (const label of [5, 6, 7, 8, 9]) expect(pod("1.35", "WaitForFirstConsumer", label).status.nominatedNodeName).toBe("node-b1");
+    expect(pod("1.35", "Local", 5).status.nominatedNodeName).toBe("node-b1");
+    expect(pod("1.35", "WaitForFirstConsumer", 4).status).not.toHaveProperty("nominatedNodeName");
+    expect(pod("1.35", "WaitForFirstConsumer", 10).status).not.toHaveProperty("nominatedNodeName");
+    // Immediate: every claim is bound, PreBind has nothing to do, so nothing is nominated.
+    for (const label of [5, 10]) expect(pod("1.35", "Immediate", label).status).not.toHaveProperty("nominatedNodeName");
+    expect(pod("1.34", "WaitForFirstConsumer", 5).status).not.toHaveProperty("nominatedNodeName");
   });
 });

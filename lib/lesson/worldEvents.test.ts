@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { worldAt, eventsFor } from "./index";
+import { getScenario, worldAt, eventsFor, type KubeVersion, type Scenario } from "./index";
 import { wffc, immediate, conflict, local, noLocal, last } from "../../tests/support/lessonWorld";
 
-describe("worldAt: events verbatim from LESSON.md section 6", () => {
+// The default scenarios (tests/support/lessonWorld.ts) are the newest release's, 1.35: its strings are pinned here;
+// the other releases' follow at the end of the file.
+describe("worldAt: events verbatim from LESSON.md section 6 (1.35)", () => {
   const PROVISIONER_SOURCE = "disk.csi.example.com_disk-csi-controller-0_6f1e2d3c-0000-0000-0000-000000000000";
   const WFC = {
     involvedObject: "PersistentVolumeClaim/data",
@@ -48,17 +50,17 @@ describe("worldAt: events verbatim from LESSON.md section 6", () => {
     message: 'AttachVolume.Attach succeeded for volume "pvc-3f1c0a52-0000-0000-0000-000000000000" ',
   };
 
+  // The kubelet's events are about the container: involvedObject.fieldPath names it.
+  const container = { involvedObject: "Pod/app", type: "Normal", from: "kubelet", fieldPath: "spec.containers{app}" };
   const KUBELET = [
-    { involvedObject: "Pod/app", type: "Normal", reason: "Pulling", from: "kubelet", message: 'Pulling image "nginx"' },
+    { ...container, reason: "Pulling", message: 'Pulling image "nginx"' },
     {
-      involvedObject: "Pod/app",
-      type: "Normal",
+      ...container,
       reason: "Pulled",
-      from: "kubelet",
       message: 'Successfully pulled image "nginx" in 2.114s (2.114s including waiting). Image size: 72223946 bytes.',
     },
-    { involvedObject: "Pod/app", type: "Normal", reason: "Created", from: "kubelet", message: "Created container: app" },
-    { involvedObject: "Pod/app", type: "Normal", reason: "Started", from: "kubelet", message: "Started container app" },
+    { ...container, reason: "Created", message: "Container created" },
+    { ...container, reason: "Started", message: "Container started" },
   ];
 
   it("the provisioner's event source has the <driver>_<hostname>_<uuid> shape", () => {
@@ -93,7 +95,7 @@ describe("worldAt: events verbatim from LESSON.md section 6", () => {
         reason: "FailedScheduling",
         from: "default-scheduler",
         message:
-          "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+          "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
       },
     ]);
   });
@@ -111,7 +113,7 @@ describe("worldAt: events verbatim from LESSON.md section 6", () => {
         reason: "FailedScheduling",
         from: "default-scheduler",
         message:
-          "0/3 nodes are available: 3 node(s) didn't find available persistent volumes to bind. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+          "0/3 nodes are available: 3 node(s) didn't find available persistent volumes to bind. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
       },
     ]);
     expect(eventsFor(w, "PersistentVolumeClaim/data")).toEqual([
@@ -124,5 +126,69 @@ describe("worldAt: events verbatim from LESSON.md section 6", () => {
         message: "waiting for pod app to be scheduled",
       },
     ]);
+  });
+});
+
+describe("worldAt: each release's events", () => {
+  const messages = (s: Scenario, reason: string) =>
+    last(s)
+      .events.filter((e) => e.reason === reason)
+      .map((e) => e.message);
+  const at = (version: KubeVersion) => ({
+    wffc: getScenario("WaitForFirstConsumer", "standard", version),
+    conflict: getScenario("Immediate", "zone-conflict", version),
+    noLocal: getScenario("Local", "no-local-pv", version),
+    local: getScenario("Local", "standard", version),
+  });
+
+  it("1.32 and older: the old node-affinity reason, no DRA tail, Created container without the colon", () => {
+    const s = at("1.32");
+    expect(messages(s.conflict, "FailedScheduling")).toEqual([
+      "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+    ]);
+    expect(messages(s.wffc, "Created")).toEqual(["Created container app"]);
+    expect(messages(s.local, "Started")).toEqual(["Started container app"]);
+  });
+
+  it("1.33: the renamed reason, still no DRA tail, Created container: app", () => {
+    const s = at("1.33");
+    expect(messages(s.conflict, "FailedScheduling")).toEqual([
+      "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+    ]);
+    expect(messages(s.wffc, "Created")).toEqual(["Created container: app"]);
+    expect(messages(s.wffc, "Started")).toEqual(["Started container app"]);
+  });
+
+  it("1.34: every FailedScheduling ends with DynamicResources' reason before preemption's; the kubelet still names the container", () => {
+    const s = at("1.34");
+    expect(messages(s.noLocal, "FailedScheduling")).toEqual([
+      "0/3 nodes are available: 3 node(s) didn't find available persistent volumes to bind. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+    ]);
+    expect(messages(s.wffc, "Created")).toEqual(["Created container: app"]);
+  });
+
+  it("1.35: Container created and Container started", () => {
+    const s = at("1.35");
+    expect([...messages(s.wffc, "Created"), ...messages(s.wffc, "Started")]).toEqual(["Container created", "Container started"]);
+    expect(messages(s.local, "Created")).toEqual(["Container created"]);
+  });
+
+  it("only the kubelet's events carry a field path; everything else is the same in every release", () => {
+    const shape = (version: KubeVersion) =>
+      last(at(version).wffc).events.map((e) => `${e.reason} ${"fieldPath" in e ? String(e.fieldPath) : "-"}`);
+    for (const version of ["1.32", "1.33", "1.34", "1.35"] as const) {
+      expect(shape(version)).toEqual([
+        "WaitForFirstConsumer -",
+        "ExternalProvisioning -",
+        "Provisioning -",
+        "ProvisioningSucceeded -",
+        "Scheduled -",
+        "SuccessfulAttachVolume -",
+        "Pulling spec.containers{app}",
+        "Pulled spec.containers{app}",
+        "Created spec.containers{app}",
+        "Started spec.containers{app}",
+      ]);
+    }
   });
 });

@@ -21,7 +21,10 @@ import {
   type ScenarioCast,
 } from "./kubeCluster";
 
+import { CONTAINER } from "./events";
+import { kubeStrings, runtimeImageName, type KubeStrings } from "./kubeStrings";
 import type { Disk, KubeEvent, KubeObject, World } from "./types";
+import type { KubeVersion } from "./versions";
 import { stringAt } from "../guards";
 
 /**
@@ -62,6 +65,8 @@ export interface Facts {
   containersSince: string | null;
   pvc: boolean;
   selectedNode: string | null;
+  /** The node the scheduler chose once PreBind has work to do (WaitForFirstConsumer, Local), until binding. */
+  nominatedNode: string | null;
   storageProvisionerAnnotations: boolean;
   diskCreated: boolean;
   dynamicPv: boolean;
@@ -211,72 +216,94 @@ function renderLocalPv(f: Facts): KubeObject {
   };
 }
 
-/** A Pod condition with the keys kubectl prints (lastProbeTime is always null for these). */
-function condition(type: string, status: "True" | "False", since: string | null, reason?: string, message?: string) {
+/**
+ * A Pod condition with the keys kubectl prints (lastProbeTime is always null for these), and
+ * observedGeneration where the release writes it (the Pod's generation stays 1: nothing edits its spec).
+ */
+function condition(k: KubeStrings, type: string, status: "True" | "False", since: string | null, reason?: string, message?: string) {
   return {
     lastProbeTime: null,
     lastTransitionTime: since,
     ...(message ? { message } : {}),
+    ...(k.podObservedGeneration ? { observedGeneration: POD_GENERATION } : {}),
     ...(reason ? { reason } : {}),
     status,
     type,
   };
 }
 
-const UNREADY_MESSAGE = "containers with unready status: [app]";
+/** metadata.generation: 1 at creation (from 1.33); no step edits the Pod's spec, so it stays 1. */
+const POD_GENERATION = 1;
 
-function renderPod(f: Facts, cast: ScenarioCast): KubeObject | null {
+const UNREADY_MESSAGE = `containers with unready status: [${CONTAINER.name}]`;
+
+function renderPod(f: Facts, cast: ScenarioCast, k: KubeStrings): KubeObject | null {
   if (!f.pod) return null;
+  // The API server computes the QoS class when it creates the Pod (PrepareForCreate); it never changes.
+  const created = { qosClass: "BestEffort" };
   let status: Record<string, unknown>;
   if (f.schedulingFailure) {
+    // The scheduler's failure handler writes PodScheduled=False (with observedGeneration from 1.34).
     status = {
-      conditions: [condition("PodScheduled", "False", f.podScheduledSince, "Unschedulable", f.schedulingFailure)],
+      conditions: [condition(k, "PodScheduled", "False", f.podScheduledSince, "Unschedulable", f.schedulingFailure)],
       phase: "Pending",
+      ...created,
     };
   } else if (f.kubeletPickedUp) {
     // The kubelet owns every condition but PodScheduled and writes them in this order
     // (generateAPIPodStatus): PodReadyToStartContainers, Initialized, Ready,
     // ContainersReady, PodScheduled. It writes them before it waits for the volume,
-    // so RUN POD already shows them, not yet ready.
+    // so RUN POD already shows them, not yet ready; Initialized is True at once
+    // because the Pod has no init containers.
     const running = f.containersRunning;
     const since = running ? f.containersSince : f.kubeletSince;
     status = {
       conditions: [
-        condition("PodReadyToStartContainers", running ? "True" : "False", since),
-        condition("Initialized", "True", f.kubeletSince),
-        running ? condition("Ready", "True", since) : condition("Ready", "False", since, "ContainersNotReady", UNREADY_MESSAGE),
+        condition(k, "PodReadyToStartContainers", running ? "True" : "False", since),
+        condition(k, "Initialized", "True", f.kubeletSince),
+        running ? condition(k, "Ready", "True", since) : condition(k, "Ready", "False", since, "ContainersNotReady", UNREADY_MESSAGE),
         running
-          ? condition("ContainersReady", "True", since)
-          : condition("ContainersReady", "False", since, "ContainersNotReady", UNREADY_MESSAGE),
-        condition("PodScheduled", "True", f.podScheduledSince),
+          ? condition(k, "ContainersReady", "True", since)
+          : condition(k, "ContainersReady", "False", since, "ContainersNotReady", UNREADY_MESSAGE),
+        condition(k, "PodScheduled", "True", f.podScheduledSince),
       ],
       containerStatuses: [
         {
-          image: "nginx",
+          // The spec's image while the container does not exist yet; then the runtime's normalised reference.
+          image: running ? runtimeImageName(CONTAINER.image) : CONTAINER.image,
           lastState: {},
-          name: "app",
+          name: CONTAINER.name,
           ready: running,
           restartCount: 0,
           started: running,
           state: running ? { running: { startedAt: f.containersSince } } : { waiting: { reason: "ContainerCreating" } },
         },
       ],
+      ...(k.podObservedGeneration ? { observedGeneration: POD_GENERATION } : {}),
       phase: running ? "Running" : "Pending",
-      qosClass: "BestEffort",
+      ...created,
       startTime: f.kubeletSince,
     };
   } else if (f.podNode) {
-    // pods/binding sets PodScheduled=True along with spec.nodeName.
-    status = { conditions: [condition("PodScheduled", "True", f.podScheduledSince)], phase: "Pending", qosClass: "BestEffort" };
+    // pods/binding sets PodScheduled=True along with spec.nodeName (the binding subresource writes no observedGeneration).
+    status = {
+      conditions: [{ lastProbeTime: null, lastTransitionTime: f.podScheduledSince, status: "True", type: "PodScheduled" }],
+      phase: "Pending",
+      ...created,
+    };
   } else {
-    status = { phase: "Pending", qosClass: "BestEffort" };
+    status = {
+      ...(f.nominatedNode && k.nominatesBeforePreBind ? { nominatedNodeName: f.nominatedNode } : {}),
+      phase: "Pending",
+      ...created,
+    };
   }
   return {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: { name: POD_NAME, namespace: NAMESPACE },
+    metadata: { name: POD_NAME, namespace: NAMESPACE, ...(k.podGeneration ? { generation: POD_GENERATION } : {}) },
     spec: {
-      containers: [{ image: "nginx", name: "app", volumeMounts: [{ mountPath: "/data", name: "data" }] }],
+      containers: [{ image: CONTAINER.image, name: CONTAINER.name, volumeMounts: [{ mountPath: "/data", name: "data" }] }],
       ...(f.podNode ? { nodeName: f.podNode } : {}),
       ...(cast.podNodeSelector ? { nodeSelector: { ...cast.podNodeSelector } } : {}),
       volumes: [{ name: "data", persistentVolumeClaim: { claimName: PVC_NAME } }],
@@ -310,12 +337,13 @@ function renderDisk(f: Facts, cast: ScenarioCast): Disk | null {
   return { id: VOLUME_HANDLE, zone: cast.diskZone, kind: "cloud" };
 }
 
-export function render(f: Facts, cast: ScenarioCast): World {
+/** The cluster as `version` shows it, after what `f` says has happened. */
+export function render(f: Facts, cast: ScenarioCast, version: KubeVersion): World {
   return {
     storageClass: cast.storageClass,
     pvc: renderPvc(f, cast),
     pv: cast.localPv ? renderLocalPv(f) : renderDynamicPv(f, cast),
-    pod: renderPod(f, cast),
+    pod: renderPod(f, cast, kubeStrings(version)),
     volumeAttachment: renderVolumeAttachment(f),
     disk: renderDisk(f, cast),
     nodes: NODES.map((n) => ({ ...n })),

@@ -93,13 +93,33 @@ describe("toYaml", () => {
   });
 
   it("renders a world object and memoises frozen ones", () => {
-    const w = worldAt(getScenario("Immediate", "zone-conflict"), 7);
+    const w = worldAt(getScenario("Immediate", "zone-conflict", "1.33"), 7);
     const yaml = toYaml(w.pod!);
     expect(yaml).toContain(
       "    message: '0/3 nodes are available: 1 node(s) didn''t match Pod''s node affinity/selector, 2 node(s) didn''t match PersistentVolume''s node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.'",
     );
     expect(yaml).toContain('    status: "False"');
     expect(toYaml(w.pod!)).toBe(yaml);
+  });
+
+  it("prints a 1.35 unschedulable Pod as kubectl get -o yaml does, observedGeneration among the condition's keys", () => {
+    const yaml = toYaml(worldAt(getScenario("Immediate", "zone-conflict", "1.35"), 7).pod!);
+    expect(yaml.split("\n").slice(0, 4)).toEqual(["apiVersion: v1", "kind: Pod", "metadata:", "  generation: 1"]);
+    expect(yaml).toContain(
+      [
+        "status:",
+        "  conditions:",
+        "  - lastProbeTime: null",
+        '    lastTransitionTime: "2025-06-02T09:00:24Z"',
+        "    message: '0/3 nodes are available: 1 node(s) didn''t match Pod''s node affinity/selector, 2 node(s) didn''t match PersistentVolume''s node affinity. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.'",
+        "    observedGeneration: 1",
+        "    reason: Unschedulable",
+        '    status: "False"',
+        "    type: PodScheduled",
+        "  phase: Pending",
+        "  qosClass: BestEffort",
+      ].join("\n"),
+    );
   });
 });
 
