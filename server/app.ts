@@ -31,6 +31,8 @@ import { ClusterGateway, type ClusterTimings } from "./scaleout/clusterGateway";
 import type { RedisClient, RedisSessionStore } from "./store/redis";
 import type { SessionStore } from "./store/types";
 import { openLessonStore } from "./store/openLessons";
+import { openAccountStore } from "./store/accountsOpen";
+import { createAuthHandler } from "./auth/http";
 import { toError } from "../lib/errors";
 import { attachOps } from "./ops";
 import { timedOutbox } from "./ops/metrics";
@@ -49,6 +51,9 @@ export interface ClassroomServerOptions {
     retentionIntervalMs?: number;
     /** Tests only: the class size from which tallies go out a slice at a time (PACED_FANOUT_MIN). */
     pacedFanoutMin?: number;
+    /** Teachers' accounts (server/auth): ACCOUNT_SIGNUP=open (the default) and school sign-in (OIDC_*). */
+    accountSignupOpen?: boolean;
+    oidc?: Config["oidc"];
   };
   store: SessionStore;
   /** Next.js's request handler; absent in socket-level tests. */
@@ -104,6 +109,14 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
   const failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins);
   const lessons = openLessonStore(store, redis?.client);
   const api = createApiHandler({ config, rooms, store, failedJoins, lessons });
+  // Accounts live where sessions do; their routes (/api/account…, /auth/…) are answered before the rest of the API.
+  const accounts = openAccountStore(store, redis?.client);
+  const auth = accounts
+    ? createAuthHandler({
+        store: accounts,
+        settings: { publicUrl: config.publicUrl, trustProxy, signupOpen: config.accountSignupOpen ?? true, oidc: config.oidc ?? null },
+      })
+    : null;
   const origins = createOriginPolicy({ publicUrl: config.publicUrl, trustProxy });
   const connections = new ConnectionGuard(
     {
@@ -120,6 +133,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       if (await ops.handle(req, res)) return;
+      if (auth && (await auth(req, res))) return;
       if (await api(req, res)) return;
       if (pages) return await pages(req, res);
       sendJson(res, 404, { error: { code: "NOT_FOUND", message: "Not found." } });
@@ -257,6 +271,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       await api.close();
       await opsClosed;
       await lessons?.close();
+      await accounts?.close();
       await store.close();
     },
   };

@@ -54,7 +54,29 @@ const envSchema = z.object({
     .default(DEFAULT_CLUSTER_ACK_BUDGET_MS),
   /** Scale-out: a node that stops reporting its sockets keeps counting with its last figure this long. */
   CLUSTER_PRESENCE_STALE_MS: z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_CLUSTER_PRESENCE_STALE_MS),
+  /** Teachers' accounts: "closed" lets only the command line (npm run account) create them; school sign-in still does. */
+  ACCOUNT_SIGNUP: z.enum(["open", "closed"]).default("open"),
+  /** The school's OpenID Connect provider (its issuer URL); with the client id and secret it turns on school sign-in. */
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).max(512).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(1024).optional(),
+  /** Only school identities whose verified email is in this domain (e.g. school.example.edu). */
+  OIDC_ALLOWED_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i, "must be a domain name like school.example.edu")
+    .optional(),
+  /** Only school identities whose `groups` claim holds this group. */
+  OIDC_ALLOWED_GROUP: z.string().min(1).max(256).optional(),
 });
+
+/** School sign-in (OIDC_*): the provider, this server's client registration, and who may come in. */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  allowedDomain: string | null;
+  allowedGroup: string | null;
+}
 
 /** Every environment variable the server reads (deploy/ is checked against this list). */
 export const CONFIG_ENV_NAMES: readonly string[] = Object.keys(envSchema.shape);
@@ -78,6 +100,9 @@ export interface Config {
   maxPendingPerAddress: number;
   metricsToken: string | null;
   retentionDays: number | null;
+  /** ACCOUNT_SIGNUP=open: anyone may create an account on the sign-up page. */
+  accountSignupOpen: boolean;
+  oidc: OidcConfig | null;
 }
 
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
@@ -106,5 +131,27 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maxPendingPerAddress: e.MAX_PENDING_PER_ADDRESS,
     metricsToken: e.METRICS_TOKEN ?? null,
     retentionDays: e.RETENTION_DAYS ?? null,
+    accountSignupOpen: e.ACCOUNT_SIGNUP === "open",
+    oidc: oidcConfig(e),
+  };
+}
+
+/** OIDC_ISSUER turns school sign-in on, and then the client id and secret must be there too. */
+function oidcConfig(e: z.infer<typeof envSchema>): OidcConfig | null {
+  if (!e.OIDC_ISSUER) {
+    if (e.OIDC_CLIENT_ID || e.OIDC_CLIENT_SECRET)
+      throw new Error("invalid configuration: OIDC_CLIENT_ID and OIDC_CLIENT_SECRET need OIDC_ISSUER");
+    return null;
+  }
+  if (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET)
+    throw new Error(
+      "invalid configuration: OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (this server's registration with the provider)",
+    );
+  return {
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET,
+    allowedDomain: e.OIDC_ALLOWED_DOMAIN?.toLowerCase() ?? null,
+    allowedGroup: e.OIDC_ALLOWED_GROUP ?? null,
   };
 }
