@@ -169,12 +169,14 @@ function uthBindPod(node: string, waited: boolean): UnderTheHood {
 }
 
 function uthRunPod(r: Release, attachable: boolean): UnderTheHood {
-  const generation = r.k.podObservedGeneration ? ", each with observedGeneration: 1, and status.observedGeneration: 1" : "";
+  const generation = r.k.podObservedGeneration
+    ? " Every condition carries observedGeneration: 1, as does status.observedGeneration: the kubelet has seen generation 1 of the spec."
+    : "";
   return {
     title: '"RUN POD" means picked up, not running',
     body:
       "The kubelet's watch delivers Pods whose spec.nodeName is its node. It calls volumeManager.WaitForAttachAndMount before it asks the container runtime to start anything, so kubectl get pod shows ContainerCreating until MOUNT is done. " +
-      `It writes the Pod's status first: Initialized is already True (the Pod has no init containers); PodReadyToStartContainers, Ready and ContainersReady are False${generation}. ` +
+      `It writes the Pod's status first: Initialized is already True (the Pod has no init containers), PodReadyToStartContainers, Ready and ContainersReady are False, and the container waits in ContainerCreating.${generation} ` +
       (attachable
         ? "At the same moment the attach/detach controller notices a scheduled Pod with an attachable volume: steps 11 and 12 overlap."
         : "The in-tree local volume plugin is not attachable, so the attach/detach controller has nothing to do."),
