@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { MAX_LESSONS_PER_SERVER } from "../lib/protocol/rest";
 import {
   COMMAND_ACK_TIMEOUT_MS,
   DEFAULT_CLUSTER_ACK_BUDGET_MS,
@@ -9,6 +10,10 @@ import {
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_PENDING_PER_ADDRESS,
 } from "../lib/constants";
+
+/** LESSON_WRITES: who may write lessons without the admin token. */
+export const LESSON_WRITE_MODES = ["open", "limited", "off"] as const;
+export type LessonWrites = (typeof LESSON_WRITE_MODES)[number];
 
 /** Every setting comes from the environment; the README lists them. */
 const envSchema = z.object({
@@ -21,6 +26,13 @@ const envSchema = z.object({
   /** Grants the full saved-session list at /sessions and /api/sessions. */
   ADMIN_TOKEN: z.string().min(16).optional(),
   IDLE_SESSION_TIMEOUT_MINUTES: z.coerce.number().min(0).optional(),
+  /**
+   * Who may write teachers' lessons without the admin token (there are no accounts yet): "open" anyone, "limited"
+   * anyone but a few new lessons per address, "off" nobody (lessons already written can still be run and deleted).
+   */
+  LESSON_WRITES: z.enum(LESSON_WRITE_MODES).default("limited"),
+  /** Lessons the server holds; a deleted lesson frees its place. */
+  MAX_LESSONS: z.coerce.number().int().min(1).max(1_000_000).default(MAX_LESSONS_PER_SERVER),
   /** New sessions one address may create per minute. */
   SESSION_CREATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
   /** "1" behind a load balancer you trust: per-address limits use the last X-Forwarded-For address (the one it appended). */
@@ -103,6 +115,8 @@ export interface Config {
   /** ACCOUNT_SIGNUP=open: anyone may create an account on the sign-up page. */
   accountSignupOpen: boolean;
   oidc: OidcConfig | null;
+  lessonWrites: LessonWrites;
+  maxLessons: number;
 }
 
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
@@ -133,6 +147,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     retentionDays: e.RETENTION_DAYS ?? null,
     accountSignupOpen: e.ACCOUNT_SIGNUP === "open",
     oidc: oidcConfig(e),
+    lessonWrites: e.LESSON_WRITES,
+    maxLessons: e.MAX_LESSONS,
   };
 }
 

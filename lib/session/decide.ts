@@ -398,7 +398,10 @@ function askQuestion(
     );
   }
   if (waitingFromAddress >= MAX_PENDING_QUESTIONS_PER_ADDRESS) {
-    return refuse("QUESTION_LIMIT", "Many questions from your network are waiting for the teacher's approval. Try again once the teacher has seen them.");
+    return refuse(
+      "QUESTION_LIMIT",
+      "Many questions from your network are waiting for the teacher's approval. Try again once the teacher has seen them.",
+    );
   }
   const id = ctx.newId();
   return accept(

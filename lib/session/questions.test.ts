@@ -150,7 +150,12 @@ describe("questions: decide", () => {
     for (const id of bots) r.fold({ type: "participant:joined", participantId: id, nickname: id });
     const sameAddress = new Set(bots);
     const asked = (id: string) =>
-      decide(r.state, ask(`spam from ${id}`, ARROW_5), { participantId: id, sameAddress }, { now: T0, newId: () => `s-${id}-${r.state.seq}`, shuffle: (x) => x });
+      decide(
+        r.state,
+        ask(`spam from ${id}`, ARROW_5),
+        { participantId: id, sameAddress },
+        { now: T0, newId: () => `s-${id}-${r.state.seq}`, shuffle: (x) => x },
+      );
     let accepted = 0;
     for (const id of bots) {
       const decision = asked(id);
@@ -188,10 +193,17 @@ describe("questions: decide", () => {
     // Nothing waits; the approved ones stay; the stopped askers are refused, others are not.
     expect(hostQuestionList(r.state).questions.filter((q) => q.status === "pending" && !q.hidden)).toEqual([]);
     expect(classQuestionList(r.state, "bo").questions.map((q) => q.id)).toEqual(["q3", "q4"]);
-    expect(r.run(ask("more spam", ARROW_5), "ada")).toMatchObject({ ok: false, error: { code: "QUESTION_LIMIT", message: expect.stringMatching(/stopped/) } });
+    expect(r.run(ask("more spam", ARROW_5), "ada")).toMatchObject({
+      ok: false,
+      error: { code: "QUESTION_LIMIT", message: expect.stringMatching(/stopped/) },
+    });
     expect(r.run(ask("fine", ARROW_5), "bo").ok).toBe(true);
     // The teacher sees which hidden questions' askers are stopped; showing Cy's again lets Cy ask.
-    expect(hostQuestionList(r.state).questions.filter((q) => q.askerBlocked).map((q) => q.id)).toEqual(["q1", "q2", "q5"]);
+    expect(
+      hostQuestionList(r.state)
+        .questions.filter((q) => q.askerBlocked)
+        .map((q) => q.id),
+    ).toEqual(["q1", "q2", "q5"]);
     expect(r.run({ event: "question:hide", payload: { questionId: "q5", hidden: false } })).toMatchObject({
       events: [
         { type: "question:hidden", questionId: "q5", hidden: false },

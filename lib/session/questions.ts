@@ -94,7 +94,12 @@ export function toClassQuestion(state: Pick<SessionState, "participants">, q: Qu
 }
 
 export function toHostQuestion(state: Pick<SessionState, "participants">, q: Question): HostQuestion {
-  const view: HostQuestion = { ...toClassQuestion(state, q), anonymous: q.anonymous, hidden: q.hidden, askerRemoved: removalHides(state, q) };
+  const view: HostQuestion = {
+    ...toClassQuestion(state, q),
+    anonymous: q.anonymous,
+    hidden: q.hidden,
+    askerRemoved: removalHides(state, q),
+  };
   if (q.hidden && own(state.participants, q.participantId)?.questionsBlocked) view.askerBlocked = true;
   return view;
 }

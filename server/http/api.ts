@@ -13,7 +13,7 @@ import {
   type CreatedSessionBody,
   type JoinInfo,
 } from "../../lib/protocol";
-import type { Config } from "../config";
+import type { Config, LessonWrites } from "../config";
 import { log } from "../logger";
 import { createOriginPolicy, parseHost, requestScheme } from "../edge/origin";
 import { KeyedLimiter, addressOf } from "../edge/rateLimit";
@@ -51,6 +51,9 @@ export interface ApiDeps {
     /** What the saved-sessions list says is kept, and for how long. */
     retentionDays?: number | null;
     idleTimeoutMs?: number;
+    /** LESSON_WRITES and MAX_LESSONS (./lessonsApi.ts). */
+    lessonWrites?: LessonWrites;
+    maxLessons?: number;
   };
   rooms: RoomRegistry;
   store: SessionStore;
@@ -100,7 +103,8 @@ export function createApiHandler(deps: ApiDeps) {
     idleEndMinutes: deps.config.idleTimeoutMs !== undefined ? Math.round(deps.config.idleTimeoutMs / 60_000) : null,
   });
   const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy ?? false });
-  const lessons = deps.lessons ? createLessonsApi(deps.lessons, deps.config.adminToken) : null;
+  const { lessonWrites: writes, maxLessons, trustProxy } = deps.config;
+  const lessons = deps.lessons ? createLessonsApi(deps.lessons, deps.config.adminToken, { writes, maxLessons, trustProxy }) : null;
   // Lessons written (created or edited) per address: each is up to MAX_LESSON_BODY_BYTES on disk.
   const lessonWrites = new KeyedLimiter({ capacity: 30, refillPerSecond: 30 / 60 });
 
@@ -143,7 +147,7 @@ export function createApiHandler(deps: ApiDeps) {
       if (!(writing ? lessonWrites : reads).take(address)) throw new HttpError(429, "RATE_LIMITED", "Too many requests. Wait a moment.");
       if (!id) {
         if (req.method === "GET") return sendJson(res, 200, await lessons.list(req));
-        if (req.method === "POST") return sendJson(res, 201, await lessons.create(await readJsonBody(req, MAX_LESSON_BODY_BYTES)));
+        if (req.method === "POST") return sendJson(res, 201, await lessons.create(req, await readJsonBody(req, MAX_LESSON_BODY_BYTES)));
         throw methodNotAllowed(["GET", "POST"], "Use GET to list lessons or POST to create one.");
       }
       if (sub === "mermaid") {

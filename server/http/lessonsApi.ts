@@ -12,6 +12,8 @@ import {
 } from "../../lib/protocol/rest";
 import { hashSecret, newSecret, secretMatches } from "../secrets";
 import type { LessonMeta, LessonStore } from "../store/lessons";
+import type { LessonWrites } from "../config";
+import { KeyedLimiter, addressOf } from "../edge/rateLimit";
 import { isAdmin } from "./sessionsApi";
 import { HttpError } from "./httpError";
 
@@ -23,6 +25,24 @@ import { HttpError } from "./httpError";
  * parsed lesson with zod (counts, text limits, every message between declared
  * participants) and stores the Mermaid text beside it only to hand it back.
  */
+
+/**
+ * New lessons one address may create while LESSON_WRITES is "limited": 10 at
+ * once, then one every 6 minutes. A teacher writes a few a day (an edit is
+ * not a new lesson); a school's teachers share an address. Without it one
+ * laptop with a few hundred addresses filled the server's cap in 12 s.
+ */
+export const LESSON_CREATIONS_PER_ADDRESS = { capacity: 10, refillPerSecond: 1 / 360 };
+
+export interface LessonsApiOptions {
+  /** LESSON_WRITES: who may create and edit lessons without the admin token ("limited" when absent). */
+  writes?: LessonWrites;
+  /** MAX_LESSONS: lessons the server holds (MAX_LESSONS_PER_SERVER when absent). */
+  maxLessons?: number;
+  /** TRUST_PROXY: per-address limits use the last X-Forwarded-For entry. */
+  trustProxy?: boolean;
+  now?: () => number;
+}
 
 const lessonIdSchema = z.uuid();
 const versionSchema = z.coerce.number().int().min(1).max(1_000_000);
@@ -44,8 +64,16 @@ function parseLessonBody(body: unknown) {
   return parsed.data;
 }
 
-export function createLessonsApi(store: LessonStore, adminToken: string | null, now: () => number = Date.now) {
+export function createLessonsApi(store: LessonStore, adminToken: string | null, options: LessonsApiOptions = {}) {
+  const { writes = "limited", maxLessons = MAX_LESSONS_PER_SERVER, trustProxy = false, now = Date.now } = options;
+  const creations = new KeyedLimiter(LESSON_CREATIONS_PER_ADDRESS);
   const noSuchLesson = () => new HttpError(404, "NO_SUCH_LESSON", "There is no lesson with that id.");
+
+  /** With LESSON_WRITES=off only the admin writes (every lesson already written can still be run, read and deleted). */
+  function mayWrite(req: IncomingMessage): void {
+    if (writes === "off" && !isAdmin(req, adminToken))
+      throw new HttpError(403, "NO_ACCESS", "Writing lessons is turned off on this server. Ask the admin to write or change one.");
+  }
 
   /** The lesson's record if this request may use it (its key, or the admin); deleted lessons are gone for edits and reads. */
   async function owned(req: IncomingMessage, id: string): Promise<LessonMeta> {
@@ -76,10 +104,22 @@ export function createLessonsApi(store: LessonStore, adminToken: string | null, 
       return { scope: "owner", lessons: await store.list(lessonKeysOf(req).map(hashSecret)) };
     },
 
-    async create(body: unknown): Promise<CreatedLesson> {
+    async create(req: IncomingMessage, body: unknown): Promise<CreatedLesson> {
+      mayWrite(req);
       const { lesson, source } = parseLessonBody(body);
-      if ((await store.count()) >= MAX_LESSONS_PER_SERVER)
+      if ((await store.count()) >= maxLessons)
         throw new HttpError(507, "LESSONS_FULL", "This server holds as many lessons as it allows. Ask the admin to remove some.");
+      // Spent only by a lesson that would be stored: a refused one (invalid, or the server full) costs nothing.
+      if (
+        writes === "limited" &&
+        !isAdmin(req, adminToken) &&
+        !creations.take(addressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy))
+      )
+        throw new HttpError(
+          429,
+          "RATE_LIMITED",
+          "This network has created as many lessons as it may for now. Edit one, or try again later.",
+        );
       const id = randomUUID();
       const lessonKey = newSecret();
       await store.create({ id, ownerKeyHash: hashSecret(lessonKey), at: now() }, lesson, source);
@@ -88,6 +128,7 @@ export function createLessonsApi(store: LessonStore, adminToken: string | null, 
 
     /** An edit: a new version; sessions that ran the old one keep it. */
     async update(req: IncomingMessage, id: string, body: unknown): Promise<{ id: string; version: number }> {
+      mayWrite(req);
       await owned(req, id);
       const { lesson, source } = parseLessonBody(body);
       return { id, version: await store.addVersion(id, lesson, source, now()) };
@@ -120,9 +161,10 @@ export function createLessonsApi(store: LessonStore, adminToken: string | null, 
       return { filename: `${slug}-v${v.version}.mmd`, body: v.source };
     },
 
+    /** Gone with every version, its place under the cap freed; sessions that ran it keep their own copy. */
     async remove(req: IncomingMessage, id: string): Promise<{ deleted: true }> {
       await owned(req, id);
-      await store.markDeleted(id, now());
+      await store.remove(id);
       return { deleted: true };
     },
 
@@ -130,6 +172,8 @@ export function createLessonsApi(store: LessonStore, adminToken: string | null, 
     async forSession(req: IncomingMessage, ref: { id: string; version?: number }): Promise<SessionLesson> {
       await owned(req, ref.id);
       const v = await versionOf(ref.id, ref.version === undefined ? null : String(ref.version));
+      // Kept while later edits prune older versions: the teacher may start another class from it.
+      await store.markUsed(ref.id, v.version);
       return { id: ref.id, version: v.version, lesson: v.lesson };
     },
   };

@@ -11,9 +11,21 @@ import { isRecord } from "../../lib/guards";
  * own tables in the session database file, so a backup of the file keeps
  * them), Redis in scale-out mode. A lesson is a list of immutable versions:
  * an edit adds one, and a session records the version it ran (in its
- * `session:created` event, content included), so deleting a lesson hides it
- * from lists and edits but never breaks a replay.
+ * `session:created` event, content included), so neither pruning old
+ * versions nor deleting a lesson ever breaks a session, its replay or its exports.
+ *
+ * Bounded per lesson: an edit is a new version, and edits are free to anyone
+ * holding the key, so a lesson keeps its newest LESSON_VERSIONS_KEPT versions
+ * and, beside them, the versions a session ran (a teacher may start another
+ * class from one), up to MAX_LESSON_VERSIONS_HELD in all; older ones are
+ * removed as each edit lands. (An outside review grew the file by about 11 GB
+ * a day with 30 edits a minute from one address when every version was kept.)
  */
+
+/** The newest versions a lesson keeps, whether a session ran them or not (the latest always among them). */
+export const LESSON_VERSIONS_KEPT = 10;
+/** Versions a lesson holds at most, those sessions ran included: past it, the oldest go (each session keeps its own copy). */
+export const MAX_LESSON_VERSIONS_HELD = 30;
 
 export interface LessonVersion {
   id: string;
@@ -44,9 +56,17 @@ export interface LessonStore {
   version(id: string, version?: number): Promise<LessonVersion | null>;
   /** Lessons not deleted: those owned by one of `ownerKeyHashes`, or all of them (null). */
   list(ownerKeyHashes: readonly string[] | null): Promise<LessonSummary[]>;
-  /** Hides the lesson from lists and refuses edits; its versions stay for the sessions that ran them. */
+  /**
+   * Hides the lesson from lists and refuses edits, keeping its versions: how
+   * earlier servers deleted. The API now deletes with `remove`; a lesson hidden
+   * this way still counts until the store removes it (SQLite, when it next opens).
+   */
   markDeleted(id: string, at: number): Promise<void>;
-  /** How many lessons exist (deleted included), for the per-server cap. */
+  /** Deletes the lesson and every version, freeing its place under the server's cap (sessions keep their own copy). */
+  remove(id: string): Promise<void>;
+  /** A session ran this version: pruning keeps it (up to MAX_LESSON_VERSIONS_HELD). */
+  markUsed(id: string, version: number): Promise<void>;
+  /** How many lessons exist (hidden ones included), for the per-server cap. */
   count(): Promise<number>;
   close(): Promise<void>;
 }
@@ -116,14 +136,35 @@ export class SqliteLessonStore implements LessonStore {
         body TEXT NOT NULL,
         source TEXT NOT NULL,
         created_at INTEGER NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (lesson_id, version)
       );
+    `);
+    const columns = this.db.prepare<[], { name: string }>(`PRAGMA table_info(lesson_versions)`).all();
+    // A file from before versions were pruned: nobody recorded which versions sessions ran, so every one of them counts as run.
+    if (!columns.some((c) => c.name === "used")) this.db.exec(`ALTER TABLE lesson_versions ADD COLUMN used INTEGER NOT NULL DEFAULT 1`);
+    // Lessons an earlier server hid when deleting them: nothing reads their versions (sessions keep their own copy), and they
+    // held places under the server's cap.
+    this.db.exec(`
+      DELETE FROM lesson_versions WHERE lesson_id IN (SELECT id FROM lessons WHERE deleted_at IS NOT NULL);
+      DELETE FROM lessons WHERE deleted_at IS NOT NULL;
     `);
     this.stmts = {
       insertLesson: this.db.prepare(
         `INSERT INTO lessons (id, owner_key_hash, latest_version, created_at, updated_at, deleted_at) VALUES (?, ?, 1, ?, ?, NULL)`,
       ),
-      insertVersion: this.db.prepare(`INSERT INTO lesson_versions (lesson_id, version, body, source, created_at) VALUES (?, ?, ?, ?, ?)`),
+      insertVersion: this.db.prepare(
+        `INSERT INTO lesson_versions (lesson_id, version, body, source, created_at, used) VALUES (?, ?, ?, ?, ?, 0)`,
+      ),
+      // Out of the newest LESSON_VERSIONS_KEPT, and no session ran it.
+      pruneUnused: this.db.prepare(`DELETE FROM lesson_versions WHERE lesson_id = ? AND version <= ? AND used = 0`),
+      held: this.db.prepare<[string], { n: number }>(`SELECT COUNT(*) AS n FROM lesson_versions WHERE lesson_id = ?`),
+      pruneOldest: this.db.prepare(
+        `DELETE FROM lesson_versions WHERE lesson_id = ? AND version IN (SELECT version FROM lesson_versions WHERE lesson_id = ? ORDER BY version LIMIT ?)`,
+      ),
+      markUsed: this.db.prepare(`UPDATE lesson_versions SET used = 1 WHERE lesson_id = ? AND version = ?`),
+      removeVersions: this.db.prepare(`DELETE FROM lesson_versions WHERE lesson_id = ?`),
+      removeLesson: this.db.prepare(`DELETE FROM lessons WHERE id = ?`),
       bump: this.db.prepare(`UPDATE lessons SET latest_version = latest_version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL`),
       meta: this.db.prepare<[string], MetaRow>(`SELECT * FROM lessons WHERE id = ?`),
       version: this.db.prepare<[string, number], { body: string; source: string; created_at: number }>(
@@ -147,6 +188,9 @@ export class SqliteLessonStore implements LessonStore {
       if (this.stmts.bump.run(at, id).changes !== 1) throw new StoreError(`lesson ${id} does not exist`);
       const version = this.stmts.meta.get(id)!.latest_version;
       this.stmts.insertVersion.run(id, version, JSON.stringify(lesson), source, at);
+      this.stmts.pruneUnused.run(id, version - LESSON_VERSIONS_KEPT);
+      const over = this.stmts.held.get(id)!.n - MAX_LESSON_VERSIONS_HELD;
+      if (over > 0) this.stmts.pruneOldest.run(id, id, over);
       return version;
     })();
   }
@@ -180,6 +224,17 @@ export class SqliteLessonStore implements LessonStore {
     this.stmts.markDeleted.run(at, id);
   }
 
+  async remove(id: string): Promise<void> {
+    this.db.transaction(() => {
+      this.stmts.removeVersions.run(id);
+      this.stmts.removeLesson.run(id);
+    })();
+  }
+
+  async markUsed(id: string, version: number): Promise<void> {
+    this.stmts.markUsed.run(id, version);
+  }
+
   async count(): Promise<number> {
     return this.stmts.count.get()!.n;
   }
@@ -193,8 +248,10 @@ export class SqliteLessonStore implements LessonStore {
 
 /**
  * Redis keys: `lesson:{id}` a hash (owner, latest, times), `lesson:{id}:v:{n}`
- * a JSON string per version, and the set `lessons` of every id. Versions are
- * numbered with HINCRBY, so two edits arriving at two nodes get two numbers.
+ * a JSON string per version, `lesson:{id}:held` the numbers of the versions
+ * it holds and `lesson:{id}:used` those a session ran, and the set `lessons`
+ * of every id. Versions are numbered with HINCRBY, so two edits arriving at
+ * two nodes get two numbers.
  */
 export class RedisLessonStore implements LessonStore {
   constructor(private readonly client: RedisClient) {}
@@ -206,6 +263,7 @@ export class RedisLessonStore implements LessonStore {
   async create(meta: { id: string; ownerKeyHash: string; at: number }, lesson: CustomLesson, source: string): Promise<void> {
     const version: LessonVersion = { id: meta.id, version: 1, lesson, source, createdAt: meta.at };
     await this.cmd("SET", `lesson:${meta.id}:v:1`, JSON.stringify(version));
+    await this.cmd("SADD", `lesson:${meta.id}:held`, 1);
     await this.cmd("HSET", `lesson:${meta.id}`, "owner", meta.ownerKeyHash, "latest", 1, "createdAt", meta.at, "updatedAt", meta.at);
     await this.cmd("SADD", "lessons", meta.id);
   }
@@ -217,7 +275,32 @@ export class RedisLessonStore implements LessonStore {
     const version: LessonVersion = { id, version: n, lesson, source, createdAt: at };
     await this.cmd("SET", `lesson:${id}:v:${n}`, JSON.stringify(version));
     await this.cmd("HSET", `lesson:${id}`, "updatedAt", at);
+    await this.prune(id, n);
     return n;
+  }
+
+  /** Keeps the newest LESSON_VERSIONS_KEPT and the versions sessions ran, up to MAX_LESSON_VERSIONS_HELD in all. */
+  private async prune(id: string, latest: number): Promise<void> {
+    const heldKey = `lesson:${id}:held`;
+    const usedKey = `lesson:${id}:used`;
+    if (Number(await this.cmd("EXISTS", heldKey)) === 0 && latest > 1) {
+      // Written before versions were pruned: which of them sessions ran was not recorded, so each counts as run.
+      const earlier = Array.from({ length: latest - 1 }, (_, i) => i + 1);
+      await this.cmd("SADD", heldKey, ...earlier);
+      await this.cmd("SADD", usedKey, ...earlier);
+    }
+    await this.cmd("SADD", heldKey, latest);
+    const held = asStrings(await this.cmd("SMEMBERS", heldKey))
+      .map(Number)
+      .sort((a, b) => a - b);
+    const used = new Set(asStrings(await this.cmd("SMEMBERS", usedKey)).map(Number));
+    const dropped = held.filter((v) => v <= latest - LESSON_VERSIONS_KEPT && !used.has(v));
+    const kept = held.filter((v) => !dropped.includes(v));
+    dropped.push(...kept.slice(0, Math.max(0, kept.length - MAX_LESSON_VERSIONS_HELD)));
+    if (dropped.length === 0) return;
+    await this.cmd("DEL", ...dropped.map((v) => `lesson:${id}:v:${v}`));
+    await this.cmd("SREM", heldKey, ...dropped);
+    await this.cmd("SREM", usedKey, ...dropped);
   }
 
   async meta(id: string): Promise<LessonMeta | null> {
@@ -260,6 +343,20 @@ export class RedisLessonStore implements LessonStore {
 
   async markDeleted(id: string, at: number): Promise<void> {
     await this.cmd("HSETNX", `lesson:${id}`, "deletedAt", at);
+  }
+
+  async remove(id: string): Promise<void> {
+    const meta = await this.meta(id);
+    if (!meta) return;
+    const held = asStrings(await this.cmd("SMEMBERS", `lesson:${id}:held`)).map(Number);
+    // A lesson written before `held` was kept has every number up to its latest.
+    const versions = held.length > 0 ? held : Array.from({ length: meta.latestVersion }, (_, i) => i + 1);
+    await this.cmd("DEL", `lesson:${id}`, `lesson:${id}:held`, `lesson:${id}:used`, ...versions.map((v) => `lesson:${id}:v:${v}`));
+    await this.cmd("SREM", "lessons", id);
+  }
+
+  async markUsed(id: string, version: number): Promise<void> {
+    if (Number(await this.cmd("SISMEMBER", `lesson:${id}:held`, version)) === 1) await this.cmd("SADD", `lesson:${id}:used`, version);
   }
 
   async count(): Promise<number> {
