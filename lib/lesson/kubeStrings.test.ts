@@ -52,6 +52,8 @@ describe("wordingVersions: which releases print a pasted message", () => {
     expect(wordingVersions("Created container app")).toEqual(["1.32"]);
     expect(wordingVersions("Created container: app")).toEqual(["1.33", "1.34"]);
     expect(wordingVersions("Container created")).toEqual(["1.35"]);
+    expect(wordingVersions("spec.containers{app}: Container created")).toEqual(["1.35"]);
+    expect(wordingVersions("spec.containers{app}: Created container: app")).toEqual(["1.33", "1.34"]);
     expect(wordingVersions('Container image "nginx:1.27" already present on machine and can be accessed by the pod')).toEqual(["1.35"]);
     expect(wordingVersions('Container image "nginx:1.27" already present on machine')).toEqual(["1.32", "1.33", "1.34"]);
   });

@@ -151,12 +151,15 @@ const WORDING_MARKERS: readonly { test: RegExp; versions: readonly KubeVersion[]
 /**
  * The releases (lesson ids) that print `message`, or null when its wording is the same in all of them.
  * For a FailedScheduling message without "no new claims to deallocate" this says 1.32 or 1.33, which is
- * also what a 1.34+ cluster with DynamicResourceAllocation turned off prints.
+ * also what a 1.34 cluster with DynamicResourceAllocation turned off prints. A describe line's field path
+ * ("spec.containers{app}: ") is skipped.
  */
 export function wordingVersions(message: string): readonly KubeVersion[] | null {
+  // kubectl 1.35's describe puts the field path first; that is the client's release, not the cluster's.
+  const text = message.trim().replace(/^spec\.(?:initContainers|containers|ephemeralContainers)\{[^}]*\}: /, "");
   let versions: readonly KubeVersion[] | null = null;
   for (const marker of WORDING_MARKERS) {
-    if (!marker.test.test(message)) continue;
+    if (!marker.test.test(text)) continue;
     versions = versions === null ? marker.versions : versions.filter((v) => marker.versions.includes(v));
   }
   return versions;
