@@ -1,0 +1,345 @@
+"use client";
+
+import { useSyncExternalStore, type MouseEvent } from "react";
+import { LAB_VERSION_PARAM, type LabCheck, type LabSheet } from "@/lib/lesson/lab";
+import { commandBlock, labSheetFileName } from "@/lib/lesson/labMarkdown";
+import type { ScenarioId } from "@/lib/lesson/kubeCluster";
+import { DEFAULT_KUBE_VERSION, KUBE_VERSIONS, KUBE_VERSION_LABELS, isKubeVersion, type KubeVersion } from "@/lib/lesson/versions";
+import { ClusterCheck } from "./ClusterCheck";
+
+/**
+ * The lab sheet itself, for one Kubernetes release. The page is static and
+ * hands over the sheet of every release; the browser shows the one the URL
+ * names (?k8s=1.32), and the version links switch it in place, keeping the
+ * choice in the URL. The server's HTML (and a browser without JavaScript)
+ * shows the default release.
+ */
+
+type Sheets = Readonly<Record<KubeVersion, LabSheet>>;
+type Titles = readonly { id: ScenarioId; slug: string; title: string }[];
+
+// Long commands and messages wrap instead of scrolling sideways: the sheet is read on phones.
+const CODE =
+  "mt-2 whitespace-pre-wrap [overflow-wrap:anywhere] rounded-lg border border-slate-700 bg-slate-950 p-3 font-mono text-[13px] leading-5 text-slate-100";
+const FOCUS = "focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-amber-300";
+
+/**
+ * The sheet's sections, in order: each heading is a jump target (an id, and
+ * tabIndex -1 so focus lands on it and a screen reader reads from there), and
+ * the list at the top links to each. "Check my cluster" is some 7,000 px down
+ * on a phone, past every step.
+ */
+const SECTIONS = {
+  limits: "limits",
+  install: "install",
+  manifests: "manifests",
+  setup: "before-step-1",
+  steps: "step-by-step",
+  check: "check-my-cluster",
+  cleanup: "clean-up",
+} as const;
+
+// Focus shows where a jump landed (whether the link was clicked or keyed); the margin keeps the heading off the screen's edge.
+const TARGET = "scroll-mt-4 rounded focus:outline focus:outline-3 focus:outline-offset-4 focus:outline-amber-300";
+
+/** Tells the page that the version links changed the URL (history.replaceState fires no event of its own). */
+const VERSION_CHANGED = "lab:version-changed";
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener("popstate", onChange);
+  window.addEventListener(VERSION_CHANGED, onChange);
+  return () => {
+    window.removeEventListener("popstate", onChange);
+    window.removeEventListener(VERSION_CHANGED, onChange);
+  };
+}
+
+/**
+ * The release the URL names. Hydration reads the server's answer (the default) so the static HTML is
+ * reused as it is; React then renders again with the URL's, changing only what differs, never remounting.
+ */
+function useLabVersion(): KubeVersion {
+  const named = useSyncExternalStore(
+    subscribe,
+    () => new URLSearchParams(window.location.search).get(LAB_VERSION_PARAM),
+    () => null,
+  );
+  return isKubeVersion(named) ? named : DEFAULT_KUBE_VERSION;
+}
+
+const noSubscription = () => () => {};
+
+/** False while hydrating (the server's HTML, the default release), true once the URL has been read. */
+function useUrlRead(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
+/** A plain click on a version link switches in place; a modified click (new tab) follows the link. */
+function switchInPlace(event: MouseEvent<HTMLAnchorElement>) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  window.history.replaceState(window.history.state, "", event.currentTarget.href);
+  window.dispatchEvent(new Event(VERSION_CHANGED));
+}
+
+/** A sheet's address in a release: the default release needs no parameter. */
+function sheetHref(slug: string, version: KubeVersion): string {
+  return version === DEFAULT_KUBE_VERSION ? `/lab/${slug}` : `/lab/${slug}?${LAB_VERSION_PARAM}=${version}`;
+}
+
+function Contents({ reproducible }: { reproducible: string }) {
+  const links: [string, string][] = [
+    [SECTIONS.limits, `On a laptop: ${reproducible}`],
+    [SECTIONS.install, "Cluster and what to install"],
+    [SECTIONS.manifests, "Manifests"],
+    [SECTIONS.setup, "Before step 1"],
+    [SECTIONS.steps, "Step by step"],
+    [SECTIONS.check, "Check my cluster"],
+    [SECTIONS.cleanup, "Clean up"],
+  ];
+  return (
+    <nav aria-label="On this sheet" className="mt-5 rounded-xl border border-slate-700 bg-slate-900/70 p-3" data-testid="lab-contents">
+      <a
+        href={`#${SECTIONS.check}`}
+        data-testid="lab-jump-check"
+        className="inline-block rounded-lg border-2 border-emerald-300 px-4 py-2 font-semibold text-emerald-100 underline-offset-4 hover:underline"
+      >
+        Jump to Check my cluster ↓
+      </a>
+      <p className="mt-2 text-sm text-slate-300">Paste your cluster&apos;s events there and see each one on its diagram step.</p>
+      <ol className="mt-3 flex flex-wrap gap-x-4 gap-y-2 text-sm">
+        {links.map(([id, label]) => (
+          <li key={id}>
+            <a href={`#${id}`} className="text-sky-300 underline">
+              {label}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+/** Which release the sheet is for: links that keep the reader on this sheet, the choice kept in the URL. */
+function VersionSwitch({ slug, version }: { slug: string; version: KubeVersion }) {
+  return (
+    <nav aria-labelledby="k8s-version-label" className="mt-4" data-testid="k8s-version" data-version={version}>
+      <p id="k8s-version-label" className="text-sm font-semibold text-slate-200">
+        Kubernetes version of your cluster
+      </p>
+      <ul className="mt-2 flex flex-wrap gap-2">
+        {KUBE_VERSIONS.map((v) => (
+          <li key={v}>
+            <a
+              href={sheetHref(slug, v)}
+              onClick={switchInPlace}
+              aria-current={v === version ? "page" : undefined}
+              data-version={v}
+              className={`inline-block rounded-lg border-2 px-3 py-1 text-sm font-semibold ${FOCUS} ${
+                v === version
+                  ? "border-sky-300 bg-sky-300 text-slate-950"
+                  : "border-slate-500 text-slate-100 underline-offset-4 hover:underline"
+              }`}
+            >
+              {KUBE_VERSION_LABELS[v]}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <p className="sr-only" role="status" data-testid="k8s-version-status">
+        This sheet shows Kubernetes {KUBE_VERSION_LABELS[version]}.
+      </p>
+    </nav>
+  );
+}
+
+function Check({ check }: { check: LabCheck }) {
+  const block = (text: string) => <pre className={CODE}>{text}</pre>;
+  return (
+    <div className="mt-2" data-testid="lab-check">
+      <pre className={CODE}>{check.command}</pre>
+      {check.expect.includes("\n") ? (
+        <>
+          <p className="mt-1 font-semibold text-slate-200">Expect:</p>
+          {block(check.expect)}
+        </>
+      ) : (
+        <p className="mt-1 text-slate-200">
+          <span className="font-semibold">Expect:</span> <span className="font-mono">{check.expect}</span>
+        </p>
+      )}
+      {check.afterwards !== undefined && (
+        <div className="mt-1 border-l-2 border-amber-300/70 pl-3 text-slate-300" data-testid="lab-check-afterwards">
+          <p>Typed after the step has passed, it prints{check.afterwards.includes("\n") ? ":" : ""}</p>
+          {check.afterwards.includes("\n") ? block(check.afterwards) : <p className="font-mono text-slate-100">{check.afterwards}</p>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function LabSheetView({ sheets, titles }: { sheets: Sheets; titles: Titles }) {
+  const version = useLabVersion();
+  const urlRead = useUrlRead();
+  const sheet = sheets[version];
+  const reproducible = sheet.reproducible === "yes" ? "reproducible" : "partly reproducible";
+
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-6 [overflow-wrap:anywhere] sm:px-6" data-version={version}>
+      <nav aria-label="Lab sheets" className="text-sm">
+        <ul className="flex flex-wrap gap-x-4 gap-y-2">
+          {titles.map((other) => (
+            <li key={other.id}>
+              <a
+                href={sheetHref(other.slug, version)}
+                aria-current={other.id === sheet.id ? "page" : undefined}
+                className={other.id === sheet.id ? "font-semibold text-slate-100" : "text-sky-300 underline"}
+              >
+                {other.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <header className="mt-6">
+        <p className="text-sm font-semibold uppercase tracking-widest text-sky-300">Lab sheet</p>
+        <h1 className="mt-1 text-3xl font-bold">{sheet.title}</h1>
+        <p className="mt-3 text-slate-200">{sheet.summary}</p>
+        <VersionSwitch slug={sheet.slug} version={version} />
+        <p className="mt-2 text-sm text-slate-400" data-testid="lab-version-statement">
+          {sheet.versionStatement}
+        </p>
+        <p className="mt-4">
+          <a
+            href={`/lab/${sheet.slug}/download?${LAB_VERSION_PARAM}=${version}`}
+            download={labSheetFileName(sheet)}
+            data-testid="lab-download"
+            className="inline-block rounded-lg bg-sky-400 px-4 py-2 font-semibold text-slate-950"
+          >
+            Download as Markdown
+          </a>
+        </p>
+        <Contents reproducible={reproducible} />
+      </header>
+
+      <section aria-labelledby={SECTIONS.limits} className="mt-8" data-testid="lab-limits" data-reproducible={sheet.reproducible}>
+        <h2 id={SECTIONS.limits} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
+          On a laptop: {reproducible}
+        </h2>
+        <ul className="mt-2 list-disc space-y-2 pl-5 text-slate-200">
+          {sheet.limits.map((limit) => (
+            <li key={limit}>{limit}</li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby={SECTIONS.install} className="mt-8">
+        <h2 id={SECTIONS.install} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
+          Cluster and what to install
+        </h2>
+        <p className="mt-2 text-slate-200">
+          {sheet.cluster.tool}, cluster <code className="font-mono">{sheet.cluster.name}</code>: {sheet.cluster.nodes}.
+        </p>
+        {sheet.install.map((item) => (
+          <div key={item.what} className="mt-4">
+            <h3 className="font-semibold">{item.what}</h3>
+            <p className="mt-1 text-slate-300">{item.why}</p>
+            {item.files?.map((file) => (
+              <div key={file.file} className="mt-3">
+                <h4 className="font-mono font-semibold">{file.file}</h4>
+                <pre className={CODE} data-testid="lab-manifest" data-file={file.file}>
+                  {file.body}
+                </pre>
+              </div>
+            ))}
+            <pre className={CODE} data-testid="lab-install-commands">
+              {item.commands.join("\n")}
+            </pre>
+            {item.note && <p className="mt-2 text-sm text-slate-300">{item.note}</p>}
+          </div>
+        ))}
+      </section>
+
+      <section aria-labelledby={SECTIONS.manifests} className="mt-8">
+        <h2 id={SECTIONS.manifests} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
+          Manifests
+        </h2>
+        {sheet.manifests.map((m) => (
+          <div key={m.file} className="mt-4">
+            <h3 className="font-mono font-semibold">{m.file}</h3>
+            <pre className={CODE} data-testid="lab-manifest" data-file={m.file}>
+              {m.body}
+            </pre>
+          </div>
+        ))}
+      </section>
+
+      <section aria-labelledby={SECTIONS.setup} className="mt-8">
+        <h2 id={SECTIONS.setup} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
+          Before step 1
+        </h2>
+        <pre className={CODE}>{commandBlock(sheet.setup)}</pre>
+        <p className="mt-3 text-slate-300">
+          Keep each of these running in a terminal of its own (kubectl watches one resource type per command):
+        </p>
+        <pre className={CODE} data-testid="lab-watch">
+          {commandBlock(sheet.watch)}
+        </pre>
+        <p className="mt-3 text-slate-300">
+          Each step lists the events it adds. Read them with (kubectl events prints a LAST SEEN column first, left out below):
+        </p>
+        <pre className={CODE}>{commandBlock(sheet.events)}</pre>
+      </section>
+
+      <section aria-labelledby={SECTIONS.steps} className="mt-8">
+        <h2 id={SECTIONS.steps} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
+          Step by step
+        </h2>
+        <ol className="mt-2 space-y-6">
+          {sheet.steps.map((step) => (
+            <li key={step.position} data-testid="lab-step" data-step={step.position} data-label={step.label}>
+              <h3 className="text-lg font-semibold">
+                Step {step.position}: {step.label} {step.title}
+              </h3>
+              {step.note && <p className="mt-1 text-slate-300">{step.note}</p>}
+              {step.run.length > 0 && <pre className={CODE}>{commandBlock(step.run)}</pre>}
+              {step.check.map((check) => (
+                <Check key={check.command} check={check} />
+              ))}
+              {step.events.length > 0 ? (
+                <>
+                  <p className="mt-2 text-slate-300">New events (kubectl events: type, reason, object, message):</p>
+                  <pre className={CODE} data-testid="lab-step-events">
+                    {step.events.join("\n")}
+                  </pre>
+                </>
+              ) : (
+                <p className="mt-2 text-slate-400">No new events.</p>
+              )}
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section aria-labelledby={SECTIONS.check} className="mt-10">
+        <h2 id={SECTIONS.check} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
+          Check my cluster
+        </h2>
+        {/* While hydrating, `version` is the server's default, not the URL's: the check then reads the URL itself when it mounts. */}
+        <ClusterCheck scenarioId={sheet.id} version={urlRead ? version : undefined} />
+      </section>
+
+      <section aria-labelledby={SECTIONS.cleanup} className="mt-10 mb-10">
+        <h2 id={SECTIONS.cleanup} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
+          Clean up
+        </h2>
+        <pre className={CODE}>{commandBlock(sheet.cleanup)}</pre>
+      </section>
+    </main>
+  );
+}
