@@ -9,13 +9,13 @@ import { AuthError } from "./errors";
  * unknown keys stripped, sizes capped, and the first problem said in words.
  */
 
-const email = z
+export const emailSchema = z
   .string()
   .max(EMAIL_MAX * 2)
   .transform(normalizeEmail)
   .pipe(z.email({ message: "Enter a valid email address." }).max(EMAIL_MAX, `An email has at most ${EMAIL_MAX} characters.`));
 
-const displayName = z
+export const displayNameSchema = z
   .string()
   .max(DISPLAY_NAME_MAX * 4)
   .transform((s) => cleanText(s, DISPLAY_NAME_MAX))
@@ -30,9 +30,9 @@ export const newPassword = z
 /** A password being checked: any length up to the cap (a too-short one simply does not match). */
 const presentedPassword = z.string().min(1, "Enter your password.").max(PASSWORD_MAX_LENGTH, "That password is too long.");
 
-export const signUpBody = z.object({ email, displayName, password: newPassword }).strip();
-export const signInBody = z.object({ email, password: presentedPassword }).strip();
-export const passkeySignUpBody = z.object({ email, displayName }).strip();
+export const signUpBody = z.object({ email: emailSchema, displayName: displayNameSchema, password: newPassword }).strip();
+export const signInBody = z.object({ email: emailSchema, password: presentedPassword }).strip();
+export const passkeySignUpBody = z.object({ email: emailSchema, displayName: displayNameSchema }).strip();
 export const setPasswordBody = z.object({ currentPassword: presentedPassword.optional(), password: newPassword }).strip();
 export const deleteAccountBody = z
   .object({
