@@ -23,25 +23,37 @@ test("a student goes from the live diagram to the lab sheet and checks their clu
   const teacher = await ConsolePage.open(browser, session);
   const student = await StudentPage.join(browser, session.code, "Ana");
 
-  // The console and the phone both link to the sheet of the scenario on screen.
-  await expect(teacher.page.getByTestId("lab-link")).toHaveAttribute("href", "/lab/wait-for-first-consumer");
+  // The console and the phone both link to the sheet of the scenario on screen, in the session's Kubernetes release.
+  await expect(teacher.page.getByTestId("lab-link")).toHaveAttribute("href", "/lab/wait-for-first-consumer?k8s=1.35");
   await setMode(teacher, "Local/no-local-pv");
-  await expect(student.page.getByTestId("lab-link")).toHaveAttribute("href", "/lab/local-no-matching-pv");
+  await expect(student.page.getByTestId("lab-link")).toHaveAttribute("href", "/lab/local-no-matching-pv?k8s=1.35");
   // The local class's badge shows its real fields, not a "Local PVs" binding mode.
   await expect(student.page.getByTestId("binding-mode")).toHaveText("WaitForFirstConsumer");
   await expect(student.page.getByTestId("provisioner")).toHaveText("kubernetes.io/no-provisioner");
 
   const page = student.page;
-  await page.goto("/lab/local-no-matching-pv");
+  await page.goto("/lab/local-no-matching-pv?k8s=1.35");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Local PVs: no matching PV");
+  await expect(page.getByTestId("k8s-version")).toHaveAttribute("data-version", "1.35");
   await expect(page.getByTestId("lab-limits")).toHaveAttribute("data-reproducible", "yes");
   await expect(page.getByTestId("lab-step")).toHaveCount(4);
+  // Each step says its place in the track and the card's number (Local's order skips PROVISION to CREATE PV).
+  expect(
+    await page
+      .getByTestId("lab-step")
+      .evaluateAll((steps) => steps.map((s) => `${s.getAttribute("data-step")}:${s.getAttribute("data-label")}`)),
+  ).toEqual(["1:1", "2:2", "3:3", "4:4"]);
+  // The one-node kind cluster the sheet creates: 0/1 nodes, no hand-made PV.
+  await expect(page.locator("[data-testid=lab-step][data-label='4'] [data-testid=lab-step-events]")).toContainText(
+    "0/1 nodes are available: 1 node(s) didn't find available persistent volumes to bind.",
+  );
+  await expect(page.getByTestId("lab-limits")).not.toContainText("hand-made");
   await expectNoSidewaysScroll(page);
 
   // The download is the same sheet as Markdown.
   const download = await page.request.get("/lab/local-no-matching-pv/download");
   expect(download.headers()["content-type"]).toContain("text/markdown");
-  expect(download.headers()["content-disposition"]).toContain('filename="lab-local-no-matching-pv.md"');
+  expect(download.headers()["content-disposition"]).toContain('filename="lab-local-no-matching-pv-k8s-1.35.md"');
   expect(await download.text()).toContain("# Lab: Local PVs: no matching PV");
 
   // Check my cluster: the paste stays in the page; results land in a live region.
@@ -49,7 +61,7 @@ test("a student goes from the live diagram to the lab sheet and checks their clu
   await input.fill("LAST SEEN   TYPE     REASON   OBJECT   MESSAGE");
   await page.getByTestId("cluster-check-run").click();
   await expect(page.getByTestId("cluster-check-status")).toHaveText(
-    "This is kubectl's table output. Run the same command with -o json and paste that instead.",
+    "This table has a header but no event under it. Copy the lines under LAST SEEN, TYPE, REASON too.",
   );
 
   await input.fill(fixture("no-local-pv-kubectl-events.json"));
