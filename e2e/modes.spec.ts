@@ -13,7 +13,8 @@ import {
 
 const SELECTED_NODE = "volume.kubernetes.io/selected-node: node-b1";
 const ZONE_CONFLICT_MESSAGE =
-  "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+  // As 1.35 (a new session's default release) prints it: the DRA plugin's "no new claims to deallocate" comes first.
+  "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't match PersistentVolume's node affinity. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
 
 test("the three binding modes: every view switches together and keeps its moment", async ({ browser, baseURL }) => {
   const session = await createSession(baseURL!, "Binding modes");
@@ -70,9 +71,7 @@ test("the three binding modes: every view switches together and keeps its moment
   for (const view of views) {
     await expectMode(view, "Local");
     await expectMoment(view, 1, 1);
-    await expect(view.page.getByTestId("mode-switch-notice")).toContainText(
-      "It has no CREATE DISK step, so it starts from the beginning.",
-    );
+    await expect(view.page.getByTestId("mode-switch-notice")).toContainText("It has no CREATE DISK step, so it starts from the beginning.");
   }
 
   // Immediate's zone-conflict variant: the Pod stays Pending with the scheduler's exact message.

@@ -1,9 +1,10 @@
-import { ARROW_LEGEND, FIDELITY_NOTES, VERSION_NOTES } from "@/lib/lesson/card";
+import { ARROW_LEGEND, FIDELITY_NOTES, versionLabel, versionNotes } from "@/lib/lesson/card";
+import type { KubeVersion } from "@/lib/lesson/versions";
 import { ARROW_STYLES } from "@/components/theme";
 import { keysOf } from "@/lib/guards";
 
 /** The card's legend and fidelity notes: reachable from every view. */
-export function FidelityNotes() {
+export function FidelityNotes({ version }: { version: KubeVersion }) {
   return (
     <details className="rounded-xl border border-slate-700 bg-slate-900/60 p-3">
       <summary className="cursor-pointer font-semibold">Legend and fidelity notes</summary>
@@ -36,9 +37,9 @@ export function FidelityNotes() {
           <li key={n}>{n}</li>
         ))}
       </ul>
-      <h3 className="mt-3 font-semibold">Kubernetes version</h3>
-      <ul className="mt-1 list-disc space-y-1 pl-5 text-slate-300" data-testid="version-notes">
-        {VERSION_NOTES.map((n) => (
+      <h3 className="mt-3 font-semibold">{versionLabel(version)}: what other releases print</h3>
+      <ul className="mt-1 list-disc space-y-1 pl-5 text-slate-300" data-testid="version-notes" data-version={version}>
+        {versionNotes(version).map((n) => (
           <li key={n}>{n}</li>
         ))}
       </ul>

@@ -1,16 +1,18 @@
 import { labPath } from "@/lib/lesson/lab";
 import type { BindingMode, VariantId } from "@/lib/lesson/types";
+import type { KubeVersion } from "@/lib/lesson/versions";
 
 /**
  * The way from the diagram to a real cluster: this scenario's lab sheet. Opens in a new
  * tab so a student following the live session does not leave it.
  */
-export function LabLink({ mode, variant }: { mode: BindingMode; variant: VariantId }) {
+export function LabLink({ mode, variant, version }: { mode: BindingMode; variant: VariantId; version: KubeVersion }) {
   return (
     <p className="text-slate-300">
       Try it on your own cluster:{" "}
       <a
-        href={labPath(mode, variant)}
+        // The sheet in the release the class runs, so its commands' output reads as their cluster prints it.
+        href={`${labPath(mode, variant)}?k8s=${version}`}
         target="_blank"
         rel="noopener"
         data-testid="lab-link"

@@ -11,19 +11,23 @@ import { scenarioName } from "@/components/theme";
 export function ModeSwitchNotice({
   snapshot,
 }: {
-  snapshot: Pick<PublicSnapshot, "modeSwitch" | "mode" | "variant" | "stepIndex">;
+  snapshot: Pick<PublicSnapshot, "modeSwitch" | "mode" | "variant" | "stepIndex" | "kubeVersion">;
 }) {
   const sw = snapshot.modeSwitch;
   if (!sw) return null;
-  const fromScenario = getScenario(sw.fromMode, sw.fromVariant);
-  const toScenario = getScenario(snapshot.mode, snapshot.variant);
+  const fromScenario = getScenario(sw.fromMode, sw.fromVariant, snapshot.kubeVersion);
+  const toScenario = getScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion);
   const fromTitle = fromScenario.steps.find((s) => s.label === sw.fromLabel)?.title ?? cardStepTag(sw.fromLabel);
   const from = scenarioName(fromScenario);
   const to = scenarioName(toScenario);
   // The moment keeps its card number; its place in the new order is what the class sees now.
   const { ordinal, card } = stepNumber(toScenario.steps, snapshot.stepIndex);
   return (
-    <div role="status" data-testid="mode-switch-notice" className="rounded-lg border border-sky-400/40 bg-sky-950/60 px-3 py-2 text-sky-100">
+    <div
+      role="status"
+      data-testid="mode-switch-notice"
+      className="rounded-lg border border-sky-400/40 bg-sky-950/60 px-3 py-2 text-sky-100"
+    >
       <p data-testid="mode-switch-moment">
         {sw.matched
           ? `Switched from ${from} to ${to}, at the same moment: step ${ordinal}, ${fromTitle}${card !== null ? ` (${cardStepTag(card)})` : ""}.`

@@ -241,8 +241,8 @@ function Console({ code }: { code: string }) {
             </div>
             {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
           </div>
-          {!custom && <FidelityNotes />}
-          {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} />}
+          {!custom && <FidelityNotes version={snapshot.kubeVersion} />}
+          {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} version={snapshot.kubeVersion} />}
         </div>
         <aside
           className="mt-6 min-w-0 space-y-4 xl:mt-0 xl:w-[400px] xl:shrink-0 xl:overflow-y-auto xl:py-4 xl:pr-1 2xl:w-[440px]"

@@ -17,7 +17,7 @@ import { SCENARIO_IDS, scenarioParts, type ScenarioId } from "@/lib/lesson/kubeC
 export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
   const send = useSend();
   const options = BINDING_MODES.flatMap((mode) =>
-    VARIANTS_BY_MODE[mode].map((variant) => ({ id: `${mode}/${variant}`, scenario: getScenario(mode, variant) })),
+    VARIANTS_BY_MODE[mode].map((variant) => ({ id: `${mode}/${variant}`, scenario: getScenario(mode, variant, snapshot.kubeVersion) })),
   );
   const current = `${snapshot.mode}/${snapshot.variant}`;
   const [chosen, setChosen] = useState(current);
@@ -31,7 +31,8 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
     void send("mode:set", { mode, variant });
   };
   const cancel = () => setChosen(current);
-  const chosenScenario = options.find((o) => o.id === chosen)?.scenario ?? getScenario(snapshot.mode, snapshot.variant);
+  const chosenScenario =
+    options.find((o) => o.id === chosen)?.scenario ?? getScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion);
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="mode-heading">
       <h2 id="mode-heading" className="text-lg font-semibold">

@@ -33,7 +33,7 @@ export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot:
   const focus = snapshot.projectorFocus;
   // The step's own deep dives first, then the card's "not shown" list (which every step offers).
   const dives = deepDivesAt(snapshot);
-  const ownCount = getScenario(snapshot.mode, snapshot.variant).steps[snapshot.stepIndex]?.underTheHood?.length ?? 0;
+  const ownCount = getScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion).steps[snapshot.stepIndex]?.underTheHood?.length ?? 0;
   // The projector opens the chosen one, or the step's first: the same rule as ProjectorPanel's DeepDive.
   const openDive = dives.find((d) => d.title === focus.deepDive)?.title ?? (ownCount > 0 ? dives[0].title : null);
   return (

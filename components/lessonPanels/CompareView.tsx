@@ -1,4 +1,4 @@
-import { compareTimeline, getScenario, type BindingMode, type Scenario } from "@/lib/lesson";
+import { compareTimeline, getScenario, scenarioVersion, type BindingMode, type Scenario } from "@/lib/lesson";
 import { scenarioName } from "@/components/theme";
 import { cardStepTag } from "@/lib/lesson/stepNumbers";
 
@@ -14,7 +14,8 @@ const PARTNER: Record<BindingMode, BindingMode> = {
  */
 export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
   const partnerMode = PARTNER[scenario.mode];
-  const [left, right] = scenario.mode === "Immediate" ? [getScenario(partnerMode), scenario] : [scenario, getScenario(partnerMode)];
+  const partner = getScenario(partnerMode, "standard", scenarioVersion(scenario));
+  const [left, right] = scenario.mode === "Immediate" ? [partner, scenario] : [scenario, partner];
   const comparison = compareTimeline(left, right);
   const currentSide = left === scenario ? "a" : "b";
   return (

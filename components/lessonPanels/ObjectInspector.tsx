@@ -3,7 +3,18 @@
 import { moveWithinGroup } from "@/components/host/focus";
 import { useMemo, useState } from "react";
 import { assertNever } from "@/lib/assertNever";
-import { KUBERNETES_VERSION_LABEL, changedLines, toYaml, worldAt, type KubeObject, type Scenario, type World } from "@/lib/lesson";
+import {
+  describeEventMessage,
+  scenarioVersion,
+  versionLabel,
+  type KubeVersion,
+  changedLines,
+  toYaml,
+  worldAt,
+  type KubeObject,
+  type Scenario,
+  type World,
+} from "@/lib/lesson";
 import { OBJECT_KINDS, type ObjectKind } from "@/lib/lesson/types";
 
 const KINDS = OBJECT_KINDS;
@@ -98,11 +109,14 @@ export function YamlBlock({ view, className }: { view: ObjectView & { yaml: stri
 export function EventList({
   events,
   firstNew,
+  version,
   cardsOnly,
   compact,
 }: {
   events: World["events"];
   firstNew: number;
+  /** The release whose `kubectl describe` prints the messages (1.35's puts the container's field path first). */
+  version: KubeVersion;
   cardsOnly?: boolean;
   compact?: boolean;
 }) {
@@ -139,7 +153,7 @@ export function EventList({
                 <td className="py-1 pr-3 font-semibold">{e.reason}</td>
                 <td className="py-1 pr-3 font-mono [overflow-wrap:anywhere]">{e.from}</td>
                 <td className="py-1 font-mono whitespace-pre-wrap [overflow-wrap:anywhere]" data-testid="event-message">
-                  {e.message}
+                  {describeEventMessage(e, version)}
                 </td>
               </tr>
             ))}
@@ -165,7 +179,7 @@ export function EventList({
             </p>
             {/* On the projector the message is set in the narrower sans face: read from afar, and it must fit whole. */}
             <p className={`${compact ? "" : "font-mono"} whitespace-pre-wrap [overflow-wrap:anywhere]`} data-testid="event-message">
-              {e.message}
+              {describeEventMessage(e, version)}
             </p>
             {!compact && <p className="font-mono text-slate-300 [overflow-wrap:anywhere]">from {e.from}</p>}
           </li>
@@ -230,7 +244,7 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
         <h4 className="font-semibold">
           Events{" "}
           <span className="font-normal text-slate-400">
-            (as kubectl describe prints them on {KUBERNETES_VERSION_LABEL}
+            (as kubectl describe prints them on {versionLabel(scenarioVersion(scenario))}
             {newEvents > 0 ? `; ${newEvents} new` : ""})
           </span>
         </h4>
@@ -238,7 +252,7 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
           <p className="text-slate-400">No events yet.</p>
         ) : (
           <div className="mt-2">
-            <EventList events={after.events} firstNew={before.events.length} />
+            <EventList events={after.events} firstNew={before.events.length} version={scenarioVersion(scenario)} />
           </div>
         )}
       </div>

@@ -10,15 +10,16 @@ import { useLive } from "./LiveSession";
 /**
  * The lesson a live view draws: the teacher's (sent once in the welcome, so
  * late joiners and reconnects get it too) or the built-in scenario of the
- * current mode. `custom` says whether the Kubernetes-only panels apply.
+ * current mode, in the session's Kubernetes release. `custom` says whether the Kubernetes-only panels apply.
  */
-export function useLessonDiagram(snapshot: Pick<PublicSnapshot, "mode" | "variant">): {
+export function useLessonDiagram(snapshot: Pick<PublicSnapshot, "mode" | "variant" | "kubeVersion">): {
   diagram: LessonDiagram;
   scenario: Scenario;
   custom: boolean;
 } {
   const lesson = useLive((s) => s.welcome?.lesson);
-  const scenario = getScenario(snapshot.mode, snapshot.variant);
+  // The release the class runs: every event, object and note as that release prints it.
+  const scenario = getScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion);
   if (lesson) return { diagram: customDiagram(lesson.lesson), scenario, custom: true };
   return { diagram: builtInDiagram(scenario), scenario, custom: false };
 }

@@ -2,7 +2,7 @@
 
 import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { assertNever } from "@/lib/assertNever";
-import { FIDELITY_NOTES, KUBERNETES_VERSION_LABEL, type Scenario } from "@/lib/lesson";
+import { FIDELITY_NOTES, scenarioVersion, versionLabel, type Scenario } from "@/lib/lesson";
 import { deepDivesAt } from "@/lib/session/rules";
 import type { ProjectorFocus, ProjectorPanel as Panel } from "@/lib/session/types";
 import { EventList, SHORT, useObjectViews, YamlBlock } from "@/components/lessonPanels/ObjectInspector";
@@ -76,13 +76,13 @@ function Objects({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenar
         <h3 className="mb-2 font-semibold">
           Events{" "}
           <span className="font-normal text-slate-300">
-            as kubectl describe prints them ({KUBERNETES_VERSION_LABEL}){fresh > 0 ? `; ${fresh} new` : ""}
+            as kubectl describe prints them ({versionLabel(scenarioVersion(scenario))}){fresh > 0 ? `; ${fresh} new` : ""}
           </span>
         </h3>
         {after.events.length === 0 ? (
           <p className="text-slate-300">No events yet.</p>
         ) : (
-          <EventList events={after.events} firstNew={before.events.length} cardsOnly compact />
+          <EventList events={after.events} firstNew={before.events.length} version={scenarioVersion(scenario)} cardsOnly compact />
         )}
       </div>
     );

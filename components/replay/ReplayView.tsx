@@ -2,6 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { getScenario } from "@/lib/lesson/scenarios";
+import type { KubeVersion } from "@/lib/lesson/versions";
 import { diagramOf } from "@/lib/session/lesson";
 import type { LessonStep } from "@/lib/lesson/model";
 import { ReplayTimeline, activePoll, hostQuestionList, toHostSnapshot, toPublicSnapshot, type SessionEvent } from "@/lib/session";
@@ -125,7 +126,7 @@ function Player({ events, access }: Loaded) {
     return { snapshot, poll: snapshot.poll, hostPoll: null, questions };
   }, [access, state, joined]);
   const { snapshot, poll, hostPoll } = view;
-  const scenario = getScenario(snapshot.mode, snapshot.variant);
+  const scenario = getScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion);
   // A teacher's lesson is in the log itself (`session:created`): the replay needs nothing else.
   const diagram = diagramOf(state);
   const custom = state.lesson !== null;
@@ -172,7 +173,7 @@ function Player({ events, access }: Loaded) {
             </div>
             {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
           </div>
-          {!custom && <FidelityNotes />}
+          {!custom && <FidelityNotes version={snapshot.kubeVersion} />}
         </div>
         <aside className="space-y-4">
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="replay-poll" aria-live="polite">
@@ -232,12 +233,12 @@ function AskedAt({
   steps,
 }: {
   poll: Pick<PublicPoll, "mode" | "variant" | "stepIndex">;
-  now: { mode: string; variant: string; stepIndex: number; lesson: unknown };
+  now: { mode: string; variant: string; stepIndex: number; lesson: unknown; kubeVersion: KubeVersion };
   /** The lesson's steps (a teacher's lesson has no modes to look the step up in). */
   steps: readonly LessonStep[];
 }) {
-  const title = now.lesson ? null : getScenario(poll.mode, poll.variant).title;
-  const askedSteps = now.lesson ? steps : getScenario(poll.mode, poll.variant).steps;
+  const title = now.lesson ? null : getScenario(poll.mode, poll.variant, now.kubeVersion).title;
+  const askedSteps = now.lesson ? steps : getScenario(poll.mode, poll.variant, now.kubeVersion).steps;
   const step = askedSteps[poll.stepIndex];
   // Numbered in the order of the mode it was asked in, the card's number beside it where that mode moved the step.
   const { ordinal, card } = stepNumber(askedSteps, poll.stepIndex);

@@ -310,8 +310,8 @@ function StudentScreen({ code }: { code: string }) {
       />
       {/* Objects, topology and the lab belong to the Kubernetes lesson only. */}
       {!custom && <StudentLessonPanels scenario={scenario} stepIndex={viewStep} />}
-      {!custom && <FidelityNotes />}
-      {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} />}
+      {!custom && <FidelityNotes version={snapshot.kubeVersion} />}
+      {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} version={snapshot.kubeVersion} />}
     </main>
   );
 }
