@@ -12,7 +12,7 @@ export function LabLink({ mode, variant, version }: { mode: BindingMode; variant
       Try it on your own cluster:{" "}
       <a
         // The sheet in the release the class runs, so its commands' output reads as their cluster prints it.
-        href={`${labPath(mode, variant)}?k8s=${version}`}
+        href={labPath(mode, variant, version)}
         target="_blank"
         rel="noopener"
         data-testid="lab-link"
