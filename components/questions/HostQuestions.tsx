@@ -1,10 +1,11 @@
 "use client";
 
+import { useEffect, useRef, useState } from "react";
 import { useCustomLesson } from "@/components/live/useLesson";
 import { QUESTION_MODES, QUESTION_NAMES, type QuestionMode, type QuestionNames } from "@/lib/session/types";
 import { describeTarget, groupQuestions, type HostQuestion } from "@/lib/session/questions";
 import type { HostSnapshot } from "@/lib/session/views";
-import { useLive, useSend } from "@/components/live/LiveSession";
+import { errorText, useLive, useSend } from "@/components/live/LiveSession";
 
 const MODE_LABELS: Record<QuestionMode, string> = { open: "On", moderated: "Moderated (approve first)", off: "Off" };
 const NAME_LABELS: Record<QuestionNames, string> = {
@@ -50,6 +51,7 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
         Questions ({questions.length}
         {waiting ? `, ${waiting} waiting for approval` : ""})
       </h2>
+      <HidePending waiting={waiting} disabled={disabled} />
       <div className="mt-2 flex flex-wrap gap-3 text-sm">
         <label className="flex items-center gap-2">
           Questions
@@ -110,6 +112,115 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
   );
 }
 
+/**
+ * One action against a flood of questions waiting for approval (a script's
+ * identities can send dozens a second): hide them all, and optionally stop
+ * their askers asking again. It asks in place first, like ending the session:
+ * focus moves to the first choice, Escape or Cancel puts it back, and the
+ * outcome is said in a live region. Nothing the class saw changes.
+ */
+function HidePending({ waiting, disabled }: { waiting: number; disabled?: boolean }) {
+  const send = useSend();
+  const [asking, setAsking] = useState(false);
+  const [said, setSaid] = useState("");
+  const askRef = useRef<HTMLButtonElement>(null);
+  const firstChoiceRef = useRef<HTMLButtonElement>(null);
+  /** Where focus goes when the question closes: back to the button (Cancel), or to the heading once the button goes. */
+  const returnTo = useRef<"button" | "heading" | null>(null);
+  useEffect(() => {
+    if (asking) firstChoiceRef.current?.focus();
+    else if (returnTo.current) {
+      // Once nothing waits the button is gone: the section's heading holds focus, never the page (Space steps the class).
+      const target = returnTo.current === "button" ? askRef.current : document.getElementById("host-questions-heading");
+      returnTo.current = null;
+      target?.focus();
+    }
+  }, [asking]);
+  const close = (to: "button" | "heading" = "button") => {
+    returnTo.current = to;
+    setAsking(false);
+  };
+  const hideAll = async (block: boolean) => {
+    const count = waiting;
+    close("heading");
+    const ack = await send("question:hide", { allPending: true, block });
+    if (!ack.ok) setSaid(errorText(ack.error));
+    else setSaid(`${count === 1 ? "1 question" : `${count} questions`} hidden${block ? "; their askers may not ask again" : ""}.`);
+  };
+  const button = "rounded-lg border px-2.5 py-1.5 text-sm font-semibold";
+  return (
+    <div>
+      {!disabled && waiting > 0 && !asking && (
+        <button
+          ref={askRef}
+          type="button"
+          data-testid="questions-hide-pending"
+          data-count={waiting}
+          onClick={() => {
+            setSaid("");
+            setAsking(true);
+          }}
+          className={`${button} mt-2 border-rose-300 text-rose-100 hover:bg-rose-950`}
+        >
+          Hide all waiting ({waiting})
+        </button>
+      )}
+      {!disabled && asking && (
+        <div
+          role="group"
+          aria-labelledby="hide-pending-question"
+          className="mt-2 flex flex-wrap items-center gap-2 rounded-lg border border-rose-300/60 p-2"
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              e.preventDefault();
+              close();
+            }
+          }}
+        >
+          <p id="hide-pending-question" className="w-full text-sm font-semibold text-slate-100">
+            Hide the {waiting === 1 ? "question" : `${waiting} questions`} waiting for approval? The class never saw{" "}
+            {waiting === 1 ? "it" : "them"}.
+          </p>
+          <button
+            ref={firstChoiceRef}
+            type="button"
+            data-testid="questions-hide-pending-confirm"
+            onClick={() => void hideAll(false)}
+            className="rounded-lg bg-rose-300 px-3 py-1.5 text-sm font-semibold text-slate-950 hover:bg-rose-200"
+          >
+            Hide {waiting === 1 ? "it" : "them"}
+          </button>
+          <button
+            type="button"
+            data-testid="questions-hide-pending-block"
+            onClick={() => void hideAll(true)}
+            className="rounded-lg bg-rose-300 px-3 py-1.5 text-sm font-semibold text-slate-950 hover:bg-rose-200"
+          >
+            Hide and stop {waiting === 1 ? "its asker" : "their askers"} asking
+          </button>
+          <button
+            type="button"
+            data-testid="questions-hide-pending-cancel"
+            onClick={() => close()}
+            className="rounded-lg border border-slate-500 px-3 py-1.5 text-sm font-semibold hover:bg-slate-800"
+          >
+            Cancel
+          </button>
+        </div>
+      )}
+      {/* Always there, so a screen reader announces what is put in it; empty, it takes no room. */}
+      <p
+        role="status"
+        aria-live="polite"
+        className={`text-sm text-slate-300 ${said ? "mt-1" : ""}`}
+        data-testid="questions-hide-pending-status"
+      >
+        {said}
+      </p>
+    </div>
+  );
+}
+
 function HostQuestionItem({ question: q, shown, disabled }: { question: HostQuestion; shown: boolean; disabled?: boolean }) {
   const send = useSend();
   const visible = q.status !== "pending" && !q.hidden && !q.askerRemoved;
@@ -128,11 +239,13 @@ function HostQuestionItem({ question: q, shown, disabled }: { question: HostQues
           ▲ {q.votes}
         </span>
       </div>
-      <p className="text-sm text-slate-400">
+      {/* slate-300, not 400: a waiting or hidden question is drawn at 75 % opacity, and its line must still read at 4.5:1. */}
+      <p className="text-sm text-slate-300">
         {q.anonymous ? "Anonymous" : (q.by ?? "?")}
         {q.status === "pending" && !q.hidden && <span className="text-amber-200"> · waiting for your approval</span>}
         {q.status === "answered" && <span className="text-emerald-200"> · answered</span>}
         {q.hidden && " · hidden"}
+        {q.askerBlocked && " · its asker may not ask again"}
         {q.askerRemoved && " · hidden: the student was removed"}
         {shown && <span className="text-amber-200"> · on the projector</span>}
       </p>
@@ -176,7 +289,7 @@ function HostQuestionItem({ question: q, shown, disabled }: { question: HostQues
             onClick={() => void send("question:hide", { questionId: q.id, hidden: !q.hidden })}
             className={`${button} border-slate-500`}
           >
-            {q.hidden ? "Unhide" : q.status === "pending" ? "Reject" : "Hide"}
+            {q.hidden ? (q.askerBlocked ? "Unhide and let them ask" : "Unhide") : q.status === "pending" ? "Reject" : "Hide"}
           </button>
         </div>
       )}
