@@ -1,9 +1,11 @@
+import { AccountMenu } from "@/components/account/AccountMenu";
 import { StartOrJoin } from "@/components/landing/StartOrJoin";
 import { CARD_INTRO, CARD_TITLE } from "@/lib/lesson/card";
 
 export default function HomePage() {
   return (
     <main className="mx-auto flex min-h-screen max-w-4xl flex-col justify-center gap-10 px-5 py-10">
+      <AccountMenu here="/" />
       <header>
         <p className="text-sm font-semibold uppercase tracking-widest text-sky-300">Kubernetes storage, live</p>
         <h1 className="mt-2 text-4xl font-bold sm:text-5xl">{CARD_TITLE}</h1>

@@ -1,3 +1,4 @@
+import { AccountMenu } from "@/components/account/AccountMenu";
 import { SessionsList } from "@/components/savedSessions/SessionsList";
 
 export const metadata = { title: "Saved sessions · Dynamic provisioning, live" };
@@ -5,6 +6,7 @@ export const metadata = { title: "Saved sessions · Dynamic provisioning, live" 
 export default function SessionsPage() {
   return (
     <main className="mx-auto max-w-6xl px-5 py-8">
+      <AccountMenu here="/sessions" />
       <h1 className="text-3xl font-bold">Saved sessions</h1>
       <SessionsList />
     </main>

@@ -92,6 +92,8 @@ export const EMAIL_MAX = 254;
 
 /** Where a sign-in page may send the browser afterwards: a path on this site, never another origin. */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/account";
+  // "//host" and "/\\host" are other sites to a browser, and it drops tabs and newlines before reading them.
+  const unsafe = (c: string) => c.charCodeAt(0) < 0x20 || c === "\\" || /\s/.test(c);
+  if (!next || next.length > 512 || !next.startsWith("/") || next.startsWith("//") || [...next].some(unsafe)) return "/account";
   return next;
 }

@@ -36,9 +36,9 @@ export interface TestProvider {
 }
 
 /** The provider's port is taken at once (its issuer is known); it answers once `serve` names the redirect URIs. */
-export async function startOidcProvider(options: { port?: number } = {}): Promise<TestProvider> {
+export async function startOidcProvider(options: { port?: number; clientSecret?: string } = {}): Promise<TestProvider> {
   const clientId = "classroom";
-  const clientSecret = randomBytes(24).toString("base64url");
+  const clientSecret = options.clientSecret ?? randomBytes(24).toString("base64url");
   const users = new Map<string, TestUser>();
   const server: Server = createServer((_req, res) => {
     res.statusCode = 503;

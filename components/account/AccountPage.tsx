@@ -1,0 +1,84 @@
+"use client";
+
+import { useState } from "react";
+import { AdminAccounts } from "./AdminAccounts";
+import { messageForCode, postJson } from "./api";
+import { CredentialsSection } from "./CredentialsSection";
+import { DeleteAccount } from "./DeleteAccount";
+import { panel } from "./Field";
+import { SignInsSection } from "./SignInsSection";
+import { useAccountState } from "./useAccountState";
+
+/** The signed-in teacher's account: who they are, how they sign in, where they are signed in, and deleting it. */
+export function AccountPage({ linked, errorCode }: { linked: boolean; errorCode: string | null }) {
+  const [load, reload] = useAccountState();
+  const [notice] = useState(() => (linked ? "Your school account is linked." : ""));
+  const problem = messageForCode(errorCode);
+
+  if (load.status === "loading") return <p className="mt-6 text-slate-300">Loading your account…</p>;
+  if (load.status !== "ready" || !load.state.account) {
+    return (
+      <section className={`${panel} mt-6 max-w-2xl`} aria-labelledby="signed-out-heading">
+        <h2 id="signed-out-heading" className="text-2xl font-semibold">
+          You are not signed in
+        </h2>
+        {load.status === "error" && (
+          <p role="alert" className="mt-2 text-rose-300">
+            {load.message}
+          </p>
+        )}
+        <p className="mt-3 flex flex-wrap gap-4">
+          <a href="/account/sign-in?next=/account" data-testid="sign-in" className="font-semibold text-sky-300 underline">
+            Sign in
+          </a>
+          <a href="/account/sign-up?next=/account" data-testid="sign-up" className="font-semibold text-sky-300 underline">
+            Create a teacher account
+          </a>
+        </p>
+      </section>
+    );
+  }
+
+  const { account, oidc, password } = load.state;
+  return (
+    <div className="mt-6 grid gap-6">
+      <section className={panel} aria-labelledby="who-heading" data-testid="account-menu" data-account={account.displayName}>
+        <h2 id="who-heading" className="text-2xl font-semibold">
+          {account.displayName}
+          {account.admin && (
+            <span className="ml-3 rounded bg-amber-300 px-2 py-0.5 align-middle text-sm font-bold text-slate-950">administrator</span>
+          )}
+        </h2>
+        <p className="mt-1 text-slate-300">{account.email}</p>
+        <p className="mt-3 flex flex-wrap gap-4">
+          <a href="/lessons" className="font-semibold text-sky-300 underline">
+            Your lessons
+          </a>
+          <a href="/sessions" className="font-semibold text-sky-300 underline">
+            Saved sessions
+          </a>
+        </p>
+        <button
+          type="button"
+          data-testid="sign-out"
+          onClick={() => void postJson("/api/account/sign-out").then(() => window.location.assign("/"), reload)}
+          className="mt-4 rounded-lg border border-slate-400 px-4 py-2 font-semibold hover:bg-slate-800"
+        >
+          Sign out
+        </button>
+        <p role="status" className="mt-2 text-emerald-300">
+          {notice}
+        </p>
+        {problem && (
+          <p role="alert" className="mt-2 text-rose-300">
+            {problem}
+          </p>
+        )}
+      </section>
+      <CredentialsSection account={account} oidcEnabled={oidc.enabled} minLength={password.minLength} onChange={reload} />
+      <SignInsSection onSignedOut={reload} />
+      {account.admin && <AdminAccounts />}
+      <DeleteAccount email={account.email} />
+    </div>
+  );
+}

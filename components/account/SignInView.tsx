@@ -1,0 +1,126 @@
+"use client";
+
+import { useEffect, useState, type FormEvent } from "react";
+import { messageForCode, postJson } from "./api";
+import { Field, ProblemAlert, panel, primaryButton, problemOf, secondaryButton, type Problem } from "./Field";
+import { passkeysAvailable, signInWithPasskey } from "./passkey";
+import { useAccountState } from "./useAccountState";
+
+/** Sign in with a password, a passkey, or the school's identity provider; then back to where the teacher was. */
+export function SignInView({ next, errorCode }: { next: string; errorCode: string | null }) {
+  const [load] = useAccountState();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(() => {
+    const message = messageForCode(errorCode);
+    return message ? { message } : null;
+  });
+  const [canPasskey, setCanPasskey] = useState(false);
+  useEffect(() => setCanPasskey(passkeysAvailable()), []);
+
+  async function run(action: () => Promise<unknown>) {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await action();
+      window.location.assign(next);
+    } catch (err) {
+      setProblem(problemOf(err));
+      setBusy(false);
+    }
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void run(() => postJson("/api/account/sign-in", { email, password }));
+  }
+
+  const state = load.status === "ready" ? load.state : null;
+  const fieldError = (field: string) => (problem?.field === field ? problem.message : null);
+  return (
+    <div className="mt-6 grid gap-6 md:grid-cols-[3fr_2fr]">
+      <form onSubmit={submit} className={panel} aria-labelledby="password-heading" noValidate>
+        <h2 id="password-heading" className="text-2xl font-semibold">
+          With your email and password
+        </h2>
+        {state?.account && (
+          <p className="mt-2 text-slate-200">
+            You are signed in as <strong>{state.account.displayName}</strong>.{" "}
+            <a href={next} className="text-sky-300 underline">
+              Continue
+            </a>
+          </p>
+        )}
+        <Field
+          id="signin-email"
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={fieldError("email")}
+        />
+        <Field
+          id="signin-password"
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldError("password")}
+        />
+        <button type="submit" disabled={busy} data-testid="sign-in-submit" className={primaryButton}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+        <ProblemAlert problem={problem} />
+        <p className="mt-2 text-slate-300">
+          No account yet?{" "}
+          <a
+            href={`/account/sign-up?next=${encodeURIComponent(next)}`}
+            data-testid="sign-up"
+            className="font-semibold text-sky-300 underline"
+          >
+            Create a teacher account
+          </a>
+        </p>
+      </form>
+      <section className={panel} aria-labelledby="other-heading">
+        <h2 id="other-heading" className="text-2xl font-semibold">
+          Or
+        </h2>
+        <div className="mt-4 grid gap-3">
+          {canPasskey ? (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void run(signInWithPasskey)}
+              data-testid="sign-in-passkey"
+              className={secondaryButton}
+            >
+              Sign in with a passkey
+            </button>
+          ) : (
+            <p className="text-sm text-slate-300">
+              Passkeys need this page on https (or on localhost); sign in with your password or your school account here.
+            </p>
+          )}
+          {state?.oidc.enabled && (
+            <a
+              href={`/auth/oidc/start?next=${encodeURIComponent(next)}`}
+              data-testid="sign-in-oidc"
+              className={`${secondaryButton} block text-center`}
+            >
+              Sign in with your school account
+            </a>
+          )}
+        </div>
+        <p className="mt-4 text-sm text-slate-300">Students do not need an account: they join with the room code on the home page.</p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import type { SignInMethod, SignInView } from "@/lib/account/rest";
+import { del, getJson, postJson } from "./api";
+import { ProblemAlert, panel, problemOf, type Problem } from "./Field";
+
+const METHOD: Record<SignInMethod, string> = { password: "password", passkey: "passkey", oidc: "school account" };
+const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** Every browser signed in to the account: end one, or all of them at once. */
+export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<void> }) {
+  const [signIns, setSignIns] = useState<SignInView[] | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [notice, setNotice] = useState("");
+
+  const load = useCallback(async () => {
+    try {
+      setSignIns((await getJson<{ signIns: SignInView[] }>("/api/account/sign-ins")).signIns);
+    } catch (err) {
+      setProblem(problemOf(err));
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function end(s: SignInView) {
+    setProblem(null);
+    try {
+      await del(`/api/account/sign-ins/${s.id}`);
+      if (s.current) return await onSignedOut();
+      setNotice("That browser is signed out.");
+      await load();
+    } catch (err) {
+      setProblem(problemOf(err));
+    }
+  }
+
+  async function everywhere() {
+    setProblem(null);
+    try {
+      await postJson("/api/account/sign-out-everywhere");
+      await onSignedOut();
+    } catch (err) {
+      setProblem(problemOf(err));
+    }
+  }
+
+  return (
+    <section className={panel} aria-labelledby="signins-heading">
+      <h2 id="signins-heading" className="text-2xl font-semibold">
+        Where you are signed in
+      </h2>
+      <p className="mt-1 text-slate-300">A sign-in lasts 30 days. End any you do not recognise.</p>
+      {signIns === null ? (
+        <p className="mt-3 text-slate-300">Loading…</p>
+      ) : (
+        <ul className="mt-3 grid gap-2" data-testid="sign-in-list">
+          {signIns.map((s) => (
+            <li
+              key={s.id}
+              className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-700 p-3"
+              data-current={s.current}
+            >
+              <div>
+                <p className="font-medium">
+                  {s.userAgent || "A browser"}{" "}
+                  {s.current && <span className="ml-1 rounded bg-sky-300 px-1.5 text-sm font-bold text-slate-950">this browser</span>}
+                </p>
+                <p className="text-sm text-slate-300">
+                  With a {METHOD[s.method]}, {when(s.createdAt)}; last seen {when(s.lastSeenAt)}
+                </p>
+              </div>
+              <button
+                type="button"
+                onClick={() => void end(s)}
+                className="rounded-lg border border-slate-500 px-3 py-2 font-semibold hover:bg-slate-800"
+              >
+                Sign out<span className="sr-only"> {s.current ? "this browser" : s.userAgent || "that browser"}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
+        type="button"
+        onClick={() => void everywhere()}
+        data-testid="sign-out-everywhere"
+        className="mt-4 rounded-lg bg-rose-300 px-4 py-3 font-semibold text-slate-950 hover:bg-rose-200"
+      >
+        Sign out everywhere
+      </button>
+      <p role="status" className="mt-2 text-slate-300">
+        {notice}
+      </p>
+      <ProblemAlert problem={problem} />
+    </section>
+  );
+}

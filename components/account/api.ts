@@ -1,0 +1,67 @@
+import { isRecord } from "@/lib/guards";
+import { ACCOUNT_ERRORS, type AccountErrorCode, type AccountState } from "@/lib/account/rest";
+
+/**
+ * The account API from the browser: same-origin requests (the sign-in cookie
+ * travels by itself and no script can read it), JSON bodies, and refusals
+ * turned into a sentence and the field they concern.
+ */
+
+export class AccountApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+const isCode = (code: string): code is AccountErrorCode => code in ACCOUNT_ERRORS;
+
+/** The sentence for an error code carried in an address (`?error=OIDC_FAILED`), or null for anything else. */
+export function messageForCode(code: string | null): string | null {
+  return code && isCode(code) ? ACCOUNT_ERRORS[code] : null;
+}
+
+async function call<T>(path: string, init: RequestInit): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { ...init, credentials: "same-origin", cache: "no-store" });
+  } catch {
+    throw new AccountApiError(0, "NETWORK", "The server could not be reached. Check the connection and try again.");
+  }
+  const body: unknown = await res.json().catch(() => null);
+  if (res.ok) {
+    // The account API is the only author of these bodies (lib/account/rest.ts types them).
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+    return body as T;
+  }
+  const error = isRecord(body) && isRecord(body.error) ? body.error : null;
+  const read = (key: string) => {
+    const value = error?.[key];
+    return typeof value === "string" ? value : undefined;
+  };
+  const code = read("code") ?? "INTERNAL";
+  throw new AccountApiError(res.status, code, read("message") ?? messageForCode(code) ?? ACCOUNT_ERRORS.INTERNAL, read("field"));
+}
+
+export function getJson<T>(path: string): Promise<T> {
+  return call<T>(path, { method: "GET" });
+}
+
+export function postJson<T>(path: string, body: unknown = {}): Promise<T> {
+  return call<T>(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
+export function del<T>(path: string): Promise<T> {
+  return call<T>(path, { method: "DELETE" });
+}
+
+export function getAccountState(): Promise<AccountState> {
+  return getJson<AccountState>("/api/account");
+}
+
+/** Where a sign-in page sends the teacher afterwards (`?next=`), only ever a path on this site. */
+export { safeNextPath } from "@/lib/account/rest";
