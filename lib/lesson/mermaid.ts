@@ -1,7 +1,7 @@
 import { isRecord } from "../guards";
 import { cleanText } from "../text";
 import { explainMermaidError, type LessonParseError, type SourceLine } from "./mermaidErrors";
-import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type LessonDiagram, type LineStyle } from "./model";
+import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type LineStyle } from "./model";
 
 /**
  * Mermaid `sequenceDiagram` text <-> a teacher's lesson. Parsing is Mermaid's
@@ -26,8 +26,11 @@ import { LESSON_LIMITS, type ArrowHead, type CustomLesson, type CustomStep, type
  * comments may come between): it names the step, so it must be plain which
  * message it names. Before the first message, `%% summary:` describes the
  * lesson; its title is Mermaid's own (front matter `title:` or the `title`
- * statement). Mermaid's parse errors are said for a teacher by ./mermaidErrors.
+ * statement). Mermaid's parse errors are said for a teacher by ./mermaidErrors;
+ * the way back, a lesson as Mermaid text, is ./mermaidExport.
  */
+
+export { diagramAsCustomLesson, mermaidArrow, toMermaid } from "./mermaidExport";
 
 /** What the adapter needs of Mermaid: `mermaid.mermaidAPI.getDiagramFromText`. */
 export type GetDiagramFromText = (text: string) => Promise<{ type: string; db: unknown }>;
@@ -50,6 +53,7 @@ const LINETYPE = {
   AUTONUMBER: 26,
 } as const;
 
+/** Each Mermaid arrow as the class view draws it (./mermaidExport's mermaidArrow is the inverse). */
 const ARROWS: Record<number, { line: LineStyle; head: ArrowHead }> = {
   [LINETYPE.SOLID]: { line: "solid", head: "filled" },
   [LINETYPE.DOTTED]: { line: "dotted", head: "filled" },
@@ -60,13 +64,6 @@ const ARROWS: Record<number, { line: LineStyle; head: ArrowHead }> = {
   [LINETYPE.SOLID_POINT]: { line: "solid", head: "async" },
   [LINETYPE.DOTTED_POINT]: { line: "dotted", head: "async" },
 };
-
-/** The Mermaid arrow for each line and head (the inverse of ARROWS). */
-export function mermaidArrow(line: LineStyle, head: ArrowHead): string {
-  const dash = line === "dotted" ? "--" : "-";
-  const end = { filled: ">>", async: ")", cross: "x", none: ">" }[head];
-  return dash + end;
-}
 
 /** Block and decoration statements, by the LINETYPE that opens them, with the keyword to point at. */
 const REFUSED: Record<number, { construct: string; keyword: RegExp }> = {
@@ -353,50 +350,4 @@ export async function parseMermaidLesson(text: string, getDiagramFromText: GetDi
   if (longTitle) return errorAt(longTitle, (lines.find((l) => /^\s*title\b/.test(l.text)) ?? first).n);
   const lesson: CustomLesson = { title, ...(summary ? { summary } : {}), lifelines, steps };
   return { ok: true, lesson };
-}
-
-/** One line of comment text: newlines would end the comment. */
-const oneLine = (t: string) => t.replace(/\s*\n\s*/g, " ").trim();
-
-/**
- * A lesson as Mermaid text that parses back to the same lesson: the built-in
- * lesson's starting point for teachers, and the export of a lesson that has no
- * text of its own. (A teacher's lesson exports the text they wrote, verbatim.)
- */
-export function toMermaid(lesson: CustomLesson): string {
-  const out = ["---", `title: ${oneLine(lesson.title)}`, "---", "sequenceDiagram"];
-  if (lesson.summary) out.push(`  %% summary: ${oneLine(lesson.summary)}`);
-  for (const l of lesson.lifelines) out.push(l.name === l.id ? `  participant ${l.id}` : `  participant ${l.id} as ${oneLine(l.name)}`);
-  for (const s of lesson.steps) {
-    out.push(`  ${s.from}${mermaidArrow(s.line, s.head)}${s.to}: ${oneLine(s.title)}`);
-    if (s.shortTitle) out.push(`  %% title: ${oneLine(s.shortTitle)}`);
-    if (s.note) out.push(`  Note over ${s.from === s.to ? s.from : `${s.from},${s.to}`}: ${oneLine(s.note)}`);
-    if (s.narration) out.push(`  %% narration: ${oneLine(s.narration)}`);
-    if (s.speakerNotes) out.push(`  %% say: ${oneLine(s.speakerNotes)}`);
-    if (s.why) out.push(`  %% why: ${oneLine(s.why)}`);
-    if (s.wrongNote) out.push(`  %% wrong: ${oneLine(s.wrongNote)}`);
-  }
-  return out.join("\n") + "\n";
-}
-
-/** The built-in lesson (or any diagram in the shared model) as a teacher's lesson, to start from. */
-export function diagramAsCustomLesson(diagram: LessonDiagram): CustomLesson {
-  return {
-    title: diagram.title,
-    ...(diagram.summary ? { summary: diagram.summary } : {}),
-    lifelines: diagram.lifelines.map((l) => ({ id: l.id, name: l.name })),
-    steps: diagram.steps.map((s) => ({
-      from: s.from,
-      to: s.to,
-      ...(s.arrow ??
-        (s.kind === "watch" ? { line: "dotted" as const, head: "async" as const } : { line: "solid" as const, head: "filled" as const })),
-      ...(s.message ? { title: s.message, shortTitle: s.title } : { title: s.title }),
-      ...(s.note ? { note: s.note } : {}),
-      // The narration a step gets by default is its whole message: leave that one out, so it stays a default.
-      ...(s.narration && s.narration !== (s.message ?? s.title) ? { narration: s.narration } : {}),
-      ...(s.speakerNotes ? { speakerNotes: s.speakerNotes } : {}),
-      ...(s.why ? { why: s.why } : {}),
-      ...(s.wrongNote ? { wrongNote: s.wrongNote } : {}),
-    })),
-  };
 }
