@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   BAD_MODE: "That mode or variant does not exist.",
   NO_SUCH_PARTICIPANT: "There is no such participant.",
   RATE_LIMITED: "Too many requests. Wait a moment and try again.",
+  RESYNC_LIMITED: "Too many screens on this network asked for the whole class at once. This one catches up in a moment.",
   PAYLOAD_TOO_LARGE: "That message is too large.",
   UNKNOWN_EVENT: "The server does not know that command.",
   ROOM_FULL: "This session has reached its participant limit.",
@@ -50,6 +51,11 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export interface ProtocolError {
   code: ErrorCode;
   message: string;
+  /**
+   * When to ask again, in ms (RESYNC_LIMITED): the server's budget for this network or this class has room
+   * again by then. A client adds a random part of its own, so the screens behind one address do not all ask at once.
+   */
+  retryAfterMs?: number;
 }
 
 export function protocolError(code: ErrorCode, message: string = ERROR_CODES[code]): ProtocolError {

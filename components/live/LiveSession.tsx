@@ -141,11 +141,12 @@ export function LiveSessionProvider({ role, code, hostKey, nickname, children }:
     });
     socket.on("session:kicked", (error) => actions.setFatal(error));
     socket.on("server:restarting", () => actions.setConnection("reconnecting"));
-    // A gap (a patch lost across a reconnect, a room reloaded elsewhere): ask for the whole projection again, once.
-    const follower = actions.follow((refused) =>
-      socket.emit("session:sync", {}, (ack: Ack<null>) => {
-        if (!ack.ok) refused();
-      }),
+    // A gap (a patch lost across a reconnect, a room reloaded elsewhere): ask once for what changed since what this
+    // tab holds. A busy network or class is told when to ask again (RESYNC_LIMITED); the follower waits that long.
+    const follower = actions.follow((request, answered) =>
+      socket.emit("session:sync", request, (ack: Ack<null>) =>
+        answered(ack.ok ? { ok: true } : { ok: false, retryAfterMs: ack.error.retryAfterMs }),
+      ),
     );
     socket.on("session:patch", (patch) => follower(patch));
 

@@ -1,5 +1,5 @@
 import { createStore } from "zustand/vanilla";
-import type { AnySnapshot, MyUpvote, MyVote, Patch, ProtocolError, TallyUpdate, Welcome } from "@/lib/protocol/wire";
+import type { AnySnapshot, MyUpvote, MyVote, Patch, ProtocolError, ResyncRequest, TallyUpdate, Welcome } from "@/lib/protocol/wire";
 import {
   PatchFollower,
   Replica,
@@ -12,6 +12,7 @@ import {
   tallyOf,
   type PatchOutcome,
   type QuestionsState,
+  type ResyncAnswer,
 } from "@/lib/protocol/replica";
 import type { RosterRow } from "@/lib/session/roster";
 
@@ -51,8 +52,8 @@ export interface LiveActions {
   setConnection(state: ConnectionState): void;
   setFatal(error: ProtocolError): void;
   welcome(welcome: Welcome): void;
-  /** Follows a socket's patches by the replica's rule; `resync` asks for the whole projection (`session:sync`). */
-  follow(resync: (refused: () => void) => void): (patch: Patch) => PatchOutcome;
+  /** Follows a socket's patches by the replica's rule; `resync` asks for what changed since what it holds (`session:sync`). */
+  follow(resync: (request: ResyncRequest, answered: (answer: ResyncAnswer) => void) => void): (patch: Patch) => PatchOutcome;
   /** This tab's own vote (its receipt): the server does not echo it to the tab that voted. */
   myVote(vote: MyVote | null): void;
   error(error: ProtocolError | null): void;

@@ -11,3 +11,4 @@ export * from "./wire";
 export * from "./schemas";
 export * from "./rest";
 export * from "./agreement";
+export * from "./budgets";

@@ -2,8 +2,20 @@ import { describe, expect, it } from "vitest";
 import type { SessionEventBody } from "../session/types";
 import type { MyVote } from "../session/views";
 import { hostProjection, participantProjection, publicProjection, publicTally } from "../session/projection";
-import { Replica, lookingBackOf, myVoteOf, nicknameOf, questionsOf, rosterOf, snapshotOf, tallyOf } from "./replica";
-import { B, CLASS, OPEN, ids, nobody, patch, question, run, vote } from "./replicaFixtures";
+import {
+  PatchFollower,
+  Replica,
+  lookingBackOf,
+  myVoteOf,
+  nicknameOf,
+  questionsOf,
+  rosterOf,
+  snapshotOf,
+  tallyOf,
+  type ResyncAnswer,
+} from "./replica";
+import { A, B, CLASS, OPEN, ids, nobody, patch, question, run, vote } from "./replicaFixtures";
+import type { ResyncRequest } from "./wire";
 
 /**
  * The one rule every client keeps its records by (lib/protocol/replica.ts):
@@ -217,5 +229,57 @@ describe("the replica's rule", () => {
     expect(nicknameOf(r)).toBe("Ada");
     expect(r.apply(patch("me", 6, 7, { put: { name: { nickname: "Ada L." } } }))).toBe("applied");
     expect(nicknameOf(r)).toBe("Ada L.");
+  });
+});
+
+describe("following a socket's patches", () => {
+  /** A follower whose resyncs are recorded and answered by the test, on a clock the test moves. */
+  function follower() {
+    const asked: { request: ResyncRequest; answer: (a: ResyncAnswer) => void }[] = [];
+    const timers: { at: number; run: () => void }[] = [];
+    let now = 0;
+    const f = new PatchFollower(new Replica(), (request, answer) => asked.push({ request, answer }), {
+      setTimeout: (run, ms) => timers.push({ at: now + ms, run }),
+      random: () => 1,
+    });
+    const advance = (ms: number) => {
+      now += ms;
+      for (const t of timers.splice(0).filter((t) => (t.at <= now ? (t.run(), false) : true))) timers.push(t);
+    };
+    return { f, asked, advance };
+  }
+
+  it("asks once for what changed since the clock it holds, and is done when the answer comes", () => {
+    const { f, asked } = follower();
+    f.receive(patch("public", 3, 3, { whole: true, put: { presence: { participantCount: 1 } } }));
+    expect(f.receive(patch("public", 5, 6, { put: { presence: { participantCount: 2 } } }))).toBe("gap");
+    expect(f.receive(patch("public", 6, 7, { put: { presence: { participantCount: 3 } } }))).toBe("gap");
+    expect(asked.map((a) => a.request)).toEqual([{ have: { public: { instance: A, clock: 3 } } }]);
+    // The changes arrive before the answer (as the server sends them), then the answer.
+    expect(f.receive(patch("public", 3, 7, { put: { presence: { participantCount: 3 } } }))).toBe("applied");
+    asked[0].answer({ ok: true });
+    expect(f.receive(patch("public", 7, 8, { put: { presence: { participantCount: 4 } } }))).toBe("applied");
+    expect(f.gaps).toBe(1);
+  });
+
+  it("asks for everything when the changes did not close the gap, and waits as long as a busy server says (plus a random part)", () => {
+    const { f, asked, advance } = follower();
+    f.receive(patch("public", 3, 3, { whole: true, put: { presence: { participantCount: 1 } } }));
+    f.receive(patch("public", 5, 6, {}));
+    asked[0].answer({ ok: true });
+    f.receive(patch("public", 6, 7, {}));
+    expect(asked[1].request).toEqual({});
+    // Refused for now: the same request again after retryAfterMs × 1.5 (random() is 1 here), not before.
+    asked[1].answer({ ok: false, retryAfterMs: 1_000 });
+    f.receive(patch("public", 7, 8, {}));
+    advance(1_400);
+    expect(asked).toHaveLength(2);
+    advance(200);
+    expect(asked.map((a) => a.request)).toEqual([{ have: { public: { instance: A, clock: 3 } } }, {}, {}]);
+    expect(f.deferred).toBe(1);
+    // A whole patch settles it; the waiting is over.
+    f.receive(patch("public", 9, 9, { whole: true, put: {} }));
+    asked[2].answer({ ok: true });
+    expect(f.receive(patch("public", 9, 10, { put: { presence: { participantCount: 2 } } }))).toBe("applied");
   });
 });

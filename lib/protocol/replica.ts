@@ -1,6 +1,6 @@
 import type { Patch, PresenceRecord, PublicTally, StreamName } from "../session/projection";
 import type { MyVote, TallyUpdate } from "../session/views";
-import type { AnySnapshot } from "./wire";
+import type { AnySnapshot, HeldStreams, ResyncRequest } from "./wire";
 import { newerVote } from "../session/views";
 import { isRecord } from "../guards";
 import type { RosterRow } from "../session/roster";
@@ -100,6 +100,13 @@ export class Replica {
     return this.streams.has(stream);
   }
 
+  /** What this copy holds of each stream (its room instance and clock): a resync asks only for what changed since. */
+  held(): HeldStreams {
+    const have: HeldStreams = {};
+    for (const [stream, copy] of this.streams) have[stream] = { instance: copy.instance, clock: copy.clock };
+    return have;
+  }
+
   /**
    * A single record, as the type its key has in the stream's records (lib/session/projection.ts). Records are
    * put only from the server's patches (typed by the event map) and this client's own acks.
@@ -168,32 +175,85 @@ export class Replica {
   }
 }
 
+/** How a resync was answered: done (what it sent came before the answer), or refused, with when to ask again. */
+export type ResyncAnswer = { ok: true } | { ok: false; retryAfterMs?: number };
+
+/** The follower's clock and dice (the browser's by default; tests may pass their own). */
+export interface ResyncTimers {
+  setTimeout(run: () => void, ms: number): unknown;
+  random(): number;
+}
+const browserTimers: ResyncTimers = { setTimeout: (run, ms) => setTimeout(run, ms), random: () => Math.random() };
+
 /**
  * A socket's patches kept by the rule: each one applied to the replica, and
- * on a gap the whole projection asked for once (`resync`, which sends
- * `session:sync`) until a whole patch arrives or the resync is refused. The
- * browser, the test clients and the bench follow their sockets with it.
+ * on a gap one resync asked for (`resync`, which sends `session:sync`) until
+ * it is answered or a whole patch arrives. The request says what the copy
+ * holds (`have`), so the server sends only what changed since; if the copy
+ * still has a gap right after such an answer, the next request asks for
+ * everything. A refusal that says when to ask again (RESYNC_LIMITED) is
+ * retried then, plus up to half as long again at random, so the screens
+ * behind one address do not all ask at once. The browser, the test clients
+ * and the bench follow their sockets with it.
  */
 export class PatchFollower {
   private resyncing = false;
-  /** Gaps found (each asked for the whole projection again, unless one was on its way). */
+  /** A resync by changes was just answered: a gap now means it did not close the gap, so ask for everything. */
+  private justResynced = false;
+  private wholeNext = false;
+  /** Gaps found (each asked for a resync, unless one was on its way). */
   gaps = 0;
+  /** Resyncs refused with a time to ask again (each asked again then). */
+  deferred = 0;
 
   constructor(
     readonly replica: Replica,
-    /** Sends `session:sync`; calls `refused` when the server says no (or never answers). */
-    private readonly resync: (refused: () => void) => void,
+    /** Sends `session:sync` with `request`; calls `answered` with its acknowledgement (a refusal also when none comes). */
+    private readonly resync: (request: ResyncRequest, answered: (answer: ResyncAnswer) => void) => void,
+    private readonly timers: ResyncTimers = browserTimers,
   ) {}
 
   receive(patch: Patch): PatchOutcome {
     if (patch.whole) this.resyncing = false;
     const outcome = this.replica.apply(patch);
-    if (outcome === "gap" && !this.resyncing) {
-      this.gaps += 1;
-      this.resyncing = true;
-      this.resync(() => (this.resyncing = false));
+    if (outcome === "gap") {
+      if (this.justResynced) this.wholeNext = true;
+      if (!this.resyncing) {
+        this.gaps += 1;
+        this.ask();
+      }
     }
+    this.justResynced = false;
     return outcome;
+  }
+
+  private ask(): void {
+    this.resyncing = true;
+    const whole = this.wholeNext;
+    this.wholeNext = false;
+    const request: ResyncRequest = whole ? {} : { have: this.replica.held() };
+    this.resync(request, (answer) => {
+      if (!this.resyncing) return; // a whole patch came meanwhile
+      if (answer.ok) {
+        this.resyncing = false;
+        this.justResynced = !whole;
+        return;
+      }
+      if (answer.retryAfterMs === undefined) {
+        this.resyncing = false;
+        this.wholeNext = whole;
+        return;
+      }
+      this.deferred += 1;
+      this.timers.setTimeout(
+        () => {
+          if (!this.resyncing) return;
+          this.wholeNext = whole;
+          this.ask();
+        },
+        answer.retryAfterMs * (1 + this.timers.random() / 2),
+      );
+    });
   }
 }
 

@@ -39,11 +39,13 @@ import type {
   StepGo,
   StepMove,
 } from "../session/commands";
-import type { Handshake } from "./schemas";
+import type { Handshake, HeldStreams, ResyncRequest } from "./schemas";
 
 // Payload types are the schemas' own (`z.input`), imported as types only: browsers get them without zod.
 export type {
   Handshake,
+  HeldStreams,
+  ResyncRequest,
   ClassPause,
   LookBackSet,
   QuestionAnswer,
@@ -170,8 +172,8 @@ export interface ClientToServerEvents {
   "question:hide": (payload: QuestionHide, ack: AckCallback) => void;
   /** teacher -> server: put a question on the projector beside its element (null: none) */
   "question:show": (payload: QuestionShow, ack: AckCallback) => void;
-  /** anyone -> server: resend my snapshot (after a suspected gap) */
-  "session:sync": (payload: EmptyPayload, ack: AckCallback) => void;
+  /** anyone -> server: after a gap, resend what changed since the clocks I hold (`have`), or the whole of what I follow */
+  "session:sync": (payload: ResyncRequest, ack: AckCallback) => void;
 }
 
 /** What a command's acknowledgement carries when it succeeds (its `data`). */

@@ -1,6 +1,6 @@
 import { Decoder, Encoder, PacketType, type Packet } from "socket.io-parser";
 import { FRAME_LIMITS } from "../../lib/constants";
-import type { ErrorCode } from "../../lib/protocol";
+import { ADDRESS_BUDGETS, type ErrorCode } from "../../lib/protocol";
 import { KeyedLimiter, TokenBucket } from "./rateLimit";
 import { errorMessage } from "../../lib/errors";
 import { countAbusiveClose, countRateLimited } from "../ops/metrics";
@@ -34,7 +34,7 @@ export interface FrameGuardOptions {
 export interface EngineConnection {
   request: { socket: { remoteAddress?: string }; headers: Record<string, string | string[] | undefined> };
   /** engine.io's WebSocket transport keeps the `ws` socket, which can stop reading from the network. */
-  transport?: { socket?: { pause?(): void; resume?(): void; isPaused?: boolean } };
+  transport?: { socket?: { pause?(): void; resume?(): void; isPaused?: boolean; terminate?(): void } };
 }
 
 /** Packet types as the digit that starts a frame. */
@@ -52,8 +52,25 @@ export function createFrameGuard({ addressOf, onConnect }: FrameGuardOptions) {
   const addressFrames = new KeyedLimiter(FRAME_LIMITS.perAddressFrames);
   const addressBytes = new KeyedLimiter(FRAME_LIMITS.perAddressBytes);
   const abuse = new KeyedLimiter(FRAME_LIMITS.abusiveClosesPerAddress);
+  /** Per address: the earliest moment its next paused connection may be read again. */
+  const nextResume = new Map<string, number>();
   let connecting: EngineConnection | null = null;
   const stats = { frames: 0, refused: 0, closed: 0, paused: 0 };
+
+  /**
+   * When a connection paused now may be read again: after the pause and a
+   * random part of `resumeJitterMs`, and at least `resumeSpacingMs` after the
+   * address's previous one. 300 connections from one address paused for
+   * exactly the same second all resumed together and were read in one go,
+   * freezing every room for 1.5–2 s at a time (issue 28); spread out, each
+   * is one small read.
+   */
+  function resumeAt(address: string): number {
+    const earliest = Date.now() + FRAME_LIMITS.pauseMs + Math.random() * ADDRESS_BUDGETS.resumeJitterMs;
+    const at = Math.max(earliest, nextResume.get(address) ?? 0);
+    nextResume.set(address, at + ADDRESS_BUDGETS.resumeSpacingMs);
+    return at;
+  }
 
   class GuardedDecoder extends Decoder {
     private readonly address: string;
@@ -123,7 +140,12 @@ export function createFrameGuard({ addressOf, onConnect }: FrameGuardOptions) {
       if (++this.pausesInARow > FRAME_LIMITS.pausesBeforeClose) this.close("kept flooding past its budget");
       ws.pause();
       stats.paused += 1;
-      setTimeout(() => ws.resume!(), FRAME_LIMITS.pauseMs).unref();
+      const at = resumeAt(this.address);
+      setTimeout(() => {
+        // The address's last scheduled resume forgets the address (bounded memory under many addresses).
+        if ((nextResume.get(this.address) ?? 0) <= at + ADDRESS_BUDGETS.resumeSpacingMs) nextResume.delete(this.address);
+        ws.resume!();
+      }, at - Date.now()).unref();
     }
 
     /** A handshake that is not even an object gets a named refusal too (never a silent close). */
@@ -160,7 +182,10 @@ export function createFrameGuard({ addressOf, onConnect }: FrameGuardOptions) {
       countAbusiveClose();
       // An address whose connections keep being closed for abuse is quarantined for a while (see `blocked`).
       abuse.take(this.address);
-      // socket.io closes the connection when its parser throws.
+      // Cut the connection now. socket.io closes it when its parser throws, but gracefully: the WebSocket then
+      // waits up to 30 s for the client's close frame and reads (and unmasks) everything a flooder sends meanwhile.
+      // 300 such connections from one address kept the server reading gigabytes and froze every room for seconds.
+      this.conn?.transport?.socket?.terminate?.();
       throw new Error(reason);
     }
   }

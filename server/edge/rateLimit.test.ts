@@ -11,6 +11,19 @@ describe("rate limits", () => {
     expect(bucket.take()).toBe(false);
   });
 
+  it("spends a cost known only after the work into debt, and says when a token is back", () => {
+    let now = 0;
+    const bucket = new TokenBucket({ capacity: 100, refillPerSecond: 100 }, () => now);
+    bucket.spend(350);
+    expect(bucket.available()).toBe(false);
+    expect(bucket.msUntilAvailable()).toBe(2_510);
+    now += 2_500;
+    expect(bucket.available()).toBe(false);
+    now += 10;
+    expect(bucket.available()).toBe(true);
+    expect(bucket.msUntilAvailable()).toBe(0);
+  });
+
   it("keys buckets by address and peeks without taking", () => {
     const limiter = new KeyedLimiter({ capacity: 1, refillPerSecond: 0.001 });
     expect(limiter.peek("a")).toBe(true);

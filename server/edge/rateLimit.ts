@@ -39,6 +39,21 @@ export class TokenBucket {
     this.tokens -= cost;
     return true;
   }
+
+  /**
+   * Takes `cost` tokens whatever is left, running into debt: for a cost known only once the work is done
+   * (the bytes a resync sent). `available()` says no until the debt is paid back.
+   */
+  spend(cost: number): void {
+    this.refill();
+    this.tokens -= cost;
+  }
+
+  /** Milliseconds until a whole token is back (0 when there is one now). */
+  msUntilAvailable(): number {
+    this.refill();
+    return this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) / this.options.refillPerSecond) * 1000);
+  }
 }
 
 /**
@@ -72,6 +87,20 @@ export class KeyedLimiter {
   }
 
   take(key: string, cost = 1): boolean {
+    return this.bucket(key).take(cost);
+  }
+
+  /** Spends `cost` from `key`'s bucket even past what is left (see TokenBucket.spend). */
+  spend(key: string, cost: number): void {
+    this.bucket(key).spend(cost);
+  }
+
+  /** Milliseconds until `key` has a whole token again (0 now, or for a key never seen). */
+  msUntilAvailable(key: string): number {
+    return this.buckets.get(key)?.bucket.msUntilAvailable() ?? 0;
+  }
+
+  private bucket(key: string): TokenBucket {
     let entry = this.buckets.get(key);
     if (!entry) {
       // Bounded memory without amnesty: evict the least recently used key, never every bucket at once
@@ -85,7 +114,7 @@ export class KeyedLimiter {
       entry.moved = ++this.clock;
       this.buckets.set(key, entry);
     }
-    return entry.bucket.take(cost);
+    return entry.bucket;
   }
 }
 

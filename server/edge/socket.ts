@@ -8,6 +8,7 @@ import {
   isErrorCode,
   normalizeRoomCode,
   protocolError,
+  resyncSchema,
   type Ack,
   type ClientToServerEvents,
   type Command,
@@ -26,7 +27,8 @@ import { joinAudience, type IoServer } from "./fanout";
 import { bufferedBytes } from "./slowReaders";
 import { UnavailableError, type JoinResult, type Member, type RoomGateway } from "../rooms/gateway";
 import { toError, errorMessage } from "../../lib/errors";
-import { observeCommand, observeJoinRefused } from "../ops/metrics";
+import { countRateLimited, observeCommand, observeJoinRefused } from "../ops/metrics";
+import { SendBudgets } from "./sendBudgets";
 
 /**
  * Join refusals that count against the address's failed-join allowance (they are what a guesser sees).
@@ -61,6 +63,8 @@ export interface SocketLayerOptions {
    * class behind one NAT address shares it, and one student's script must not lock the others out.
    */
   quarantined?: (address: string) => boolean;
+  /** What each address and session may make the server send again (joins, resyncs). */
+  budgets?: SendBudgets;
 }
 
 /**
@@ -74,6 +78,7 @@ export function attachSocketLayer({
   trustProxy = false,
   failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins),
   quarantined = () => false,
+  budgets = new SendBudgets(),
 }: SocketLayerOptions): void {
   // failedJoins, per address: guessing room codes or host keys. Generous enough for a class behind one NAT
   // address mistyping codes; far too slow to walk 887 million codes.
@@ -142,6 +147,11 @@ export function attachSocketLayer({
       if (overAllowance && anonymous) {
         return refuse(refuseFailure(address, rejection("NO_SUCH_SESSION")));
       }
+      // Every lookup, a returning student's or a teacher's included, costs a whole projection: an address reconnecting
+      // in a loop is slowed here, before any lookup, whatever credential it brings (the attacker may be a teacher of its own room).
+      if (!budgets.admitJoin(address)) {
+        return refuse(rejection("RATE_LIMITED", "Too many connections from this network at once. Try again in a moment."));
+      }
       // A lookup that could reveal a live code (admitNew) holds one of the address's tokens until it is answered.
       if (!overAllowance) lookups.set(address, inFlight.set(code, (inFlight.get(code) ?? 0) + 1));
       const joined = await gateway
@@ -192,7 +202,9 @@ export function attachSocketLayer({
       ...(joined.lesson ? { lesson: joined.lesson } : {}),
     });
     joinAudience(socket, sessionId, role, participantId);
+    const address = addressOf(socket.handshake.address, socket.handshake.headers["x-forwarded-for"], trustProxy);
     for (const patch of joined.projection) socket.emit("session:patch", patch);
+    budgets.joinSent(address, JSON.stringify(joined.projection).length);
     // Presence counts from here: a handshake abandoned half-way never reaches "connection", so it is never counted.
     const counted = gateway.connected(member).catch((err: Error) => log.warn("presence update failed", { sessionId, error: err.message }));
     socket.on("disconnect", () => {
@@ -207,7 +219,7 @@ export function attachSocketLayer({
     // It never calls next(): every packet is answered here.
     // Per-participant limits are keyed by this string, built once per socket (not once per vote).
     const limitKey = participantId !== null ? `${sessionId}:${participantId}` : null;
-    socket.use((packet) => void dispatch(socket, member, limitKey, packet));
+    socket.use((packet) => void dispatch(socket, member, limitKey, address, packet));
   });
 
   /** Per-socket command buckets, created on a socket's first non-vote command (most students never send one). */
@@ -216,7 +228,13 @@ export function attachSocketLayer({
   // Per session: several teacher tabs share one budget of broadcasts to the class.
   const sessionBuckets = new KeyedLimiter(RATE_LIMITS.sessionCommands);
 
-  async function dispatch(socket: IoSocket, member: Member, limitKey: string | null, [event, ...args]: unknown[]): Promise<void> {
+  async function dispatch(
+    socket: IoSocket,
+    member: Member,
+    limitKey: string | null,
+    address: string,
+    [event, ...args]: unknown[],
+  ): Promise<void> {
     // The ack is always the last argument, whether or not a payload came first.
     const ack = args.at(-1);
     // Bound, not an arrow: the loader names every arrow assigned to a const (a defineProperty per vote).
@@ -250,12 +268,7 @@ export function attachSocketLayer({
       }
       if (!withinRate) return reply({ ok: false, error: protocolError("RATE_LIMITED") });
 
-      if (name === "session:sync") {
-        const view = await gateway.view(member);
-        if (!view) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
-        for (const patch of view.projection) socket.emit("session:patch", patch);
-        return reply({ ok: true, data: null });
-      }
+      if (name === "session:sync") return await resync(socket, member, address, payload, reply);
 
       if (!isCommandName(name)) return reply({ ok: false, error: protocolError("UNKNOWN_EVENT") });
       const command = name;
@@ -287,6 +300,28 @@ export function attachSocketLayer({
       log.error("command failed", { event: name.slice(0, 40), sessionId: member.sessionId, error: toError(err).stack });
       reply({ ok: false, error: protocolError("INTERNAL") });
     }
+  }
+
+  /**
+   * `session:sync`: what changed since the clocks the client holds, or the
+   * whole of a stream it does not hold (or holds too far behind), then the
+   * ack. What one address and one session get resent is budgeted in bytes,
+   * so 300 sockets asking for a room's 150 KB of questions twice a second
+   * cost what a few do; a refusal says when to ask again.
+   */
+  async function resync(socket: IoSocket, member: Member, address: string, payload: unknown, reply: (response: Ack<unknown>) => void) {
+    const parsed = resyncSchema.safeParse(payload ?? {});
+    if (!parsed.success) return reply({ ok: false, error: protocolError("BAD_REQUEST", "Invalid session:sync payload.") });
+    const admitted = budgets.admitResync(address, member.sessionId);
+    if (!admitted.ok) {
+      countRateLimited("resync");
+      return reply({ ok: false, error: { ...protocolError("RESYNC_LIMITED"), retryAfterMs: admitted.retryAfterMs } });
+    }
+    const view = await gateway.view(member, parsed.data?.have);
+    if (!view) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
+    for (const patch of view.projection) socket.emit("session:patch", patch);
+    budgets.resyncSent(address, member.sessionId, view.projection.length === 0 ? 1 : JSON.stringify(view.projection).length);
+    reply({ ok: true, data: null });
   }
 }
 

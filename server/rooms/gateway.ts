@@ -8,7 +8,10 @@ import {
   type Ack,
   type ClientToServerEvents,
   type ErrorCode,
+  type HeldStreams,
   type Patch,
+  type PatchOf,
+  type StreamName,
   type Command,
   type ProtocolError,
   type Role,
@@ -58,7 +61,7 @@ export type JoinResult =
     }
   | { ok: false; error: ProtocolError };
 
-/** What a resync sends one socket again: the whole of every stream it follows. */
+/** What a resync sends one socket again: for each stream it follows, what changed since the copy it holds, or the whole. */
 export interface MemberView {
   projection: Patch[];
 }
@@ -81,8 +84,11 @@ export interface RoomGateway {
   connected(member: Member): Promise<void>;
   /** The member's socket is gone (presence only). */
   left(member: Member): Promise<void>;
-  /** The member's current view, for a resync. */
-  view(member: Member): Promise<MemberView | null>;
+  /**
+   * The member's current view, for a resync: for each stream the member follows, what changed since the copy
+   * `have` names (room instance and clock), or the whole of it.
+   */
+  view(member: Member, have?: HeldStreams): Promise<MemberView | null>;
 }
 
 /**
@@ -139,7 +145,13 @@ export class LocalGateway implements RoomGateway {
     const holdsHostKey = request.role !== "student" && request.hostKey !== undefined && (await this.holdsHostKey(room.id, request.hostKey));
     const tokenOf =
       request.role === "student" && request.token ? await this.store.findParticipantByToken(room.id, hashSecret(request.token)) : null;
-    const admission = room.admit({ role: request.role, holdsHostKey, tokenOf, admitNew: request.admitNew !== false, address: request.address });
+    const admission = room.admit({
+      role: request.role,
+      holdsHostKey,
+      tokenOf,
+      admitNew: request.admitNew !== false,
+      address: request.address,
+    });
     if (!admission.ok) return admission;
 
     if (admission.as === "host") {
@@ -231,9 +243,14 @@ export class LocalGateway implements RoomGateway {
     else room.presence.watcherLeft(member.role === "projector" ? "projector" : "host");
   }
 
-  async view(member: Member): Promise<MemberView | null> {
+  async view(member: Member, have?: HeldStreams): Promise<MemberView | null> {
     const room = await this.rooms.load(member.sessionId);
     if (!room) return null;
-    return { projection: room.projection(member.role === "host" ? "host" : "public", member.participantId) };
+    const stream = <S extends StreamName>(name: S, participantId?: string): PatchOf<S>[] => {
+      const held = have?.[name];
+      return (held && room.sync.changesSince(name, held, participantId)) || [room.sync.whole(name, participantId)];
+    };
+    if (member.role === "host") return { projection: stream("host") };
+    return { projection: [...stream("public"), ...(member.participantId ? stream("me", member.participantId) : [])] };
   }
 }

@@ -2,6 +2,12 @@ import { randomBytes } from "node:crypto";
 import type { ProtocolError } from "../../lib/protocol";
 import type { PatchOf, StreamName, StreamRecords } from "../../lib/session/projection";
 
+/**
+ * A copy this many records behind (or half its stream, whichever is more) gets the whole projection instead of
+ * the changes: a whole is then about as large, and says it more simply.
+ */
+const CHANGES_WORTH_SENDING = 64;
+
 /** Where a room's patches go. The socket.io adapter implements it (server/edge/fanout.ts); tests can record it. */
 export interface RoomOutbox {
   /** The class: every student's and projector's socket, one encode. */
@@ -68,6 +74,12 @@ export class RoomSync {
   readonly instance = randomBytes(9).toString("base64url");
   private clock = 0;
   private readonly last = new Map<string, number>();
+  /**
+   * Per stream, the clock each record was last put or deleted at by a patch of this instance (deletions
+   * included, so a resync can say a record left). Bounded by the records a stream ever held: the roster,
+   * the questions, a participant's own few.
+   */
+  private readonly written = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly outbox: RoomOutbox,
@@ -83,6 +95,51 @@ export class RoomSync {
   whole<S extends StreamName>(stream: S, participantId?: string): PatchOf<S> {
     const from = this.last.get(this.streamKey(stream, participantId)) ?? 0;
     return { stream, instance: this.instance, from, to: Math.max(from, this.clock), whole: true, put: this.project(stream, participantId) };
+  }
+
+  /**
+   * What changed in a stream since a client's copy (`held`: the instance and
+   * clock it holds), as patches the client applies by the one rule: an
+   * ordered patch from its clock to the stream's last ordered patch with
+   * every record written since, as it is now, and a volatile one after it
+   * with the records written by volatile patches since (running counts,
+   * presence). Empty when nothing changed. Null when only the whole
+   * projection will do: another instance, a clock this instance never sent,
+   * or so much changed that the whole is as cheap (a copy far behind).
+   */
+  changesSince<S extends StreamName>(stream: S, held: { instance: string; clock: number }, participantId?: string): PatchOf<S>[] | null {
+    if (held.instance !== this.instance) return null;
+    const key = this.streamKey(stream, participantId);
+    const last = this.last.get(key) ?? 0;
+    if (held.clock > last) return null;
+    const changed: [record: string, at: number][] = [];
+    for (const entry of this.written.get(key) ?? []) if (entry[1] > held.clock) changed.push(entry);
+    if (changed.length === 0) return [];
+    const records: Record<string, unknown> = this.project(stream, participantId);
+    if (changed.length > Math.max(CHANGES_WORTH_SENDING, Object.keys(records).length / 2)) return null;
+    const ordered: { put?: Record<string, unknown>; del?: string[] } = {};
+    const volatile: typeof ordered = {};
+    for (const [record, at] of changed) {
+      const change = at > last ? volatile : ordered;
+      // The record as it is now: any patch still on its way is older, and the copy drops it.
+      if (Object.hasOwn(records, record)) (change.put ??= {})[record] = records[record];
+      else (change.del ??= []).push(record);
+    }
+    const patches: {
+      stream: S;
+      instance: string;
+      from: number;
+      to: number;
+      volatile?: true;
+      put?: Record<string, unknown>;
+      del?: string[];
+    }[] = [];
+    if (ordered.put || ordered.del) patches.push({ stream, instance: this.instance, from: held.clock, to: last, ...ordered });
+    if (volatile.put || volatile.del)
+      patches.push({ stream, instance: this.instance, from: last, to: this.clock, volatile: true, ...volatile });
+    // The records are this stream's own projection's, and the keys were written by this stream's patches.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+    return patches as PatchOf<S>[];
   }
 
   toClass(change: Change<"public">, volatile = false): void {
@@ -136,12 +193,18 @@ export class RoomSync {
     if (from === undefined) {
       const to = ++this.clock;
       this.last.set(key, to);
-      return { stream, instance: this.instance, from: to, to, whole: true, put: this.project(stream, participantId) };
+      const put = this.project(stream, participantId);
+      this.written.set(key, new Map(Object.keys(put).map((record): [string, number] => [record, to])));
+      return { stream, instance: this.instance, from: to, to, whole: true, put };
     }
     const empty = (!change.put || Object.keys(change.put).length === 0) && (!change.del || change.del.length === 0);
     if (empty) return null;
     const to = ++this.clock;
     if (!volatile) this.last.set(key, to);
+    let written = this.written.get(key);
+    if (!written) this.written.set(key, (written = new Map<string, number>()));
+    for (const record of Object.keys(change.put ?? {})) written.set(record, to);
+    for (const record of change.del ?? []) written.set(record, to);
     const patch: PatchOf<S> = { stream, instance: this.instance, from, to };
     if (volatile) patch.volatile = true;
     if (change.put && Object.keys(change.put).length > 0) patch.put = change.put;

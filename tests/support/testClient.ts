@@ -44,12 +44,10 @@ export interface RosterMessage {
   patch: Patch;
 }
 
-/** A socket's patches kept in `replica` as the browser keeps them: a gap asks for the whole projection again, once. */
+/** A socket's patches kept in `replica` as the browser keeps them: a gap asks once for what changed since what it holds. */
 export function followPatches(socket: ClientSocket, replica: Replica): PatchFollower {
-  return new PatchFollower(replica, (refused) =>
-    socket.emit("session:sync", {}, (ack) => {
-      if (!ack.ok) refused();
-    }),
+  return new PatchFollower(replica, (request, answered) =>
+    socket.emit("session:sync", request, (ack) => answered(ack.ok ? { ok: true } : { ok: false, retryAfterMs: ack.error.retryAfterMs })),
   );
 }
 

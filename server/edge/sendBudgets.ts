@@ -1,0 +1,51 @@
+import { ADDRESS_BUDGETS, MIN_RESYNC_RETRY_MS } from "../../lib/protocol";
+import { KeyedLimiter } from "./rateLimit";
+
+/**
+ * What one address, and one session, may make the server send again: the
+ * whole projections of joins (reconnects included) and the answers to
+ * resyncs. Each socket has its own limits too (RATE_LIMITS), but one address
+ * holds thousands of sockets: 300 of them resyncing at their own limit in a
+ * room of long questions once kept the event loop busy for 800 ms at a time
+ * (issue 28). These budgets make what one address costs independent of how
+ * many sockets it holds.
+ *
+ * Counts are taken before the work; bytes are spent after it (a projection's
+ * size is known once it is made), so a byte budget may run into debt, and
+ * while it is in debt the next request is refused before any work is done.
+ */
+export class SendBudgets {
+  private readonly resyncs = new KeyedLimiter(ADDRESS_BUDGETS.resyncs);
+  private readonly resyncBytes = new KeyedLimiter(ADDRESS_BUDGETS.resyncBytes);
+  private readonly sessionResyncBytes = new KeyedLimiter(ADDRESS_BUDGETS.sessionResyncBytes);
+  private readonly joins = new KeyedLimiter(ADDRESS_BUDGETS.joins);
+  private readonly joinBytes = new KeyedLimiter(ADDRESS_BUDGETS.joinBytes);
+
+  /**
+   * Whether a resync from `address` into `sessionId` is answered now; if not,
+   * when the address's and the session's budgets have room again.
+   */
+  admitResync(address: string, sessionId: string): { ok: true } | { ok: false; retryAfterMs: number } {
+    const wait = Math.max(this.resyncBytes.msUntilAvailable(address), this.sessionResyncBytes.msUntilAvailable(sessionId));
+    if (wait > 0) return { ok: false, retryAfterMs: Math.max(MIN_RESYNC_RETRY_MS, wait) };
+    if (!this.resyncs.take(address))
+      return { ok: false, retryAfterMs: Math.max(MIN_RESYNC_RETRY_MS, this.resyncs.msUntilAvailable(address)) };
+    return { ok: true };
+  }
+
+  /** What an answered resync sent, in characters of its messages. */
+  resyncSent(address: string, sessionId: string, chars: number): void {
+    this.resyncBytes.spend(address, chars);
+    this.sessionResyncBytes.spend(sessionId, chars);
+  }
+
+  /** Whether a handshake from `address` is looked up now (it spends one of the address's joins). */
+  admitJoin(address: string): boolean {
+    return this.joinBytes.peek(address) && this.joins.take(address);
+  }
+
+  /** What a joined socket was sent whole, in characters. */
+  joinSent(address: string, chars: number): void {
+    this.joinBytes.spend(address, chars);
+  }
+}
