@@ -19,14 +19,12 @@ function room() {
   const sent: Patch[] = [];
   const outbox: RoomOutbox = { ...silentRoomOutbox, toClass: (p) => sent.push(p), toProjectors: (p) => sent.push(p) };
   // The records stand in for the class's projection; their shapes do not matter to the clock.
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
   const projection = () => ({ ...records }) as ClassRecords;
   const sync = new RoomSync(outbox, { public: projection, host: () => ({}), me: () => ({}) });
   /** Changes the records and sends the change to the class, as the room does. */
   const change = (put: Record<string, unknown>, del: string[] = [], volatile = false) => {
     Object.assign(records, put);
     for (const key of del) delete records[key];
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
     sync.toClass({ put: put as ClassRecords, del: del as never[] }, volatile);
   };
   return { records, sent, sync, change };
