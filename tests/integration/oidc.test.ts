@@ -156,15 +156,27 @@ describe("school sign-in (OIDC)", () => {
     expect(stolen.url.pathname + stolen.url.search).toBe("/account/sign-in?error=OIDC_FAILED");
     expect((await state(thief)).account).toBeNull();
 
-    // A flow this browser started, answered with another state (login CSRF: an attacker's code and state).
+    // A flow this browser started and the provider answered, with the state changed on the way back (an
+    // attacker's state, or one from another flow): the code is fresh and the verifier is this browser's, so only
+    // the state check stands in the way.
     const c = new CookieClient(url);
-    const started = await c.navigate("/auth/oidc/start");
-    expect(started.url.origin).toBe(idp.issuer);
-    const forged = new URL(callback);
+    const toCallback = (next: URL) => next.pathname === "/auth/oidc/callback";
+    const loginPage = await c.navigate("/auth/oidc/start");
+    const loginForm = formOf(await loginPage.res.text(), loginPage.url);
+    let answer = await c.submitForm(loginForm.action, { ...loginForm.fields, login: "bo", password: "x" }, 10, toCallback);
+    if (answer.res.status === 200) {
+      const consent = formOf(await answer.res.text(), answer.url);
+      answer = await c.submitForm(consent.action, consent.fields, 10, toCallback);
+    }
+    const genuine = new URL(answer.res.headers.get("location")!, answer.url);
+    expect(genuine.pathname).toBe("/auth/oidc/callback");
+    const forged = new URL(genuine);
     forged.searchParams.set("state", "attacker-chosen-state-value");
     const refused = await c.navigate(forged.href);
     expect(refused.url.search).toBe("?error=OIDC_FAILED");
     expect((await state(c)).account).toBeNull();
+    // The ceremony is used up by the refusal: the genuine answer, arriving now, is refused too.
+    expect((await c.navigate(genuine.href)).url.search).toBe("?error=OIDC_FAILED");
     // The provider's own refusal (the teacher cancelled) comes back as a refusal too.
     await c.navigate("/auth/oidc/start");
     const cancelled = await c.navigate(`/auth/oidc/callback?error=access_denied&state=x`);

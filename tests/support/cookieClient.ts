@@ -92,14 +92,14 @@ export class CookieClient {
   }
 
   /** GET `url` and follow redirects (any origin), as a browser navigating; returns the last response and its URL. */
-  async navigate(url: string, maxHops = 10): Promise<{ res: Response; url: URL; hops: URL[] }> {
+  async navigate(url: string, maxHops = 10, stopBefore?: (next: URL) => boolean): Promise<{ res: Response; url: URL; hops: URL[] }> {
     let at = new URL(url, this.base);
     const hops: URL[] = [];
     for (let i = 0; i <= maxHops; i++) {
       hops.push(at);
       const res = await this.requestAbsolute(at, { method: "GET" });
       const location = res.headers.get("location");
-      if (res.status >= 300 && res.status < 400 && location) {
+      if (res.status >= 300 && res.status < 400 && location && !stopBefore?.(new URL(location, at))) {
         at = new URL(location, at);
         continue;
       }
@@ -109,15 +109,20 @@ export class CookieClient {
   }
 
   /** A form post to any origin (an identity provider's login page), following the redirects it answers with. */
-  async submitForm(action: URL, fields: Record<string, string>, maxHops = 10): Promise<{ res: Response; url: URL; hops: URL[] }> {
+  async submitForm(
+    action: URL,
+    fields: Record<string, string>,
+    maxHops = 10,
+    stopBefore?: (next: URL) => boolean,
+  ): Promise<{ res: Response; url: URL; hops: URL[] }> {
     const res = await this.requestAbsolute(action, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: action.origin },
       body: new URLSearchParams(fields).toString(),
     });
     const location = res.headers.get("location");
-    if (res.status >= 300 && res.status < 400 && location) {
-      const next = await this.navigate(new URL(location, action).href, maxHops);
+    if (res.status >= 300 && res.status < 400 && location && !stopBefore?.(new URL(location, action))) {
+      const next = await this.navigate(new URL(location, action).href, maxHops, stopBefore);
       return { ...next, hops: [action, ...next.hops] };
     }
     return { res, url: action, hops: [action] };
