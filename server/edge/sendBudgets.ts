@@ -20,21 +20,37 @@ export class SendBudgets {
   private readonly sessionResyncBytes = new KeyedLimiter(ADDRESS_BUDGETS.sessionResyncBytes);
   private readonly joins = new KeyedLimiter(ADDRESS_BUDGETS.joins);
   private readonly joinBytes = new KeyedLimiter(ADDRESS_BUDGETS.joinBytes);
+  /**
+   * Per session, the size of its last resync answer: an admitted resync spends that much at once, before its
+   * answer is made (which takes a turn of the event loop), so a burst of resyncs read together cannot all be
+   * admitted against the same remaining budget; the difference is settled when the answer's size is known.
+   */
+  private readonly lastAnswer = new Map<string, number>();
 
   /**
    * Whether a resync from `address` into `sessionId` is answered now; if not,
    * when the address's and the session's budgets have room again.
    */
-  admitResync(address: string, sessionId: string): { ok: true } | { ok: false; retryAfterMs: number } {
+  admitResync(address: string, sessionId: string): { ok: true; reserved: number } | { ok: false; retryAfterMs: number } {
     const wait = Math.max(this.resyncBytes.msUntilAvailable(address), this.sessionResyncBytes.msUntilAvailable(sessionId));
     if (wait > 0) return { ok: false, retryAfterMs: Math.max(MIN_RESYNC_RETRY_MS, wait) };
     if (!this.resyncs.take(address))
       return { ok: false, retryAfterMs: Math.max(MIN_RESYNC_RETRY_MS, this.resyncs.msUntilAvailable(address)) };
-    return { ok: true };
+    const reserved = this.lastAnswer.get(sessionId) ?? 0;
+    this.spendResync(address, sessionId, reserved);
+    return { ok: true, reserved };
   }
 
-  /** What an answered resync sent, in characters of its messages. */
-  resyncSent(address: string, sessionId: string, chars: number): void {
+  /** What an admitted resync sent, in characters of its messages (`reserved`: what its admission spent already). */
+  resyncSent(address: string, sessionId: string, chars: number, reserved: number): void {
+    this.spendResync(address, sessionId, chars - reserved);
+    this.lastAnswer.delete(sessionId);
+    // Bounded like the limiters: the session answered longest ago is forgotten first.
+    if (this.lastAnswer.size >= 10_000) this.lastAnswer.delete(this.lastAnswer.keys().next().value!);
+    this.lastAnswer.set(sessionId, chars);
+  }
+
+  private spendResync(address: string, sessionId: string, chars: number): void {
     this.resyncBytes.spend(address, chars);
     this.sessionResyncBytes.spend(sessionId, chars);
   }

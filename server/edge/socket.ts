@@ -318,9 +318,10 @@ export function attachSocketLayer({
       return reply({ ok: false, error: { ...protocolError("RESYNC_LIMITED"), retryAfterMs: admitted.retryAfterMs } });
     }
     const view = await gateway.view(member, parsed.data?.have);
+    const sent = view ? Math.max(1, JSON.stringify(view.projection).length) : 1;
+    budgets.resyncSent(address, member.sessionId, sent, admitted.reserved);
     if (!view) return reply({ ok: false, error: protocolError("SESSION_ENDED") });
     for (const patch of view.projection) socket.emit("session:patch", patch);
-    budgets.resyncSent(address, member.sessionId, view.projection.length === 0 ? 1 : JSON.stringify(view.projection).length);
     reply({ ok: true, data: null });
   }
 }

@@ -97,6 +97,8 @@ export async function connectClient(
   options: {
     expectError?: boolean;
     /** Attach listeners before anything arrives (the join's first messages come at once). */ listen?: (socket: ClientSocket) => void;
+    /** The loopback source address to connect from (127.0.0.2 stands for another machine); socket.io-client hands it to `ws`. */
+    localAddress?: string;
   } = {},
 ): Promise<TestClient> {
   const socket: ClientSocket = connect(url, {
@@ -104,6 +106,7 @@ export async function connectClient(
     transports: ["websocket"],
     reconnection: false,
     forceNew: true,
+    ...(options.localAddress ? { localAddress: options.localAddress } : {}),
   });
   options.listen?.(socket);
   const replica = new Replica();
