@@ -1,10 +1,9 @@
 import Database from "better-sqlite3";
 import type { CustomLesson } from "../../lib/lesson/model";
 import type { LessonSummary } from "../../lib/protocol/rest";
-import { asString, asStrings, type RedisClient } from "./redisClient";
 import { StoreError } from "./types";
 import { customLessonSchema } from "../../lib/lesson/customSchema";
-import { isRecord } from "../../lib/guards";
+import { SqliteLessonAccess } from "./lessonsAccess";
 
 /**
  * Teachers' lessons, behind one small interface: SQLite on one machine (its
@@ -38,24 +37,40 @@ export interface LessonVersion {
 
 export interface LessonMeta {
   id: string;
-  /** sha256 of the lesson key the creating browser holds; the key itself is never stored. */
+  /** sha256 of the lesson key the creating browser holds (until the owner rotates it); the key itself is never stored. */
   ownerKeyHash: string;
+  /** The teacher's account the lesson belongs to; null: only its lesson key opens it. */
+  ownerAccountId: string | null;
   latestVersion: number;
   createdAt: number;
   updatedAt: number;
   deletedAt: number | null;
 }
 
+/** What a new lesson starts as: its key's hash, when, and the signed-in teacher who saved it (if any). */
+export interface NewLessonMeta {
+  id: string;
+  ownerKeyHash: string;
+  at: number;
+  ownerAccountId?: string | null;
+}
+
+/** The lessons an account has: those it owns, and those it was invited to edit. */
+export interface AccountLessons {
+  owned: string[];
+  coediting: string[];
+}
+
 export interface LessonStore {
   /** A new lesson with its first version. */
-  create(meta: { id: string; ownerKeyHash: string; at: number }, lesson: CustomLesson, source: string): Promise<void>;
+  create(meta: NewLessonMeta, lesson: CustomLesson, source: string): Promise<void>;
   /** Adds the next version; resolves with its number. */
   addVersion(id: string, lesson: CustomLesson, source: string, at: number): Promise<number>;
   meta(id: string): Promise<LessonMeta | null>;
   /** One version (the latest when `version` is absent), deleted lessons included. */
   version(id: string, version?: number): Promise<LessonVersion | null>;
-  /** Lessons not deleted: those owned by one of `ownerKeyHashes`, or all of them (null). */
-  list(ownerKeyHashes: readonly string[] | null): Promise<LessonSummary[]>;
+  /** Lessons not deleted: those owned by one of `ownerKeyHashes` or named in `ids`, or all of them (null). */
+  list(ownerKeyHashes: readonly string[] | null, ids?: readonly string[]): Promise<LessonSummary[]>;
   /**
    * Hides the lesson from lists and refuses edits, keeping its versions: how
    * earlier servers deleted. The API now deletes with `remove`; a lesson hidden
@@ -68,17 +83,29 @@ export interface LessonStore {
   markUsed(id: string, version: number): Promise<void>;
   /** How many lessons exist (hidden ones included), for the per-server cap. */
   count(): Promise<number>;
+  /** Gives an unowned lesson to the account; true when the account owns it afterwards (it did, or it took it). */
+  claimLesson(id: string, accountId: string): Promise<boolean>;
+  /** Sets (or, with null, clears) the owner, whoever it was: handing a lesson over. */
+  setLessonOwner(id: string, accountId: string | null): Promise<void>;
+  /** A new lesson key (its hash): the key browsers held before opens nothing from now on. */
+  setLessonKey(id: string, ownerKeyHash: string): Promise<void>;
+  /** Invites the account to edit the lesson (again: nothing changes); `at` orders the list. */
+  addLessonCoteacher(id: string, accountId: string, at: number): Promise<void>;
+  /** False when the account was not a co-teacher of the lesson. */
+  removeLessonCoteacher(id: string, accountId: string): Promise<boolean>;
+  lessonCoteachers(id: string): Promise<string[]>;
+  lessonsOfAccount(accountId: string): Promise<AccountLessons>;
   close(): Promise<void>;
 }
 
 /** A stored lesson, checked again with the same schema that admitted it: a damaged row fails here, loudly. */
-function storedLesson(json: string, id: string): CustomLesson {
+export function storedLesson(json: string, id: string): CustomLesson {
   const parsed = customLessonSchema.safeParse(JSON.parse(json));
   if (!parsed.success) throw new StoreError(`lesson ${id}: a stored version is not a valid lesson`);
   return parsed.data;
 }
 
-function summary(meta: LessonMeta, latest: LessonVersion): LessonSummary {
+export function summary(meta: LessonMeta, latest: LessonVersion): LessonSummary {
   return {
     id: meta.id,
     version: meta.latestVersion,
@@ -95,6 +122,7 @@ function summary(meta: LessonMeta, latest: LessonVersion): LessonSummary {
 interface MetaRow {
   id: string;
   owner_key_hash: string;
+  owner_account_id: string | null;
   latest_version: number;
   created_at: number;
   updated_at: number;
@@ -104,6 +132,7 @@ interface MetaRow {
 const toMeta = (r: MetaRow): LessonMeta => ({
   id: r.id,
   ownerKeyHash: r.owner_key_hash,
+  ownerAccountId: r.owner_account_id ?? null,
   latestVersion: r.latest_version,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -113,6 +142,8 @@ const toMeta = (r: MetaRow): LessonMeta => ({
 export class SqliteLessonStore implements LessonStore {
   private readonly db: Database.Database;
   private readonly stmts;
+  /** Owners and co-teachers (./lessonsAccess.ts). */
+  private readonly access: SqliteLessonAccess;
 
   /** Its own connection to the sessions file (WAL lets both write); the session store's schema is left alone. */
   constructor(file: string) {
@@ -143,6 +174,7 @@ export class SqliteLessonStore implements LessonStore {
     const columns = this.db.prepare<[], { name: string }>(`PRAGMA table_info(lesson_versions)`).all();
     // A file from before versions were pruned: nobody recorded which versions sessions ran, so every one of them counts as run.
     if (!columns.some((c) => c.name === "used")) this.db.exec(`ALTER TABLE lesson_versions ADD COLUMN used INTEGER NOT NULL DEFAULT 1`);
+    this.access = new SqliteLessonAccess(this.db);
     // Lessons an earlier server hid when deleting them: nothing reads their versions (sessions keep their own copy), and they
     // held places under the server's cap.
     this.db.exec(`
@@ -151,7 +183,8 @@ export class SqliteLessonStore implements LessonStore {
     `);
     this.stmts = {
       insertLesson: this.db.prepare(
-        `INSERT INTO lessons (id, owner_key_hash, latest_version, created_at, updated_at, deleted_at) VALUES (?, ?, 1, ?, ?, NULL)`,
+        `INSERT INTO lessons (id, owner_key_hash, latest_version, created_at, updated_at, deleted_at, owner_account_id)
+         VALUES (?, ?, 1, ?, ?, NULL, ?)`,
       ),
       insertVersion: this.db.prepare(
         `INSERT INTO lesson_versions (lesson_id, version, body, source, created_at, used) VALUES (?, ?, ?, ?, ?, 0)`,
@@ -176,9 +209,9 @@ export class SqliteLessonStore implements LessonStore {
     };
   }
 
-  async create(meta: { id: string; ownerKeyHash: string; at: number }, lesson: CustomLesson, source: string): Promise<void> {
+  async create(meta: NewLessonMeta, lesson: CustomLesson, source: string): Promise<void> {
     this.db.transaction(() => {
-      this.stmts.insertLesson.run(meta.id, meta.ownerKeyHash, meta.at, meta.at);
+      this.stmts.insertLesson.run(meta.id, meta.ownerKeyHash, meta.at, meta.at, meta.ownerAccountId ?? null);
       this.stmts.insertVersion.run(meta.id, 1, JSON.stringify(lesson), source, meta.at);
     })();
   }
@@ -209,11 +242,12 @@ export class SqliteLessonStore implements LessonStore {
     return { id, version: v, lesson: storedLesson(row.body, id), source: row.source, createdAt: row.created_at };
   }
 
-  async list(ownerKeyHashes: readonly string[] | null): Promise<LessonSummary[]> {
+  async list(ownerKeyHashes: readonly string[] | null, ids: readonly string[] = []): Promise<LessonSummary[]> {
     const owners = ownerKeyHashes ? new Set(ownerKeyHashes) : null;
+    const named = new Set(ids);
     const out: LessonSummary[] = [];
     for (const row of this.stmts.all.all()) {
-      if (owners && !owners.has(row.owner_key_hash)) continue;
+      if (owners && !owners.has(row.owner_key_hash) && !named.has(row.id)) continue;
       const latest = await this.version(row.id);
       if (latest) out.push(summary(toMeta(row), latest));
     }
@@ -226,6 +260,7 @@ export class SqliteLessonStore implements LessonStore {
 
   async remove(id: string): Promise<void> {
     this.db.transaction(() => {
+      this.access.deleteRowsOf(id);
       this.stmts.removeVersions.run(id);
       this.stmts.removeLesson.run(id);
     })();
@@ -239,131 +274,35 @@ export class SqliteLessonStore implements LessonStore {
     return this.stmts.count.get()!.n;
   }
 
+  async claimLesson(id: string, accountId: string): Promise<boolean> {
+    return this.access.claim(id, accountId);
+  }
+
+  async setLessonOwner(id: string, accountId: string | null): Promise<void> {
+    this.access.setOwner(id, accountId);
+  }
+
+  async setLessonKey(id: string, ownerKeyHash: string): Promise<void> {
+    this.access.setKey(id, ownerKeyHash);
+  }
+
+  async addLessonCoteacher(id: string, accountId: string, at: number): Promise<void> {
+    this.access.addCoteacher(id, accountId, at);
+  }
+
+  async removeLessonCoteacher(id: string, accountId: string): Promise<boolean> {
+    return this.access.removeCoteacher(id, accountId);
+  }
+
+  async lessonCoteachers(id: string): Promise<string[]> {
+    return this.access.coteachers(id);
+  }
+
+  async lessonsOfAccount(accountId: string): Promise<AccountLessons> {
+    return this.access.lessonsOf(accountId);
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
-  }
-}
-
-// ---------------------------------------------------------------------------
-
-/**
- * Redis keys: `lesson:{id}` a hash (owner, latest, times), `lesson:{id}:v:{n}`
- * a JSON string per version, `lesson:{id}:held` the numbers of the versions
- * it holds and `lesson:{id}:used` those a session ran, and the set `lessons`
- * of every id. Versions are numbered with HINCRBY, so two edits arriving at
- * two nodes get two numbers.
- */
-export class RedisLessonStore implements LessonStore {
-  constructor(private readonly client: RedisClient) {}
-
-  private cmd(...args: (string | number)[]): Promise<unknown> {
-    return this.client.sendCommand(args.map(String));
-  }
-
-  async create(meta: { id: string; ownerKeyHash: string; at: number }, lesson: CustomLesson, source: string): Promise<void> {
-    const version: LessonVersion = { id: meta.id, version: 1, lesson, source, createdAt: meta.at };
-    await this.cmd("SET", `lesson:${meta.id}:v:1`, JSON.stringify(version));
-    await this.cmd("SADD", `lesson:${meta.id}:held`, 1);
-    await this.cmd("HSET", `lesson:${meta.id}`, "owner", meta.ownerKeyHash, "latest", 1, "createdAt", meta.at, "updatedAt", meta.at);
-    await this.cmd("SADD", "lessons", meta.id);
-  }
-
-  async addVersion(id: string, lesson: CustomLesson, source: string, at: number): Promise<number> {
-    const meta = await this.meta(id);
-    if (!meta || meta.deletedAt !== null) throw new StoreError(`lesson ${id} does not exist`);
-    const n = Number(await this.cmd("HINCRBY", `lesson:${id}`, "latest", 1));
-    const version: LessonVersion = { id, version: n, lesson, source, createdAt: at };
-    await this.cmd("SET", `lesson:${id}:v:${n}`, JSON.stringify(version));
-    await this.cmd("HSET", `lesson:${id}`, "updatedAt", at);
-    await this.prune(id, n);
-    return n;
-  }
-
-  /** Keeps the newest LESSON_VERSIONS_KEPT and the versions sessions ran, up to MAX_LESSON_VERSIONS_HELD in all. */
-  private async prune(id: string, latest: number): Promise<void> {
-    const heldKey = `lesson:${id}:held`;
-    const usedKey = `lesson:${id}:used`;
-    if (Number(await this.cmd("EXISTS", heldKey)) === 0 && latest > 1) {
-      // Written before versions were pruned: which of them sessions ran was not recorded, so each counts as run.
-      const earlier = Array.from({ length: latest - 1 }, (_, i) => i + 1);
-      await this.cmd("SADD", heldKey, ...earlier);
-      await this.cmd("SADD", usedKey, ...earlier);
-    }
-    await this.cmd("SADD", heldKey, latest);
-    const held = asStrings(await this.cmd("SMEMBERS", heldKey))
-      .map(Number)
-      .sort((a, b) => a - b);
-    const used = new Set(asStrings(await this.cmd("SMEMBERS", usedKey)).map(Number));
-    const dropped = held.filter((v) => v <= latest - LESSON_VERSIONS_KEPT && !used.has(v));
-    const kept = held.filter((v) => !dropped.includes(v));
-    dropped.push(...kept.slice(0, Math.max(0, kept.length - MAX_LESSON_VERSIONS_HELD)));
-    if (dropped.length === 0) return;
-    await this.cmd("DEL", ...dropped.map((v) => `lesson:${id}:v:${v}`));
-    await this.cmd("SREM", heldKey, ...dropped);
-    await this.cmd("SREM", usedKey, ...dropped);
-  }
-
-  async meta(id: string): Promise<LessonMeta | null> {
-    const flat = asStrings(await this.cmd("HGETALL", `lesson:${id}`));
-    if (flat.length === 0) return null;
-    const h: Record<string, string> = {};
-    for (let i = 0; i < flat.length; i += 2) h[flat[i]] = flat[i + 1];
-    return {
-      id,
-      ownerKeyHash: h.owner ?? "",
-      latestVersion: Number(h.latest),
-      createdAt: Number(h.createdAt),
-      updatedAt: Number(h.updatedAt),
-      deletedAt: h.deletedAt ? Number(h.deletedAt) : null,
-    };
-  }
-
-  async version(id: string, version?: number): Promise<LessonVersion | null> {
-    const v = version ?? (await this.meta(id))?.latestVersion;
-    if (!v) return null;
-    const json = asString(await this.cmd("GET", `lesson:${id}:v:${v}`));
-    if (!json) return null;
-    const stored: unknown = JSON.parse(json);
-    if (!isRecord(stored) || typeof stored.source !== "string" || typeof stored.createdAt !== "number")
-      throw new StoreError(`lesson ${id} version ${v} is damaged`);
-    return { id, version: v, lesson: storedLesson(JSON.stringify(stored.lesson), id), source: stored.source, createdAt: stored.createdAt };
-  }
-
-  async list(ownerKeyHashes: readonly string[] | null): Promise<LessonSummary[]> {
-    const owners = ownerKeyHashes ? new Set(ownerKeyHashes) : null;
-    const out: LessonSummary[] = [];
-    for (const id of asStrings(await this.cmd("SMEMBERS", "lessons"))) {
-      const meta = await this.meta(id);
-      if (!meta || meta.deletedAt !== null || (owners && !owners.has(meta.ownerKeyHash))) continue;
-      const latest = await this.version(id);
-      if (latest) out.push(summary(meta, latest));
-    }
-    return out.sort((a, b) => b.updatedAt - a.updatedAt);
-  }
-
-  async markDeleted(id: string, at: number): Promise<void> {
-    await this.cmd("HSETNX", `lesson:${id}`, "deletedAt", at);
-  }
-
-  async remove(id: string): Promise<void> {
-    const meta = await this.meta(id);
-    if (!meta) return;
-    const held = asStrings(await this.cmd("SMEMBERS", `lesson:${id}:held`)).map(Number);
-    // A lesson written before `held` was kept has every number up to its latest.
-    const versions = held.length > 0 ? held : Array.from({ length: meta.latestVersion }, (_, i) => i + 1);
-    await this.cmd("DEL", `lesson:${id}`, `lesson:${id}:held`, `lesson:${id}:used`, ...versions.map((v) => `lesson:${id}:v:${v}`));
-    await this.cmd("SREM", "lessons", id);
-  }
-
-  async markUsed(id: string, version: number): Promise<void> {
-    if (Number(await this.cmd("SISMEMBER", `lesson:${id}:held`, version)) === 1) await this.cmd("SADD", `lesson:${id}:used`, version);
-  }
-
-  async count(): Promise<number> {
-    return Number(await this.cmd("SCARD", "lessons"));
-  }
-
-  async close(): Promise<void> {
-    // The client belongs to the session store, which closes it.
   }
 }

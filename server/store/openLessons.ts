@@ -1,4 +1,5 @@
-import { RedisLessonStore, SqliteLessonStore, type LessonStore } from "./lessons";
+import { SqliteLessonStore, type LessonStore } from "./lessons";
+import { RedisLessonStore } from "./lessonsRedis";
 import type { RedisClient } from "./redisClient";
 import type { SessionStore } from "./types";
 

@@ -12,6 +12,8 @@ import {
   type SessionStore,
   type SessionSummary,
   type RetentionSweep,
+  type AccountSessions,
+  type ConsoleKey,
 } from "./types";
 import { countEvent } from "../ops/metrics";
 import { asStreamEntries, asString, asStrings, classifyRedisError, redisCommand, type RedisClient } from "./redisClient";
@@ -25,6 +27,8 @@ import {
   type Fence,
 } from "./redisLayout";
 import { deltaOf } from "./summary";
+import { RedisSessionAccess, consoleJson } from "./redisAccess";
+import { firstConsole } from "./consoles";
 
 // Where other modules have always found the Redis connection and the scale-out keys; they live beside it now.
 export { asString, asStrings, classifyRedisError, connectRedis, redisCommand, type RedisClient } from "./redisClient";
@@ -52,14 +56,21 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
         `the Redis data was written by a newer version of this server (schema ${String(version)}, this server knows ${REDIS_SCHEMA_VERSION}). Upgrade the server.`,
       );
     }
-    return new RedisSessionStore(client);
+    const store = new RedisSessionStore(client);
+    if (version < 2) await store.access.migrateToConsoles();
+    if (version < REDIS_SCHEMA_VERSION) await client.sendCommand(["SET", K.schema, String(REDIS_SCHEMA_VERSION)]);
+    return store;
   }
+
+  /** Owner, co-teachers and consoles (./redisAccess.ts). */
+  private readonly access: RedisSessionAccess;
 
   /** Scale-out: the claim each session's events are written under; null refuses the write here. */
   private fenceOf: ((sessionId: string) => Fence | null) | null = null;
 
   constructor(private readonly client: RedisClient) {
     super("events to redis", logError, "redis");
+    this.access = new RedisSessionAccess(client);
   }
 
   /**
@@ -77,6 +88,7 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   }
 
   async createSession(record: NewSessionRecord, created: SessionEvent): Promise<void> {
+    const first = firstConsole(record);
     await Promise.all([
       this.cmd([
         "HSET",
@@ -93,8 +105,11 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
         record.createdAt,
         "peak",
         0,
+        ...(record.ownerAccountId ? ["owner", record.ownerAccountId] : []),
         ...summaryFields(deltaOf([created])),
       ]),
+      this.cmd(["HSET", K.consoles(record.id), first.id, consoleJson(first)]),
+      ...(record.ownerAccountId ? [this.cmd(["ZADD", K.accountOwns(record.ownerAccountId), record.createdAt, record.id])] : []),
       this.cmd(["SET", K.code(record.code), record.id]),
       this.cmd(["SADD", K.hostKey(record.hostKeyHash), record.id]),
       this.cmd(["ZADD", K.sessions, record.createdAt, record.id]),
@@ -203,6 +218,8 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
       endedAt: h.endedAt ? Number(h.endedAt) : null,
       shareKeyHash: h.shareKeyHash || null,
       shareGeneration: h.shareGeneration ? Number(h.shareGeneration) : 0,
+      shareKey: h.shareKey || null,
+      ownerAccountId: h.owner || null,
     };
   }
 
@@ -247,8 +264,57 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
     return [...new Set(sets.flat())];
   }
 
-  async setReplaySharing(id: string, shareKeyHash: string | null, generation: number): Promise<void> {
-    await this.cmd(["HSET", K.session(id), "shareKeyHash", shareKeyHash ?? "", "shareGeneration", generation]);
+  async setReplaySharing(id: string, shareKeyHash: string | null, generation: number, shareKey: string | null = null): Promise<void> {
+    const key = shareKeyHash === null ? "" : (shareKey ?? "");
+    await this.cmd(["HSET", K.session(id), "shareKeyHash", shareKeyHash ?? "", "shareGeneration", generation, "shareKey", key]);
+  }
+
+  hostKeyHashes(sessionId: string): Promise<string[]> {
+    return this.access.hostKeyHashes(sessionId);
+  }
+
+  consoles(sessionId: string): Promise<ConsoleKey[]> {
+    return this.access.consoles(sessionId);
+  }
+
+  addConsole(sessionId: string, console: ConsoleKey): Promise<void> {
+    return this.access.addConsole(sessionId, console);
+  }
+
+  revokeConsole(sessionId: string, consoleId: string): Promise<boolean> {
+    return this.access.revokeConsole(sessionId, consoleId);
+  }
+
+  claimSession(sessionId: string, accountId: string): Promise<boolean> {
+    return this.access.claim(sessionId, accountId);
+  }
+
+  setSessionOwner(sessionId: string, accountId: string | null): Promise<void> {
+    return this.access.setOwner(sessionId, accountId);
+  }
+
+  addSessionCoteacher(sessionId: string, accountId: string, at: number): Promise<void> {
+    return this.access.addCoteacher(sessionId, accountId, at);
+  }
+
+  removeSessionCoteacher(sessionId: string, accountId: string): Promise<boolean> {
+    return this.access.removeCoteacher(sessionId, accountId);
+  }
+
+  sessionCoteachers(sessionId: string): Promise<string[]> {
+    return this.access.coteachers(sessionId);
+  }
+
+  sessionsOfAccount(accountId: string): Promise<AccountSessions> {
+    return this.access.sessionsOf(accountId);
+  }
+
+  async deleteEndedSession(sessionId: string): Promise<boolean> {
+    const reply = await this.cmd(["HMGET", K.session(sessionId), "code", "hostKeyHash"]);
+    if (!Array.isArray(reply)) throw new StoreError("redis answered something other than a list to HMGET");
+    const [code, hostKeyHash] = reply.map((v) => (typeof v === "string" ? v : ""));
+    if (!code) return false;
+    return Number(await this.cmd(deleteEndedCommand(sessionId, code, hostKeyHash, Number.MAX_SAFE_INTEGER))) >= 0;
   }
 
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {

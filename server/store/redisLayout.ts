@@ -7,8 +7,12 @@ import { addEvent, emptyDelta, type SummaryDelta } from "./summary";
  * bump REDIS_SCHEMA_VERSION.
  */
 
-/** The layout of the keys below; bumped on any incompatible change. */
-export const REDIS_SCHEMA_VERSION = 1;
+/**
+ * The layout of the keys below; bumped on any incompatible change. 2: sessions
+ * have consoles (`cls:cons:`), an owner and co-teachers; the first console of a
+ * session written under 1 is made from its `hostKeyHash` when the store opens.
+ */
+export const REDIS_SCHEMA_VERSION = 2;
 
 /**
  * Scale-out ownership (server/scaleout/clusterGateway.ts): the node that owns
@@ -34,6 +38,13 @@ export const K = {
   /** A stream: the event log, entry id `<seq>-1`. */
   events: (id: string) => `cls:e:${id}`,
   tokens: (id: string) => `cls:t:${id}`,
+  /** A hash: console id -> JSON { keyHash, accountId, createdAt }; each key hash also indexed under `hostKey`. */
+  consoles: (id: string) => `cls:cons:${id}`,
+  /** A sorted set: the accounts invited to drive the session, by when. */
+  coteachers: (id: string) => `cls:cot:${id}`,
+  /** Sorted sets per account, by the session's creation: the sessions it owns, and those it co-teaches. */
+  accountOwns: (accountId: string) => `cls:acct:${accountId}:owns`,
+  accountCoteaches: (accountId: string) => `cls:acct:${accountId}:cot`,
   sessions: "cls:sessions",
   schema: "cls:schema",
   live: "cls:live",
@@ -114,15 +125,23 @@ export function raisePeakCommand(sessionId: string, peak: number): (string | num
 /**
  * Retention: one ended session and everything of it, atomically, if it still
  * ended before the cutoff. The code key goes only if it still names this
- * session (codes are reused once a session ends). Returns the events deleted,
- * or -1 when the session does not qualify.
- * KEYS: session hash, events, tokens, owner, sessions zset, host-key set, live set, code, claim count, presence.
+ * session (codes are reused once a session ends). Its consoles leave the
+ * host-key index, and it leaves its owner's and co-teachers' lists. Returns
+ * the events deleted, or -1 when the session does not qualify.
+ * KEYS: session hash, events, tokens, owner, sessions zset, host-key set, live set, code, claim count, presence,
+ *       consoles, co-teachers.
  * ARGV: session id, cutoff (ms).
  */
 const DELETE_ENDED = `local ended = tonumber(redis.call('HGET', KEYS[1], 'endedAt') or '')
 if ended == nil or ended >= tonumber(ARGV[2]) then return -1 end
 local n = redis.call('XLEN', KEYS[2])
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9], KEYS[10])
+for _, c in ipairs(redis.call('HVALS', KEYS[11])) do
+  redis.call('SREM', 'cls:hk:' .. cjson.decode(c).keyHash, ARGV[1])
+end
+local account = redis.call('HGET', KEYS[1], 'owner')
+if account and account ~= '' then redis.call('ZREM', 'cls:acct:' .. account .. ':owns', ARGV[1]) end
+for _, a in ipairs(redis.call('ZRANGE', KEYS[12], 0, -1)) do redis.call('ZREM', 'cls:acct:' .. a .. ':cot', ARGV[1]) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9], KEYS[10], KEYS[11], KEYS[12])
 redis.call('ZREM', KEYS[5], ARGV[1])
 redis.call('SREM', KEYS[6], ARGV[1])
 redis.call('SREM', KEYS[7], ARGV[1])
@@ -142,6 +161,8 @@ export function deleteEndedCommand(id: string, code: string, hostKeyHash: string
     K.code(code),
     K.epoch(id),
     K.presence(id),
+    K.consoles(id),
+    K.coteachers(id),
   ];
   return ["EVAL", DELETE_ENDED, keys.length, ...keys, id, cutoff];
 }

@@ -14,11 +14,15 @@ import {
   type SessionStore,
   type SessionSummary,
   type RetentionSweep,
+  type AccountSessions,
+  type ConsoleKey,
 } from "./types";
 import { toError, errorMessage } from "../../lib/errors";
 import { countEvent } from "../ops/metrics";
 import { migrate } from "./sqliteSchema";
 import { addEvent, deltaOf, emptyDelta, type SummaryDelta } from "./summary";
+import { SqliteSessionAccess } from "./sqliteAccess";
+import { firstConsole } from "./consoles";
 
 export { StoreError };
 
@@ -35,6 +39,8 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   private readonly db: Database.Database;
   private readonly stmts;
   private readonly writeTransaction: (batch: QueuedWrite[]) => void;
+  private readonly access: SqliteSessionAccess;
+  private readonly deleteOne: (id: string, cutoff: number) => number | null;
 
   constructor(private readonly file: string) {
     super("events", logError, "sqlite");
@@ -60,8 +66,8 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
     this.stmts = {
       insertSession: this.db.prepare(
         `INSERT INTO sessions (id, code, title, host_key_hash, created_at, ended_at, last_event_at, peak_participants,
-                               event_count, participant_count, poll_count)
-         VALUES (@id, @code, @title, @hostKeyHash, @createdAt, @endedAt, @lastEventAt, 0, @events, @participants, @polls)`,
+                               event_count, participant_count, poll_count, owner_account_id)
+         VALUES (@id, @code, @title, @hostKeyHash, @createdAt, @endedAt, @lastEventAt, 0, @events, @participants, @polls, @owner)`,
       ),
       insertEvent: this.db.prepare(`INSERT INTO events (session_id, seq, at, type, body) VALUES (?, ?, ?, ?, ?)`),
       addToSummary: this.db.prepare(
@@ -76,7 +82,7 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
       liveIds: this.db.prepare<[], { id: string }>(`SELECT id FROM sessions WHERE ended_at IS NULL`),
       peak: this.db.prepare(`UPDATE sessions SET peak_participants = MAX(peak_participants, ?) WHERE id = ?`),
       saveToken: this.db.prepare(`INSERT OR REPLACE INTO participant_tokens (session_id, token_hash, participant_id) VALUES (?, ?, ?)`),
-      setSharing: this.db.prepare(`UPDATE sessions SET share_key_hash = ?, share_generation = ? WHERE id = ?`),
+      setSharing: this.db.prepare(`UPDATE sessions SET share_key_hash = ?, share_generation = ?, share_key = ? WHERE id = ?`),
       probe: this.db.prepare(`INSERT INTO ops_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`),
       endedBefore: this.db.prepare<[number], { id: string }>(
         `SELECT id FROM sessions WHERE ended_at IS NOT NULL AND ended_at < ? ORDER BY ended_at LIMIT 100`,
@@ -90,6 +96,18 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
         `SELECT participant_id FROM participant_tokens WHERE session_id = ? AND token_hash = ?`,
       ),
     };
+    this.access = new SqliteSessionAccess(this.db);
+    // One ended session with everything of it, if it still ended before the cutoff: children first (the log, the
+    // tokens, the consoles and co-teachers reference the session row), then the row, which holds the share key.
+    this.deleteOne = this.db.transaction((id: string, cutoff: number): number | null => {
+      if (this.stmts.stillEnded.get(id, cutoff) === undefined) return null;
+      const events = this.stmts.countEvents.get(id)?.n ?? 0;
+      this.stmts.deleteEvents.run(id);
+      this.stmts.deleteTokens.run(id);
+      this.access.deleteRowsOf(id);
+      this.stmts.deleteSession.run(id);
+      return events;
+    });
     // Everything a turn of the event loop wrote (a join's token and its event, a vote storm) in one transaction.
     // A session's row (its summary) is updated once per batch, with what all its events in the batch changed: a
     // vote storm is one session's 256 events, one UPDATE.
@@ -140,9 +158,11 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
 
   async createSession(record: NewSessionRecord, created: SessionEvent): Promise<void> {
     const { events, participants, polls, lastEventAt, endedAt } = deltaOf([created]);
+    const { ownerAccountId, ...fields } = record;
     this.db.transaction(() => {
-      this.stmts.insertSession.run({ ...record, endedAt, lastEventAt, events, participants, polls });
+      this.stmts.insertSession.run({ ...fields, endedAt, lastEventAt, events, participants, polls, owner: ownerAccountId ?? null });
       this.stmts.insertEvent.run(record.id, created.seq, created.at, created.type, JSON.stringify(created));
+      this.access.addFirstConsole(record.id, firstConsole(record));
     })();
     countEvent(created.type);
   }
@@ -159,20 +179,11 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
    */
   async deleteEndedBefore(cutoff: number, signal?: AbortSignal): Promise<RetentionSweep> {
     const total: RetentionSweep = { sessions: 0, events: 0 };
-    const deleteOne = this.db.transaction((id: string): number | null => {
-      if (this.stmts.stillEnded.get(id, cutoff) === undefined) return null;
-      const events = this.stmts.countEvents.get(id)?.n ?? 0;
-      // Children first: the log and the tokens reference the session row.
-      this.stmts.deleteEvents.run(id);
-      this.stmts.deleteTokens.run(id);
-      this.stmts.deleteSession.run(id);
-      return events;
-    });
     for (;;) {
       const before = total.sessions;
       for (const { id } of this.stmts.endedBefore.all(cutoff)) {
         if (signal?.aborted) return total;
-        const events = deleteOne(id);
+        const events = this.deleteOne(id, cutoff);
         if (events !== null) {
           total.sessions += 1;
           total.events += events;
@@ -248,13 +259,59 @@ export class SqliteSessionStore extends BatchedStore implements SessionStore {
   async sessionIdsByHostKeyHash(hashes: readonly string[]): Promise<string[]> {
     if (hashes.length === 0) return [];
     const rows = this.db
-      .prepare<string[], { id: string }>(`SELECT id FROM sessions WHERE host_key_hash IN (${hashes.map(() => "?").join(",")})`)
+      .prepare<string[], { id: string }>(
+        `SELECT DISTINCT session_id AS id FROM session_consoles WHERE key_hash IN (${hashes.map(() => "?").join(",")})`,
+      )
       .all(...hashes);
     return rows.map((r) => r.id);
   }
 
-  async setReplaySharing(id: string, shareKeyHash: string | null, generation: number): Promise<void> {
-    this.stmts.setSharing.run(shareKeyHash, generation, id);
+  async setReplaySharing(id: string, shareKeyHash: string | null, generation: number, shareKey: string | null = null): Promise<void> {
+    this.stmts.setSharing.run(shareKeyHash, generation, shareKeyHash === null ? null : shareKey, id);
+  }
+
+  async hostKeyHashes(sessionId: string): Promise<string[]> {
+    return this.access.hostKeyHashes(sessionId);
+  }
+
+  async consoles(sessionId: string): Promise<ConsoleKey[]> {
+    return this.access.consoles(sessionId);
+  }
+
+  async addConsole(sessionId: string, console: ConsoleKey): Promise<void> {
+    this.access.addConsole(sessionId, console);
+  }
+
+  async revokeConsole(sessionId: string, consoleId: string): Promise<boolean> {
+    return this.access.revokeConsole(sessionId, consoleId);
+  }
+
+  async claimSession(sessionId: string, accountId: string): Promise<boolean> {
+    return this.access.claim(sessionId, accountId);
+  }
+
+  async setSessionOwner(sessionId: string, accountId: string | null): Promise<void> {
+    this.access.setOwner(sessionId, accountId);
+  }
+
+  async addSessionCoteacher(sessionId: string, accountId: string, at: number): Promise<void> {
+    this.access.addCoteacher(sessionId, accountId, at);
+  }
+
+  async removeSessionCoteacher(sessionId: string, accountId: string): Promise<boolean> {
+    return this.access.removeCoteacher(sessionId, accountId);
+  }
+
+  async sessionCoteachers(sessionId: string): Promise<string[]> {
+    return this.access.coteachers(sessionId);
+  }
+
+  async sessionsOfAccount(accountId: string): Promise<AccountSessions> {
+    return this.access.sessionsOf(accountId);
+  }
+
+  async deleteEndedSession(sessionId: string): Promise<boolean> {
+    return this.deleteOne(sessionId, Number.MAX_SAFE_INTEGER) !== null;
   }
 
   async findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null> {
@@ -288,6 +345,8 @@ interface SessionRow {
   peak_participants: number;
   share_key_hash: string | null;
   share_generation: number;
+  share_key: string | null;
+  owner_account_id: string | null;
   event_count: number;
   participant_count: number;
   poll_count: number;
@@ -304,5 +363,7 @@ function toRecord(row: SessionRow | undefined): SessionRecord | null {
     endedAt: row.ended_at,
     shareKeyHash: row.share_key_hash ?? null,
     shareGeneration: row.share_generation ?? 0,
+    shareKey: row.share_key ?? null,
+    ownerAccountId: row.owner_account_id ?? null,
   };
 }

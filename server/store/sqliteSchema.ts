@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import { StoreError } from "./types";
 import { addEvent, emptyDelta, type SummaryDelta } from "./summary";
+import { consoleIdOf } from "./consoles";
 
 /** The schema version this code writes; a database from a newer version is refused. */
-export const SQLITE_SCHEMA_VERSION = 3;
+export const SQLITE_SCHEMA_VERSION = 4;
 
 /**
  * Brings a session database up to SQLITE_SCHEMA_VERSION, one step per
@@ -60,6 +61,46 @@ export function migrate(db: Database.Database): void {
   // 3: a session's counts live in its row, kept as events are written (summary.ts), instead of being counted
   // from its log by every list. An older server would write events without counting them, hence the version.
   if (version < 3) db.transaction(() => addSummaryCounts(db))();
+  // 4: sessions belong to teachers' accounts, which may invite co-teachers, and a session has one or more console
+  // keys. An older server would check only the first key and see no owners, hence the version.
+  if (version < 4) db.transaction(() => addOwnership(db))();
+}
+
+/**
+ * Schema 4: the owner column, the co-teachers, and the consoles, each
+ * session's first console being the key it was created with (host_key_hash,
+ * which stays as it was: the key an earlier share link was derived from).
+ */
+function addOwnership(db: Database.Database): void {
+  db.exec(`
+    ALTER TABLE sessions ADD COLUMN owner_account_id TEXT;
+    ALTER TABLE sessions ADD COLUMN share_key TEXT;
+    CREATE INDEX sessions_owner ON sessions (owner_account_id) WHERE owner_account_id IS NOT NULL;
+    CREATE TABLE session_coteachers (
+      session_id TEXT NOT NULL REFERENCES sessions (id),
+      account_id TEXT NOT NULL,
+      added_at INTEGER NOT NULL,
+      PRIMARY KEY (session_id, account_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX session_coteachers_account ON session_coteachers (account_id);
+    CREATE TABLE session_consoles (
+      session_id TEXT NOT NULL REFERENCES sessions (id),
+      key_hash TEXT NOT NULL,
+      console_id TEXT NOT NULL,
+      account_id TEXT,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (session_id, key_hash)
+    ) WITHOUT ROWID;
+    CREATE INDEX session_consoles_key ON session_consoles (key_hash);
+  `);
+  const sessions = db.prepare<[], { id: string; host_key_hash: string; created_at: number }>(
+    `SELECT id, host_key_hash, created_at FROM sessions`,
+  );
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO session_consoles (key_hash, session_id, console_id, account_id, created_at) VALUES (?, ?, ?, NULL, ?)`,
+  );
+  for (const s of sessions.all()) insert.run(s.host_key_hash, s.id, consoleIdOf(s.host_key_hash), s.created_at);
+  db.pragma("user_version = 4");
 }
 
 /** Schema 3: the count columns, filled from each session's log by the same rule the writes use (summary.ts). */

@@ -61,10 +61,40 @@ export interface SessionRecord {
   shareKeyHash: string | null;
   /** Bumped when the teacher stops sharing, so the next share link is a new secret. */
   shareGeneration: number;
+  /**
+   * The replay share key itself while shared, so every teacher of the session (on any browser) is handed the same
+   * link; null when not shared, or shared by an earlier server that kept only the hash. It opens only the redacted
+   * view of a log that sits beside it in the same store, so keeping it adds nothing a reader of the store lacks.
+   */
+  shareKey: string | null;
+  /** The teacher's account the session belongs to (server/auth/ownership.ts); null: only its host keys open it. */
+  ownerAccountId: string | null;
 }
 
-/** A session as created: not shared yet. */
-export type NewSessionRecord = Omit<SessionRecord, "shareKeyHash" | "shareGeneration">;
+/** A session as created: not shared yet, and owned by nobody unless it says so. */
+export type NewSessionRecord = Omit<SessionRecord, "shareKeyHash" | "shareGeneration" | "shareKey" | "ownerAccountId"> & {
+  ownerAccountId?: string | null;
+};
+
+/**
+ * One console of a session: a host key (its hash) that opens the teacher's
+ * console. The session is created with one; a teacher signed in on another
+ * browser opens another (server/auth/ownership.ts), each revocable on its own.
+ */
+export interface ConsoleKey {
+  /** Names the console in lists and revocation: derived from the key's hash (consoleIdOf), never the key. */
+  id: string;
+  keyHash: string;
+  /** The account that opened it from another browser; null for the key the session was created with. */
+  accountId: string | null;
+  createdAt: number;
+}
+
+/** The sessions an account has: those it owns, and those it was invited to teach. */
+export interface AccountSessions {
+  owned: string[];
+  coteaching: string[];
+}
 
 export type { SessionSummary } from "../../lib/protocol/rest";
 
@@ -90,12 +120,34 @@ export interface SessionStore {
   /** Ids of sessions that have not ended, for recovery after a restart. */
   liveSessionIds(): Promise<string[]>;
   listSessions(ids?: readonly string[]): Promise<SessionSummary[]>;
-  /** Ids of the sessions whose host key hashes to one of these. */
+  /** Ids of the sessions one of whose consoles' keys hashes to one of these. */
   sessionIdsByHostKeyHash(hashes: readonly string[]): Promise<string[]>;
+  /** The hashes of every key that opens the session's console (the handshake accepts any of them). */
+  hostKeyHashes(sessionId: string): Promise<string[]>;
+  /** The session's consoles, oldest first. */
+  consoles(sessionId: string): Promise<ConsoleKey[]>;
+  /** One more key that opens the console; durable when it resolves. */
+  addConsole(sessionId: string, console: ConsoleKey): Promise<void>;
+  /** Removes one console's key; false when the session has no such console. */
+  revokeConsole(sessionId: string, consoleId: string): Promise<boolean>;
+  /** Gives an unowned session to the account; true when the account owns it afterwards (it did, or it took it). */
+  claimSession(sessionId: string, accountId: string): Promise<boolean>;
+  /** Sets (or, with null, clears) the owner, whoever it was: handing a session over. */
+  setSessionOwner(sessionId: string, accountId: string | null): Promise<void>;
+  /** Invites the account to drive the session (again: nothing changes); `at` orders the list. */
+  addSessionCoteacher(sessionId: string, accountId: string, at: number): Promise<void>;
+  /** False when the account was not a co-teacher of the session. */
+  removeSessionCoteacher(sessionId: string, accountId: string): Promise<boolean>;
+  /** The accounts invited to drive the session, in the order they were invited. */
+  sessionCoteachers(sessionId: string): Promise<string[]>;
+  /** The sessions the account owns and those it co-teaches (newest first). */
+  sessionsOfAccount(accountId: string): Promise<AccountSessions>;
+  /** Deletes one ended session with everything of it, as retention does; false when it is live or unknown. */
+  deleteEndedSession(sessionId: string): Promise<boolean>;
   /** Peak concurrent participants is presence, not an event; the room reports it (best effort). */
   notePeakParticipants(sessionId: string, peak: number): void;
-  /** Starts (a hash) or stops (null) sharing the replay; durable when it resolves. */
-  setReplaySharing(id: string, shareKeyHash: string | null, generation: number): Promise<void>;
+  /** Starts (a hash, and the key when it is kept) or stops (null) sharing the replay; durable when it resolves. */
+  setReplaySharing(id: string, shareKeyHash: string | null, generation: number, shareKey?: string | null): Promise<void>;
   saveParticipantToken(sessionId: string, participantId: string, tokenHash: string): Promise<void>;
   findParticipantByToken(sessionId: string, tokenHash: string): Promise<string | null>;
   /** Commits one small write that holds no data (readiness): rejects when the store cannot take writes. */

@@ -16,7 +16,13 @@ describe.each(stores)("the session store on $name", ({ open }) => {
   it("creates a session durably: found by id and by its code, live, not shared, its first event logged", async () => {
     const { sessions } = await open();
     const s = await createSession(sessions, { code: "ABCDEF" });
-    expect(await sessions.getSession(s.record.id)).toEqual({ ...s.record, shareKeyHash: null, shareGeneration: 0 });
+    expect(await sessions.getSession(s.record.id)).toEqual({
+      ...s.record,
+      shareKeyHash: null,
+      shareGeneration: 0,
+      shareKey: null,
+      ownerAccountId: null,
+    });
     expect(await sessions.findByCode("ABCDEF")).toEqual(await sessions.getSession(s.record.id));
     expect(await sessions.codeExists("ABCDEF")).toBe(true);
     expect(await sessions.liveSessionIds()).toEqual([s.record.id]);

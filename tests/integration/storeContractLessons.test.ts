@@ -23,6 +23,7 @@ describe.each(stores)("the lesson store on $name", ({ open }) => {
     expect(await lessons.meta(id)).toEqual({
       id,
       ownerKeyHash: hashSecret("key"),
+      ownerAccountId: null,
       latestVersion: 1,
       createdAt: T0,
       updatedAt: T0,

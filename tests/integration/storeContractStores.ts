@@ -34,6 +34,8 @@ export interface OpenStores {
   leftovers: (sessionId: string) => Promise<number>;
   /** Marks the data as written by a newer server, as a downgrade would find it. */
   markNewerSchema: () => Promise<void>;
+  /** Takes away what accounts added (owners, co-teachers, consoles), as a server from before them left the data. */
+  asBeforeAccounts: () => Promise<void>;
 }
 
 export interface StoreUnderTest {
@@ -81,6 +83,16 @@ export function storesUnderTest(): StoreUnderTest[] {
         db.pragma("user_version = 99");
         db.close();
       },
+      asBeforeAccounts: async () => {
+        const db = new Database(file);
+        db.exec(`DROP TABLE session_consoles;
+                 DROP TABLE session_coteachers;
+                 DROP INDEX sessions_owner;
+                 ALTER TABLE sessions DROP COLUMN owner_account_id;
+                 ALTER TABLE sessions DROP COLUMN share_key;
+                 PRAGMA user_version = 3;`);
+        db.close();
+      },
     };
   };
 
@@ -109,6 +121,11 @@ export function storesUnderTest(): StoreUnderTest[] {
       },
       markNewerSchema: async () => {
         await client.sendCommand(["SET", "cls:schema", "99"]);
+      },
+      asBeforeAccounts: async () => {
+        const keys = (await client.sendCommand(["KEYS", "cls:cons:*"])) as string[];
+        if (keys.length > 0) await client.sendCommand(["DEL", ...keys]);
+        await client.sendCommand(["SET", "cls:schema", "1"]);
       },
     };
   };
