@@ -200,10 +200,11 @@ export class LocalGateway implements RoomGateway {
     };
   }
 
-  /** Whether the presented key is the session's host key (its hash is all the server keeps). */
+  /** Whether the presented key opens one of the session's consoles (their hashes are all the server keeps). */
   private async holdsHostKey(sessionId: string, hostKey: string): Promise<boolean> {
-    const hash = await this.rooms.hostKeyHash(sessionId);
-    return hash !== null && secretMatches(hostKey, hash);
+    // Each console has its own key (the first, and one per console a teacher opened elsewhere; server/auth/ownership.ts).
+    const hashes = await this.store.hostKeyHashes(sessionId);
+    return hashes.some((hash) => secretMatches(hostKey, hash));
   }
 
   async command(member: Member, command: Command): Promise<Ack<unknown>> {
