@@ -191,18 +191,14 @@ function Console({ code }: { code: string }) {
           )}
         </div>
       </header>
-      <main id="console-main" className="px-4 pb-6 lg:px-6 xl:flex xl:min-h-0 xl:flex-1 xl:gap-6 xl:pb-0">
-        {ended && (
-          <p role="status" className="mt-4 rounded-lg bg-slate-800 p-3 text-lg xl:hidden">
-            This session has ended. It is saved:{" "}
-            <a href={`/replay/${snapshot.sessionId}`} className="font-semibold text-sky-300 underline">
-              replay it
-            </a>
-            .
-          </p>
-        )}
-        {/* DOM order is Tab order: the step controls, then the diagram and panels, then the teacher's tools. */}
-        <div className="min-w-0 space-y-4 pt-4 xl:flex-1 xl:overflow-y-auto xl:pb-6 xl:pr-2" data-testid="console-lesson">
+      {/* DOM order is Tab order: the step controls, the teacher's tools, then the diagram and panels. On a laptop or
+          wider the step controls stay at the top left, the diagram scrolls below them and the tools scroll on the right:
+          the tools span both rows without sizing the first (the second is the flexible one), so nothing moves. */}
+      <main
+        id="console-main"
+        className="px-4 pb-6 lg:px-6 xl:grid xl:min-h-0 xl:flex-1 xl:grid-cols-[minmax(0,1fr)_400px] xl:grid-rows-[auto_minmax(0,1fr)] xl:gap-x-6 xl:pb-0 2xl:grid-cols-[minmax(0,1fr)_440px]"
+      >
+        <div className="min-w-0 space-y-4 pt-4 xl:col-start-1 xl:row-start-1" data-testid="console-steps">
           {ended && (
             <p role="status" className="rounded-lg bg-slate-800 p-3 text-lg">
               This session has ended. It is saved:{" "}
@@ -234,18 +230,9 @@ function Console({ code }: { code: string }) {
           </div>
           {!custom && <ModeSwitchNotice snapshot={snapshot} />}
           <StepControls scenario={diagram} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
-          {/* On a wide screen the inspector sits beside the diagram; on a laptop, below it. */}
-          <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">
-            <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-              <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
-            </div>
-            {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
-          </div>
-          {!custom && <FidelityNotes version={snapshot.kubeVersion} />}
-          {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} version={snapshot.kubeVersion} />}
         </div>
         <aside
-          className="mt-6 min-w-0 space-y-4 xl:mt-0 xl:w-[400px] xl:shrink-0 xl:overflow-y-auto xl:py-4 xl:pr-1 2xl:w-[440px]"
+          className="mt-6 min-w-0 space-y-4 xl:col-start-2 xl:row-span-2 xl:row-start-1 xl:mt-0 xl:min-h-0 xl:overflow-y-auto xl:py-4 xl:pr-1"
           aria-label="Teacher tools"
           data-testid="console-tools"
         >
@@ -277,6 +264,20 @@ function Console({ code }: { code: string }) {
           <JoinPanel code={code} />
           <Participants snapshot={snapshot} disabled={ended} />
         </aside>
+        <div
+          className="min-w-0 space-y-4 pt-4 xl:col-start-1 xl:row-start-2 xl:min-h-0 xl:overflow-y-auto xl:pb-6 xl:pr-2"
+          data-testid="console-lesson"
+        >
+          {/* On a wide screen the inspector sits beside the diagram; on a laptop, below it. */}
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">
+            <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+              <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
+            </div>
+            {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
+          </div>
+          {!custom && <FidelityNotes version={snapshot.kubeVersion} />}
+          {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} version={snapshot.kubeVersion} />}
+        </div>
       </main>
     </div>
   );

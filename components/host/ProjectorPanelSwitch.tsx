@@ -56,6 +56,8 @@ export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot:
             type="button"
             disabled={disabled}
             aria-pressed={side === p}
+            // One Tab stop for the group (the choice in force); the arrows move between the choices.
+            tabIndex={side === p || (!choices.includes(side) && p === choices[0]) ? 0 : -1}
             data-testid={`projector-panel-${p}`}
             onClick={() => void send("projector:show", { panel: p })}
             className={`rounded-lg px-3 py-1.5 text-sm font-semibold ${

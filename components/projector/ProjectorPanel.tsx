@@ -150,29 +150,34 @@ function DeepDive({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scena
 
 /**
  * Content that flows into as many columns as it needs to fit its box (up to
- * three): the projector cannot scroll, and cutting the bottom off would hide
- * the very event the failure scenario is about.
+ * three), then, if three are not enough, is set denser (a little smaller and
+ * tighter, never under 0.76rem: 18 px at 1080p): the projector cannot scroll,
+ * and cutting the bottom off would hide the very event the failure scenario
+ * is about.
  */
 function FitColumns({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLDivElement | null>(null);
-  const [columns, setColumns] = useState(1);
+  const [fit, setFit] = useState({ columns: 1, dense: false });
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     const check = () => {
-      if (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) setColumns((c) => Math.min(3, c + 1));
+      if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1) return;
+      // Already as dense as it gets: the same state, so no render loop.
+      setFit((f) => (f.columns < 3 ? { ...f, columns: f.columns + 1 } : f.dense ? f : { ...f, dense: true }));
     };
     check();
     const observer = new ResizeObserver(check);
     observer.observe(el);
     return () => observer.disconnect();
-  }, [columns]);
+  }, [fit]);
   return (
     <div
       ref={ref}
-      className="min-h-0 flex-1 overflow-hidden [column-gap:1rem] [column-fill:auto]"
-      style={{ columnCount: columns }}
-      data-columns={columns}
+      className={`min-h-0 flex-1 overflow-hidden [column-gap:1rem] [column-fill:auto] ${fit.dense ? "[&_*]:leading-[1.22]!" : ""}`}
+      style={{ columnCount: fit.columns, ...(fit.dense ? { fontSize: "0.76rem" } : {}) }}
+      data-columns={fit.columns}
+      data-dense={fit.dense || undefined}
     >
       {children}
     </div>

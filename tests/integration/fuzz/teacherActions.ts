@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { BINDING_MODES, VARIANTS, getScenario, isVariantOf } from "../../../lib/lesson";
 import { NICKNAME_MAX, cleanText } from "../../../lib/protocol";
 import { PROJECTOR_PANELS, activePoll } from "../../../lib/session";
+import { projectorSide } from "../../../lib/session/projectorSide";
 import { waitUntil } from "../harness";
 import { commandsFor } from "./commands";
 import { nicknameFor, textFor } from "./hostile";
@@ -148,7 +149,8 @@ export function teacherActions(run: FuzzRun): Record<string, Action> {
           "projector:show",
           { panel },
           "ok",
-          panel === state().projectorPanel ? [] : ["projector:panelChanged"],
+          // The projector's side is one value (the poll, or the panel): choosing what it shows already writes nothing.
+          panel === projectorSide(state()) ? [] : ["projector:panelChanged"],
         );
         return true;
       },
