@@ -245,7 +245,12 @@ test("a teacher's Mermaid lesson on the projector meets the built-in lesson's nu
       const distance = Math.min(...element.map((b) => gap(callout, grow(b, 3 * s))));
       // Free space first (issue 26): a callout away from its arrow is joined to it by a line.
       const joined = await projector.page.locator("[data-testid=projector-question][data-anchored=true] line").count();
-      expect.soft(distance <= 96 * s || joined === 1, `${state}: the question is ${distance.toFixed(0)} px from its arrow, and joined to it: ${joined}`).toBe(true);
+      expect
+        .soft(
+          distance <= 96 * s || joined === 1,
+          `${state}: the question is ${distance.toFixed(0)} px from its arrow, and joined to it: ${joined}`,
+        )
+        .toBe(true);
       if (!atLast) {
         const covered = [...facts.labels, ...facts.numbers].filter((l) => overlap(callout, l.box)).map((l) => l.what);
         expect.soft(covered, `${state}: the question is in free space`).toEqual([]);
