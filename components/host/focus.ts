@@ -19,7 +19,8 @@ export function focusIfLost(...targets: (HTMLElement | null | undefined)[]): voi
 
 const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 /** Widgets whose arrow keys move inside them (ARIA's composite roles), and any part of the page that says so. */
-const OWNS_ARROWS = '[role=tablist],[role=tab],[role=radiogroup],[role=radio],[role=listbox],[role=menu],[role=menubar],[role=slider],[role=grid],[data-own-keys]';
+const OWNS_ARROWS =
+  "[role=tablist],[role=tab],[role=radiogroup],[role=radio],[role=listbox],[role=menu],[role=menubar],[role=slider],[role=grid],[data-own-keys]";
 
 /**
  * Whether a key pressed on `target` is the focused control's own: text in a
