@@ -10,6 +10,9 @@ import { setLogLevel } from "../server/logger";
 import { newId } from "../server/secrets";
 import type { Account, AccountStore } from "../server/store/accounts";
 import { openAccountStore } from "../server/store/accountsOpen";
+import { removeAccountData } from "../server/auth/accountRemoval";
+import type { LessonStore } from "../server/store/lessons";
+import { openLessonStore } from "../server/store/openLessons";
 import { RedisSessionStore, connectRedis } from "../server/store/redis";
 import { SqliteSessionStore } from "../server/store/sqlite";
 import type { SessionStore } from "../server/store/types";
@@ -29,7 +32,8 @@ const USAGE = `usage: npm run account -- <command> [options]
   sign-out --email <email>
       Ends every sign-in of the account.
   delete --email <email>
-      Deletes the account with its credentials and sign-ins.
+      Deletes the account with its credentials and sign-ins, its lessons and ended sessions (those shared with a
+      co-teacher pass to them instead; a live one keeps running, owned by nobody).
 
 The store is the server's: DATA_DIR/sessions.sqlite, or Redis when REDIS_URL is set. It can run while the server does.
 `;
@@ -86,15 +90,15 @@ function methods(account: Account): string {
   return ways.join(", ");
 }
 
-async function openStores(): Promise<{ sessions: SessionStore; accounts: AccountStore }> {
+async function openStores(): Promise<{ sessions: SessionStore; accounts: AccountStore; lessons: LessonStore | undefined }> {
   const config = loadConfig();
   if (config.redisUrl) {
     const client = await connectRedis(config.redisUrl, { failFast: true });
     const sessions = await RedisSessionStore.open(client);
-    return { sessions, accounts: openAccountStore(sessions, client)! };
+    return { sessions, accounts: openAccountStore(sessions, client)!, lessons: openLessonStore(sessions, client) };
   }
   const sessions = new SqliteSessionStore(config.dbFile);
-  return { sessions, accounts: openAccountStore(sessions, undefined)! };
+  return { sessions, accounts: openAccountStore(sessions, undefined)!, lessons: openLessonStore(sessions, undefined) };
 }
 
 async function run(argv: string[]): Promise<number> {
@@ -120,7 +124,7 @@ async function run(argv: string[]): Promise<number> {
     if (!parsed.success) throw new UsageError(`--email: ${parsed.error.issues[0]?.message ?? "not an email"}`);
     return parsed.data;
   };
-  const { sessions, accounts } = await openStores();
+  const { sessions, accounts, lessons } = await openStores();
   try {
     const existing = async () => {
       const account = await accounts.accountByEmail(email());
@@ -180,14 +184,21 @@ async function run(argv: string[]): Promise<number> {
       }
       case "delete": {
         const account = await existing();
+        // What the server's own deletion does (server/auth/accountRemoval.ts); no console is connected to this process.
+        const removed = await removeAccountData({ sessions, lessons, consolesRevoked: () => undefined }, account.id);
         await accounts.deleteAccount(account.id);
-        process.stdout.write(`deleted ${account.email} with its credentials and sign-ins\n`);
+        process.stdout.write(
+          `deleted ${account.email} with its credentials and sign-ins; sessions: ${removed.sessionsDeleted} deleted, ` +
+            `${removed.sessionsHandedOver} handed to a co-teacher, ${removed.sessionsLeftLive} live left unowned; ` +
+            `lessons: ${removed.lessonsDeleted} deleted, ${removed.lessonsHandedOver} handed to a co-teacher\n`,
+        );
         return 0;
       }
       default:
         throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
     }
   } finally {
+    await lessons?.close();
     await accounts.close();
     await sessions.close();
   }

@@ -33,6 +33,10 @@ import type { SessionStore } from "./store/types";
 import { openLessonStore } from "./store/openLessons";
 import { openAccountStore } from "./store/accountsOpen";
 import { createAuthHandler } from "./auth/http";
+import { createOwnership } from "./auth/ownership";
+import { createOwnershipRoutes } from "./auth/ownershipRoutes";
+import { createSignedInReader } from "./auth/signIns";
+import { retentionPolicy } from "./http/api";
 import { toError } from "../lib/errors";
 import { attachOps } from "./ops";
 import { timedOutbox } from "./ops/metrics";
@@ -108,13 +112,41 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
   // 60 tries at once, then one a second, whichever door they knock on.
   const failedJoins = new KeyedLimiter(RATE_LIMITS.failedJoins);
   const lessons = openLessonStore(store, redis?.client);
-  const api = createApiHandler({ config, rooms, store, failedJoins, lessons });
   // Accounts live where sessions do; their routes (/api/account…, /auth/…) are answered before the rest of the API.
   const accounts = openAccountStore(store, redis?.client);
+  const settings = { publicUrl: config.publicUrl, trustProxy, signupOpen: config.accountSignupOpen ?? true, oidc: config.oidc ?? null };
+  // What an account owns and may open (server/auth/ownership.ts). Ending a session goes through the gateway below
+  // (in a cluster, the node that runs it); a revoked console's socket is closed so it must present its key again.
+  const ownership = accounts
+    ? createOwnership({
+        accounts,
+        sessions: store,
+        lessons,
+        accountOf: createSignedInReader(accounts, settings),
+        endSession: async (sessionId) => {
+          const ack = await gateway.command({ sessionId, role: "host", participantId: null }, { event: "session:end", payload: {} });
+          if (!ack.ok) throw new Error(`the session could not be ended: ${ack.error.code}`);
+        },
+        // The consoles' socket.io room (server/edge/fanout.ts hostRoom): each reconnects with its key.
+        consolesRevoked: (sessionId) => io.in(`host:${sessionId}`).disconnectSockets(),
+        retention: retentionPolicy(config),
+      })
+    : undefined;
+  const ownershipRoutes = ownership ? createOwnershipRoutes(ownership, { trustProxy }) : undefined;
+  const api = createApiHandler({
+    config,
+    rooms,
+    store,
+    failedJoins,
+    lessons,
+    ownership: ownership && ownershipRoutes ? { access: ownership, routes: ownershipRoutes } : undefined,
+  });
   const auth = accounts
     ? createAuthHandler({
         store: accounts,
-        settings: { publicUrl: config.publicUrl, trustProxy, signupOpen: config.accountSignupOpen ?? true, oidc: config.oidc ?? null },
+        settings,
+        ownership: ownershipRoutes,
+        removeAccountData: ownership && ((id) => ownership.removeAccountData(id)),
       })
     : null;
   const origins = createOriginPolicy({ publicUrl: config.publicUrl, trustProxy });
@@ -225,7 +257,8 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       },
     });
   }
-  attachSocketLayer({ io, gateway: cluster ?? local, trustProxy, failedJoins, quarantined: frames.blocked });
+  const gateway = cluster ?? local;
+  attachSocketLayer({ io, gateway, trustProxy, failedJoins, quarantined: frames.blocked });
   const ops = attachOps({ config, store, io, rooms, redisClient: redis?.client });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);

@@ -52,7 +52,8 @@ export function logCreated(account: Account, method: string): void {
   log.info("account created", { accountId: account.id, admin: account.admin, method });
 }
 
-export function createAccountRoutes(ctx: AuthContext) {
+/** `removeAccountData`: what the account owned goes (or passes to a co-teacher) before the account does (./ownership.ts). */
+export function createAccountRoutes(ctx: AuthContext, removeAccountData?: (accountId: string) => Promise<unknown>) {
   return {
     async state(req: IncomingMessage): Promise<AccountState> {
       const current = await currentSignIn(ctx, req);
@@ -142,13 +143,14 @@ export function createAccountRoutes(ctx: AuthContext) {
 
     /**
      * Deletes the account with its credentials and sign-ins, once the teacher
-     * types its email. (Lessons and sessions are not tied to accounts yet;
-     * when they are, this is where they go too.)
+     * types its email; first its lessons and ended sessions (or, shared with a
+     * co-teacher, they pass to them: server/auth/ownership.ts).
      */
     async deleteAccount(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<{ deleted: true }> {
       const { account } = await requireSignIn(ctx, req);
       const { confirmEmail } = parseBody(deleteAccountBody, body);
       if (confirmEmail !== account.email) throw new AuthError(400, "CONFIRM_MISMATCH", undefined, undefined, "confirmEmail");
+      await removeAccountData?.(account.id);
       await ctx.store.deleteAccount(account.id);
       await endSignIn(ctx, req, res);
       log.info("account deleted", { accountId: account.id });

@@ -13,6 +13,7 @@ import { AuthError, methodNotAllowed, rateLimited } from "./errors";
 import { OIDC_CALLBACK_PATH, OIDC_START_PATH, createOidcRoutes } from "./oidc";
 import { createPasskeyRoutes } from "./passkeys";
 import { requireSignIn } from "./signIns";
+import type { OwnershipRoutes } from "./ownershipRoutes";
 
 /**
  * The account API (`/api/account…`) and the OIDC redirects (`/auth/oidc/…`),
@@ -28,6 +29,10 @@ export interface AuthHandlerOptions {
   store: AccountStore;
   settings: AuthSettings;
   now?: () => number;
+  /** What follows the account (claim, its sessions and lessons; server/auth/ownershipRoutes.ts), where the server keeps them. */
+  ownership?: OwnershipRoutes;
+  /** Before an account is deleted: what it owned goes or passes to a co-teacher (server/auth/ownership.ts). */
+  removeAccountData?: (accountId: string) => Promise<unknown>;
 }
 
 export type AuthHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -35,7 +40,7 @@ export type AuthHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 export function createAuthHandler(options: AuthHandlerOptions): AuthHandler {
   const ctx: AuthContext = { store: options.store, settings: options.settings, now: options.now ?? Date.now, limiters: createLimiters() };
   const origins = createOriginPolicy({ publicUrl: ctx.settings.publicUrl, trustProxy: ctx.settings.trustProxy });
-  const account = createAccountRoutes(ctx);
+  const account = createAccountRoutes(ctx, options.removeAccountData);
   const passkeys = createPasskeyRoutes(ctx);
   const oidc = createOidcRoutes(ctx);
 
@@ -101,6 +106,7 @@ export function createAuthHandler(options: AuthHandlerOptions): AuthHandler {
       everyday(req);
       return sendJson(res, 200, await account.endOneSignIn(req, res, signIn[1]));
     }
+    if (options.ownership && (await options.ownership.account(req, res, path, url))) return;
     const passkey = /^\/api\/account\/passkeys\/([A-Za-z0-9_-]{1,1400})$/.exec(path);
     if (passkey) {
       if (method !== "DELETE") throw methodNotAllowed(["DELETE"]);

@@ -34,6 +34,8 @@ export const signUpBody = z.object({ email: emailSchema, displayName: displayNam
 export const signInBody = z.object({ email: emailSchema, password: presentedPassword }).strip();
 export const passkeySignUpBody = z.object({ email: emailSchema, displayName: displayNameSchema }).strip();
 export const setPasswordBody = z.object({ currentPassword: presentedPassword.optional(), password: newPassword }).strip();
+/** Inviting a co-teacher to a session or a lesson: the email of their account. */
+export const inviteBody = z.object({ email: emailSchema }).strip();
 export const deleteAccountBody = z
   .object({
     confirmEmail: z

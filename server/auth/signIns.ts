@@ -3,7 +3,17 @@ import type { AccountView, SignInMethod } from "../../lib/account/rest";
 import { hashSecret, newId, newSecret } from "../secrets";
 import type { Account, Ceremony, SignIn } from "../store/accounts";
 import { clearCookie, readCookie, setCookie } from "./cookies";
-import { CEREMONY_TTL_MS, SIGN_IN_TOUCH_MS, SIGN_IN_TTL_MS, isSecure, userAgentOf, type AuthContext } from "./context";
+import {
+  CEREMONY_TTL_MS,
+  SIGN_IN_TOUCH_MS,
+  SIGN_IN_TTL_MS,
+  createLimiters,
+  isSecure,
+  userAgentOf,
+  type AuthContext,
+  type AuthSettings,
+} from "./context";
+import type { AccountStore } from "../store/accounts";
 import { signedOut } from "./errors";
 
 /**
@@ -54,6 +64,12 @@ export async function currentSignIn(ctx: AuthContext, req: IncomingMessage): Pro
   if (!account) return null;
   if (now - signIn.lastSeenAt >= SIGN_IN_TOUCH_MS) await ctx.store.touchSignIn(signIn.idHash, now);
   return { signIn, account };
+}
+
+/** For the rest of the API (sessions, lessons): the account a request is signed in as, or null. */
+export function createSignedInReader(store: AccountStore, settings: AuthSettings, now: () => number = Date.now) {
+  const ctx: AuthContext = { store, settings, now, limiters: createLimiters() };
+  return async (req: IncomingMessage): Promise<Account | null> => (await currentSignIn(ctx, req))?.account ?? null;
 }
 
 export async function requireSignIn(ctx: AuthContext, req: IncomingMessage): Promise<Current> {

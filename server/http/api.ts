@@ -23,10 +23,13 @@ import { createSessionsReader } from "./sessionsApi";
 import { createHostNames } from "./hostName";
 import { createLessonsApi } from "./lessonsApi";
 import type { LessonStore } from "../store/lessons";
-import { MAX_LESSON_BODY_BYTES } from "../../lib/protocol/rest";
+import { MAX_LESSON_BODY_BYTES, type RetentionPolicy } from "../../lib/protocol/rest";
 import type { SessionStore } from "../store/types";
 import { toError } from "../../lib/errors";
 import { countRateLimited } from "../ops/metrics";
+import { AuthError } from "../auth/errors";
+import type { Ownership } from "../auth/ownership";
+import type { OwnershipRoutes } from "../auth/ownershipRoutes";
 
 export const createSessionBodySchema = z
   .object({
@@ -61,6 +64,8 @@ export interface ApiDeps {
   failedJoins: KeyedLimiter;
   /** Teachers' lessons (`/api/lessons`); absent, those paths answer 404. */
   lessons?: LessonStore;
+  /** Teachers' accounts, where the server keeps them: what they own and may open (server/auth/ownership.ts). */
+  ownership?: { access: Ownership; routes: OwnershipRoutes };
 }
 
 /** Security headers for every response, pages included. */
@@ -98,13 +103,11 @@ export function createApiHandler(deps: ApiDeps) {
   const reads = new KeyedLimiter(RATE_LIMITS.reads);
   const hostNames = createHostNames();
   const { failedJoins } = deps;
-  const sessions = createSessionsReader(deps.store, deps.config.adminToken, {
-    endedSessionDays: deps.config.retentionDays ?? null,
-    idleEndMinutes: deps.config.idleTimeoutMs !== undefined ? Math.round(deps.config.idleTimeoutMs / 60_000) : null,
-  });
+  const access = deps.ownership?.access;
+  const sessions = createSessionsReader(deps.store, deps.config.adminToken, retentionPolicy(deps.config), access);
   const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy ?? false });
   const { lessonWrites: writes, maxLessons, trustProxy } = deps.config;
-  const lessons = deps.lessons ? createLessonsApi(deps.lessons, deps.config.adminToken, { writes, maxLessons, trustProxy }) : null;
+  const lessons = deps.lessons ? createLessonsApi(deps.lessons, deps.config.adminToken, { writes, maxLessons, trustProxy }, access) : null;
   // Lessons written (created or edited) per address: each is up to MAX_LESSON_BODY_BYTES on disk.
   const lessonWrites = new KeyedLimiter({ capacity: 30, refillPerSecond: 30 / 60 });
 
@@ -116,7 +119,13 @@ export function createApiHandler(deps: ApiDeps) {
     try {
       await route(req, res, url);
     } catch (err) {
-      if (err instanceof HttpError) {
+      if (err instanceof AuthError) {
+        // The account's calls (server/auth/ownershipRoutes.ts) say their refusals in the account API's words.
+        if (err.status === 429) countRateLimited("http");
+        if (err.allow) res.setHeader("Allow", err.allow.join(", "));
+        const { code, message, field } = err;
+        sendJson(res, err.status, { error: field ? { code, message, field } : { code, message } });
+      } else if (err instanceof HttpError) {
         if (err.status === 429) countRateLimited("http");
         if (err.allow) res.setHeader("Allow", err.allow.join(", "));
         sendJson(res, err.status, { error: { code: err.code, message: err.message } });
@@ -139,6 +148,7 @@ export function createApiHandler(deps: ApiDeps) {
       if (req.method !== "GET" && req.method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"]);
       return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
     }
+    if (deps.ownership && (await deps.ownership.routes.resource(req, res, path))) return;
     const lessonPath = lessons && /^\/api\/lessons(?:\/([^/]+)(?:\/(mermaid))?)?$/.exec(path);
     if (lessons && lessonPath) {
       const address = clientAddress(req, deps.config.trustProxy);
@@ -212,6 +222,9 @@ export function createApiHandler(deps: ApiDeps) {
       const lesson = lessonRef && lessons ? await lessons.forSession(req, lessonRef) : undefined;
       const title = cleanText(parsed.data.title ?? "", TITLE_MAX) || (lesson ? lesson.lesson.title.slice(0, TITLE_MAX) : "");
       const created = await deps.rooms.create(title, lesson, parsed.data.kubeVersion);
+      // Started while signed in: the session is the account's, from any browser; the key still opens it here.
+      const account = await access?.accountOf(req);
+      if (account) await deps.store.setSessionOwner(created.id, account.id);
       return sendJson(res, 201, {
         id: created.id,
         code: created.code,
@@ -243,6 +256,14 @@ export function createApiHandler(deps: ApiDeps) {
     }
     throw new HttpError(404, "NOT_FOUND", "No such API endpoint.");
   }
+}
+
+/** What the saved-sessions lists say is kept, and for how long. */
+export function retentionPolicy(config: ApiDeps["config"]): RetentionPolicy {
+  return {
+    endedSessionDays: config.retentionDays ?? null,
+    idleEndMinutes: config.idleTimeoutMs !== undefined ? Math.round(config.idleTimeoutMs / 60_000) : null,
+  };
 }
 
 /** The address students should open: PUBLIC_URL, or this machine's LAN address when the console is on localhost. */

@@ -12,6 +12,8 @@ import {
 } from "../../lib/protocol/rest";
 import { hashSecret, newSecret, secretMatches } from "../secrets";
 import type { LessonMeta, LessonStore } from "../store/lessons";
+import type { Account } from "../store/accounts";
+import type { Relation } from "../../lib/account/ownership";
 import type { LessonWrites } from "../config";
 import { KeyedLimiter, addressOf } from "../edge/rateLimit";
 import { isAdmin } from "./sessionsApi";
@@ -20,8 +22,11 @@ import { HttpError } from "./httpError";
 /**
  * Teachers' lessons over REST, with the access model of saved sessions: the
  * browser that created a lesson holds its lesson key (X-Lesson-Keys to list,
- * X-Lesson-Key for one lesson) and the admin token sees and deletes all. The
- * lesson id alone reads nothing. The server never runs Mermaid: it checks the
+ * X-Lesson-Key for one lesson) and the admin token sees and deletes all. A
+ * signed-in teacher's account opens the lessons it owns (saved while signed
+ * in, or claimed with their key) and those it was invited to edit; the
+ * administrator's account opens all (server/auth/ownership.ts). The lesson id
+ * alone reads nothing. The server never runs Mermaid: it checks the
  * parsed lesson with zod (counts, text limits, every message between declared
  * participants) and stores the Mermaid text beside it only to hand it back.
  */
@@ -47,7 +52,7 @@ export interface LessonsApiOptions {
 const lessonIdSchema = z.uuid();
 const versionSchema = z.coerce.number().int().min(1).max(1_000_000);
 
-function lessonKeysOf(req: IncomingMessage): string[] {
+export function lessonKeysOf(req: IncomingMessage): string[] {
   const raw = req.headers["x-lesson-keys"] ?? req.headers["x-lesson-key"] ?? "";
   const keys = (Array.isArray(raw) ? raw.join(",") : raw)
     .split(",")
@@ -64,26 +69,52 @@ function parseLessonBody(body: unknown) {
   return parsed.data;
 }
 
-export function createLessonsApi(store: LessonStore, adminToken: string | null, options: LessonsApiOptions = {}) {
+/** How a request's signed-in account stands to a lesson (server/auth/ownership.ts). */
+export interface LessonAccountAccess {
+  accountOf(req: IncomingMessage): Promise<Account | null>;
+  lessonAccess(req: IncomingMessage, meta: LessonMeta): Promise<{ account: Account | null; relation: Relation | null }>;
+}
+
+/** Why a request may use a lesson: the admin token, its key, or the account's relation to it. */
+type Holder = "token" | "key" | Relation;
+
+export function createLessonsApi(
+  store: LessonStore,
+  adminToken: string | null,
+  options: LessonsApiOptions = {},
+  accounts?: LessonAccountAccess,
+) {
   const { writes = "limited", maxLessons = MAX_LESSONS_PER_SERVER, trustProxy = false, now = Date.now } = options;
   const creations = new KeyedLimiter(LESSON_CREATIONS_PER_ADDRESS);
   const noSuchLesson = () => new HttpError(404, "NO_SUCH_LESSON", "There is no lesson with that id.");
 
-  /** With LESSON_WRITES=off only the admin writes (every lesson already written can still be run, read and deleted). */
-  function mayWrite(req: IncomingMessage): void {
-    if (writes === "off" && !isAdmin(req, adminToken))
-      throw new HttpError(403, "NO_ACCESS", "Writing lessons is turned off on this server. Ask the admin to write or change one.");
+  /**
+   * With LESSON_WRITES=off only the admin (the token, or the administrator's account) writes (every lesson
+   * already written can still be run, read and deleted).
+   */
+  async function mayWrite(req: IncomingMessage): Promise<void> {
+    if (writes !== "off" || isAdmin(req, adminToken) || (await accounts?.accountOf(req))?.admin) return;
+    throw new HttpError(403, "NO_ACCESS", "Writing lessons is turned off on this server. Ask the admin to write or change one.");
   }
 
-  /** The lesson's record if this request may use it (its key, or the admin); deleted lessons are gone for edits and reads. */
-  async function owned(req: IncomingMessage, id: string): Promise<LessonMeta> {
+  /** The lesson's record and why this request may use it; deleted lessons are gone for edits and reads. */
+  async function holding(req: IncomingMessage, id: string): Promise<{ meta: LessonMeta; holder: Holder }> {
     if (!lessonIdSchema.safeParse(id).success) throw noSuchLesson();
     const meta = await store.meta(id);
     if (!meta || meta.deletedAt !== null) throw noSuchLesson();
-    if (isAdmin(req, adminToken)) return meta;
-    if (!lessonKeysOf(req).some((k) => secretMatches(k, meta.ownerKeyHash)))
-      throw new HttpError(403, "NO_ACCESS", "This lesson belongs to another browser: open it where it was written.");
-    return meta;
+    if (isAdmin(req, adminToken)) return { meta, holder: "token" };
+    if (lessonKeysOf(req).some((k) => secretMatches(k, meta.ownerKeyHash))) return { meta, holder: "key" };
+    const relation = (await accounts?.lessonAccess(req, meta))?.relation;
+    if (relation) return { meta, holder: relation };
+    throw new HttpError(
+      403,
+      "NO_ACCESS",
+      "This lesson belongs to another browser: open it where it was written, or sign in as its teacher.",
+    );
+  }
+
+  async function owned(req: IncomingMessage, id: string): Promise<LessonMeta> {
+    return (await holding(req, id)).meta;
   }
 
   async function versionOf(id: string, versionParam: string | null) {
@@ -105,7 +136,7 @@ export function createLessonsApi(store: LessonStore, adminToken: string | null, 
     },
 
     async create(req: IncomingMessage, body: unknown): Promise<CreatedLesson> {
-      mayWrite(req);
+      await mayWrite(req);
       const { lesson, source } = parseLessonBody(body);
       if ((await store.count()) >= maxLessons)
         throw new HttpError(507, "LESSONS_FULL", "This server holds as many lessons as it allows. Ask the admin to remove some.");
@@ -122,13 +153,15 @@ export function createLessonsApi(store: LessonStore, adminToken: string | null, 
         );
       const id = randomUUID();
       const lessonKey = newSecret();
-      await store.create({ id, ownerKeyHash: hashSecret(lessonKey), at: now() }, lesson, source);
+      // Saved while signed in: the lesson is the account's, from any browser; the key still opens it here.
+      const ownerAccountId = (await accounts?.accountOf(req))?.id ?? null;
+      await store.create({ id, ownerKeyHash: hashSecret(lessonKey), at: now(), ownerAccountId }, lesson, source);
       return { id, version: 1, lessonKey };
     },
 
     /** An edit: a new version; sessions that ran the old one keep it. */
     async update(req: IncomingMessage, id: string, body: unknown): Promise<{ id: string; version: number }> {
-      mayWrite(req);
+      await mayWrite(req);
       await owned(req, id);
       const { lesson, source } = parseLessonBody(body);
       return { id, version: await store.addVersion(id, lesson, source, now()) };
@@ -163,7 +196,9 @@ export function createLessonsApi(store: LessonStore, adminToken: string | null, 
 
     /** Gone with every version, its place under the cap freed; sessions that ran it keep their own copy. */
     async remove(req: IncomingMessage, id: string): Promise<{ deleted: true }> {
-      await owned(req, id);
+      // A co-teacher edits, starts and exports the lesson; deleting it is its owner's (or the admin's).
+      if ((await holding(req, id)).holder === "coteacher")
+        throw new HttpError(403, "NO_ACCESS", "Only the teacher who owns this lesson can delete it.");
       await store.remove(id);
       return { deleted: true };
     },

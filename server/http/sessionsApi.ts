@@ -3,7 +3,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import type { ExportKind } from "../../lib/session";
 import { ExportRunner, ExportsBusyError } from "./exports";
-import { hashSecret, secretMatches } from "../secrets";
+import { hashSecret, newSecret, secretMatches } from "../secrets";
+import { AuthError } from "../auth/errors";
 import {
   MAX_HOST_KEYS_PER_REQUEST,
   type Access,
@@ -14,12 +15,14 @@ import {
   type ShareLink,
 } from "../../lib/protocol/rest";
 import { HttpError } from "./httpError";
-import type { SessionStore } from "../store/types";
+import type { SessionRecord, SessionStore } from "../store/types";
 
 /**
  * Reading saved sessions. Who may see what:
- * - the admin (ADMIN_TOKEN as a bearer token): every session, nicknames included;
- * - the host (the session's key in X-Host-Key): their session, nicknames included;
+ * - the admin (ADMIN_TOKEN as a bearer token, for scripts): every session, nicknames included;
+ * - the host (a key of one of the session's consoles in X-Host-Key): their session, nicknames included;
+ * - the signed-in account that owns it or was invited to teach it (as the host), and the
+ *   administrator's account (as the admin) (server/auth/ownership.ts);
  * - whoever holds the replay share key the teacher handed out (X-Replay-Key):
  *   `shareableLog`, nicknames replaced by "Student N", no individual votes,
  *   and polls the teacher never revealed without answer, notes or counts.
@@ -48,7 +51,7 @@ export function replayKeyFor(hostKey: string, sessionId: string, generation: num
   return createHmac("sha256", hostKey).update(`replay-share:${sessionId}:${generation}`).digest("base64url");
 }
 
-function hostKeysOf(req: IncomingMessage): string[] {
+export function hostKeysOf(req: IncomingMessage): string[] {
   const raw = req.headers["x-host-keys"] ?? req.headers["x-host-key"] ?? "";
   const keys = (Array.isArray(raw) ? raw.join(",") : raw)
     .split(",")
@@ -59,10 +62,16 @@ function hostKeysOf(req: IncomingMessage): string[] {
   return keys;
 }
 
+/** How a request's signed-in account may read a session (server/auth/ownership.ts): as its teacher, as the admin, or not. */
+export interface SessionAccountAccess {
+  sessionAccess(req: IncomingMessage, rec: SessionRecord): Promise<"host" | "admin" | null>;
+}
+
 export function createSessionsReader(
   store: SessionStore,
   adminToken: string | null,
   retention: RetentionPolicy = { endedSessionDays: null, idleEndMinutes: null },
+  accounts?: SessionAccountAccess,
 ) {
   async function record(id: string) {
     if (!sessionIdSchema.safeParse(id).success) throw new HttpError(404, "NO_SUCH_SESSION", "There is no session with that id.");
@@ -71,10 +80,20 @@ export function createSessionsReader(
     return rec;
   }
 
+  /** The presented key that opens one of the session's consoles, or null. */
+  async function consoleKeyOf(req: IncomingMessage, id: string): Promise<string | null> {
+    const presented = hostKeysOf(req);
+    if (presented.length === 0) return null;
+    const hashes = await store.hostKeyHashes(id);
+    return presented.find((k) => hashes.some((h) => secretMatches(k, h))) ?? null;
+  }
+
   async function accessFor(req: IncomingMessage, id: string): Promise<Access> {
     const rec = await record(id);
     if (isAdmin(req, adminToken)) return "admin";
-    if (hostKeysOf(req).some((k) => secretMatches(k, rec.hostKeyHash))) return "host";
+    if ((await consoleKeyOf(req, id)) !== null) return "host";
+    const viaAccount = await accounts?.sessionAccess(req, rec);
+    if (viaAccount) return viaAccount;
     const replayKey = headerValue(req, "x-replay-key");
     if (rec.shareKeyHash && replayKey.length <= 128 && secretMatches(replayKey, rec.shareKeyHash)) return "viewer";
     throw new HttpError(
@@ -84,12 +103,13 @@ export function createSessionsReader(
     );
   }
 
-  /** The presented host key of this session, or a 403. */
-  async function hostKeyFor(req: IncomingMessage, id: string): Promise<string> {
+  /** The session, if the request may share it: a console's key, or the account of its owner or a co-teacher; else a 403. */
+  async function sharer(req: IncomingMessage, id: string): Promise<{ rec: SessionRecord; hostKey: string | null }> {
     const rec = await record(id);
-    const key = hostKeysOf(req).find((k) => secretMatches(k, rec.hostKeyHash));
-    if (!key) throw new HttpError(403, "NOT_HOST", "Only the teacher who ran this session can share its replay.");
-    return key;
+    const hostKey = await consoleKeyOf(req, id);
+    if (hostKey === null && (await accounts?.sessionAccess(req, rec)) !== "host")
+      throw new HttpError(403, "NOT_HOST", "Only the teacher who ran this session can share its replay.");
+    return { rec, hostKey };
   }
 
   function detail(summary: SessionSummary, access: Access): SessionDetail {
@@ -118,23 +138,30 @@ export function createSessionsReader(
     },
 
     /**
-     * Starts sharing the replay (the same link each time, until sharing stops).
-     * The key is derived from the host key, so only the teacher can make it,
-     * and the server keeps only its hash.
+     * Starts sharing the replay: a new random key, kept with the session
+     * while it is shared, so every teacher of the session, on any browser, is
+     * handed the same link until sharing stops.
      */
     async share(req: IncomingMessage, id: string): Promise<ShareLink> {
-      const hostKey = await hostKeyFor(req, id);
-      const rec = await record(id);
-      const replayKey = replayKeyFor(hostKey, id, rec.shareGeneration);
-      const hash = hashSecret(replayKey);
-      if (rec.shareKeyHash !== hash) await store.setReplaySharing(id, hash, rec.shareGeneration);
-      return { replayKey, replayPath: `/replay/${id}#share=${replayKey}` };
+      const { rec, hostKey } = await sharer(req, id);
+      const link = (replayKey: string): ShareLink => ({ replayKey, replayPath: `/replay/${id}#share=${replayKey}` });
+      if (rec.shareKeyHash && rec.shareKey) return link(rec.shareKey);
+      if (rec.shareKeyHash) {
+        // Shared by an earlier server, which kept only the hash of a key derived from the first console's key:
+        // that key (only) derives it again, and from now on it is kept.
+        const derived = hostKey === null ? null : replayKeyFor(hostKey, id, rec.shareGeneration);
+        if (derived === null || hashSecret(derived) !== rec.shareKeyHash) throw new AuthError(409, "SHARED_ELSEWHERE");
+        await store.setReplaySharing(id, rec.shareKeyHash, rec.shareGeneration, derived);
+        return link(derived);
+      }
+      const replayKey = newSecret();
+      await store.setReplaySharing(id, hashSecret(replayKey), rec.shareGeneration, replayKey);
+      return link(replayKey);
     },
 
     /** Stops sharing: the link handed out stops working, and the next one is a new secret. */
     async unshare(req: IncomingMessage, id: string): Promise<{ shared: false }> {
-      await hostKeyFor(req, id);
-      const rec = await record(id);
+      const { rec } = await sharer(req, id);
       if (rec.shareKeyHash) await store.setReplaySharing(id, null, rec.shareGeneration + 1);
       return { shared: false };
     },
