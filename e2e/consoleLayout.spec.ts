@@ -201,6 +201,22 @@ test("keys stay with the control that has focus, and focus lands on a control af
   await expect(sam.page.getByTestId("binding-mode")).toHaveAttribute("data-mode", "Immediate");
   const stepAfterSwitch = await page.getByTestId("step-indicator").getAttribute("data-step");
 
+  // The question settings too: arrows browse, Enter applies, leaving puts the room's value back.
+  const questionsMode = page.getByTestId("questions-mode");
+  await questionsMode.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(questionsMode).toHaveValue("moderated");
+  await expect(page.getByTestId("questions-mode-pending")).toHaveText("Enter to apply");
+  await expect(page.getByTestId("new-questions")).toBeVisible();
+  await expect(sam.page.getByTestId("ask-question")).toBeVisible();
+  await page.keyboard.press("ArrowDown");
+  await expect(questionsMode).toHaveValue("off");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("questions-mode-pending")).toHaveCount(0);
+  await expect(sam.page.getByTestId("ask-question")).toHaveCount(0);
+  await questionsMode.selectOption("open");
+  await expect(sam.page.getByTestId("ask-question")).toBeVisible();
+
   // Rename in place: arrows and Space in the field are the field's, Enter saves, focus returns to Rename.
   await page.getByTestId("participant-rename").focus();
   await page.keyboard.press("Enter");

@@ -51,8 +51,7 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
             e.preventDefault();
             cancel();
             // Focus goes back to the mode every screen is in, so the next arrow starts from there.
-            const form = e.currentTarget;
-            requestAnimationFrame(() => form.querySelector<HTMLInputElement>(`input[value="${current}"]`)?.focus());
+            e.currentTarget.querySelector<HTMLInputElement>(`input[value="${current}"]`)?.focus();
           } else if (e.key === "Enter" && e.target instanceof HTMLInputElement && e.target.type === "radio") {
             e.preventDefault();
             apply();

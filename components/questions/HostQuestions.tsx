@@ -1,5 +1,6 @@
 "use client";
 
+import { DeliberateSelect } from "@/components/host/DeliberateSelect";
 import { useEffect, useRef, useState } from "react";
 import { useCustomLesson } from "@/components/live/useLesson";
 import { QUESTION_MODES, QUESTION_NAMES, type QuestionMode, type QuestionNames } from "@/lib/session/types";
@@ -55,14 +56,12 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
       <div className="mt-2 flex flex-wrap gap-3 text-sm">
         <label className="flex items-center gap-2">
           Questions
-          <select
-            data-testid="questions-mode"
+          <DeliberateSelect
+            testId="questions-mode"
             value={mode}
+            options={QUESTION_MODES}
             disabled={disabled}
-            onChange={(e) => {
-              const chosen = QUESTION_MODES.find((m) => m === e.target.value);
-              if (chosen) void send("questions:configure", { mode: chosen, names });
-            }}
+            onApply={(chosen) => void send("questions:configure", { mode: chosen, names })}
             className="rounded border border-slate-600 bg-slate-950 px-2 py-1.5"
           >
             {QUESTION_MODES.map((m) => (
@@ -70,18 +69,16 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
                 {MODE_LABELS[m]}
               </option>
             ))}
-          </select>
+          </DeliberateSelect>
         </label>
         <label className="flex items-center gap-2">
           Names
-          <select
-            data-testid="questions-names"
+          <DeliberateSelect
+            testId="questions-names"
             value={names}
+            options={QUESTION_NAMES}
             disabled={disabled}
-            onChange={(e) => {
-              const chosen = QUESTION_NAMES.find((n) => n === e.target.value);
-              if (chosen) void send("questions:configure", { mode, names: chosen });
-            }}
+            onApply={(chosen) => void send("questions:configure", { mode, names: chosen })}
             className="rounded border border-slate-600 bg-slate-950 px-2 py-1.5"
           >
             {QUESTION_NAMES.map((n) => (
@@ -89,7 +86,7 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
                 {NAME_LABELS[n]}
               </option>
             ))}
-          </select>
+          </DeliberateSelect>
         </label>
       </div>
       {groups.length === 0 ? (
