@@ -90,7 +90,7 @@ const WFFC_LEFT: Notes = {
   5: "It left volume.kubernetes.io/selected-node: node-b1 on the PVC.",
   6: "It left the storage-provisioner annotations on the PVC and the ExternalProvisioning and Provisioning events.",
   7: "It left the disk vol-0abc123 in zone-b, where node-b1 can reach it.",
-  8: "It left the PV pvc-3f1c0a52-… in Pending, its claimRef already pointing at the PVC.",
+  8: "It left a new PV, pvc-3f1c0a52-…, whose claimRef already points at the PVC; it was Pending only until the PV controller bound the two (BIND PVC+PV).",
   9: "It left the PVC and the PV both Bound.",
   10: "It left the Pod with spec.nodeName: node-b1 and a Scheduled event.",
   11: "It left the Pod in ContainerCreating on node-b1, waiting for its volume.",
@@ -122,7 +122,7 @@ const LOCAL_LEFT: Notes = {
   4: "It left local-pv-node-b1-ssd1 reserved for the claim, in the scheduler's assume cache only.",
   5: "It left spec.claimRef and pv.kubernetes.io/bound-by-controller on local-pv-node-b1-ssd1, and no selected-node on the PVC.",
   9: "It left the PVC Bound to local-pv-node-b1-ssd1, reporting the PV's 100Gi.",
-  10: "It left the Pod with spec.nodeName: node-b1, the node that holds the disk.",
+  10: "It left the Pod with spec.nodeName: node-b1, the node that holds the local directory /mnt/disks/ssd1.",
   11: "It left the Pod in ContainerCreating on node-b1; there was nothing to attach.",
 };
 
@@ -142,16 +142,16 @@ const WFFC_NEEDS: Notes = {
   4: "The scheduler has to notice the Pod first (NEW POD): it only picks nodes for Pods in its queue.",
   5: "The scheduler has to pick a node first (PICK NODE): NODE CHOSEN is where it writes that choice onto the PVC.",
   6: "The PVC must carry selected-node first (NODE CHOSEN): with WaitForFirstConsumer the provisioner ignores a claim without it.",
-  7: "The provisioner has to take the claim first (PROVISION) and read the chosen node's topology, which decides where the disk goes.",
+  7: "The provisioner has to take the claim first (PROVISION): it puts the selected node's zone first among the request's preferred topologies (without --strict-topology other zones stay allowed), and the driver creates the disk there.",
   8: "The disk has to exist first (CREATE DISK): the PV records its volumeHandle and the zone CreateVolume returned.",
   9: "There has to be a PV to bind to first (CREATE PV).",
   10: "The scheduler's PreBind holds the Pod until the PVC is fully bound (BIND PVC+PV); only then does the Pod get its node.",
   11: "The kubelet only sees Pods whose spec.nodeName is its node, and that is set by the binding (BIND POD).",
-  12: "Attach needs to know the node: the Pod must be bound (BIND POD) and picked up by its kubelet (RUN POD) first.",
+  12: "Attach needs the Pod's node: the attach/detach controller attaches once the binding (BIND POD) sets spec.nodeName, alongside the kubelet picking the Pod up (RUN POD), and the kubelet mounts only an attached disk.",
 };
 
 const IMMEDIATE_NEEDS: Notes = {
-  2: "In this scenario you create the Pod once the volume is bound (BIND PVC+PV): Immediate does not wait for a Pod, so the storage side finishes first.",
+  2: "In this lesson you create the Pod once the volume is bound (BIND PVC+PV). Immediate does not wait for a Pod; a Pod applied earlier would wait in the scheduler with \"pod has unbound immediate PersistentVolumeClaims\" until the bind.",
   3: "The Pod has to exist first (CREATE POD), and here you create it only after the volume is bound.",
   4: "The scheduler has to notice the Pod first (NEW POD), before it can check nodes against the bound PV.",
   5: "A node has to be picked first (PICK NODE); NODE CHOSEN is PreBind's moment after that, and here it writes nothing.",
@@ -160,7 +160,7 @@ const IMMEDIATE_NEEDS: Notes = {
   9: "There has to be a PV to bind first (CREATE PV).",
   10: "PreBind has to run first (NODE CHOSEN); with the claim already bound it returns at once, and only then does the binder set spec.nodeName: node-a.",
   11: "The Pod needs spec.nodeName first: the kubelet on node-a only sees it after the binding (BIND POD).",
-  12: "The kubelet on node-a has to have the Pod first (RUN POD), and the attach/detach controller needs that node to attach the disk.",
+  12: "The attach/detach controller needs the Pod's node first: it attaches once the binding (BIND POD) sets spec.nodeName: node-a, alongside the kubelet picking the Pod up (RUN POD), which mounts the disk only once it is attached.",
 };
 
 const ZONE_CONFLICT_NEEDS: Notes = {
