@@ -1,17 +1,18 @@
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import type { Socket } from "socket.io-client";
 import { SERVER_NODE_FLAGS } from "../lib/constants";
-import { PROTOCOL_VERSION, type Patch } from "../lib/protocol";
+import type { Patch } from "../lib/protocol";
 import { freePort, stopProcess } from "../tests/support/loopback";
-import type { AddressFloodStats, FloodMode, FlooderCommand, FlooderEvent } from "./addressFlooder";
-import { connectSocket } from "./client";
+import type { FloodMode, FlooderCommand, FlooderEvent } from "./addressFlooder";
+import { FLOOD_ADDRESS, METRICS_TOKEN, STEP_TIMEOUT_MS, parseOptions, type Options } from "./addressFloodOptions";
+import { report, type PhaseResult, type RunResult } from "./addressFloodReport";
+import { joined, prepareRoomA, prepareRoomB, type RoomA } from "./addressFloodRooms";
 import { now } from "./messages";
 import { cpuMs } from "./proc";
-import { classSession, firstClassSession } from "./patch";
+import { classSession } from "./patch";
 import { ROOT, tempDir, track } from "./processes";
-import { fmt, maxOf, median, ratio, runMedian, table } from "./stats";
+import { fmt, maxOf, median } from "./stats";
 import { sleep, withTimeout } from "./wait";
 
 /**
@@ -40,43 +41,6 @@ import { sleep, withTimeout } from "./wait";
  *   node --import tsx bench/addressFlood.ts --before=/tmp/before
  *   node --import tsx bench/addressFlood.ts --kinds=resync --reps=3 --sockets=300
  */
-
-interface Options {
-  roots: { name: string; dir: string }[];
-  kinds: FloodMode[];
-  reps: number;
-  sockets: number;
-  students: number;
-  /** How long each phase (quiet, flood) steps room A, in seconds. */
-  seconds: number;
-  questions: number;
-  rate: number;
-  /** A late joiner every this many ms of a phase. */
-  lateEveryMs: number;
-}
-
-function parseOptions(argv: string[]): Options {
-  const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const before = arg("before");
-  const kinds = (arg("kinds") ?? "resync,frames").split(",").filter((k): k is FloodMode => k === "resync" || k === "frames");
-  const only = arg("only");
-  const roots = [...(before ? [{ name: "before", dir: path.resolve(before) }] : []), { name: before ? "after" : "this", dir: ROOT }];
-  return {
-    roots: roots.filter((r) => !only || r.name === only),
-    kinds,
-    reps: Number(arg("reps") ?? 2),
-    sockets: Number(arg("sockets") ?? 300),
-    students: Number(arg("students") ?? 30),
-    seconds: Number(arg("seconds") ?? 15),
-    questions: Number(arg("questions") ?? 300),
-    rate: Number(arg("rate") ?? 2),
-    lateEveryMs: Number(arg("late-every") ?? 2_000),
-  };
-}
-
-const METRICS_TOKEN = "bench-metrics-0123456789abcdef";
-const FLOOD_ADDRESS = "127.0.0.99";
-const STEP_TIMEOUT_MS = 10_000;
 
 // ---------------------------------------------------------------------------
 // Processes
@@ -178,113 +142,7 @@ class Flooder {
 }
 
 // ---------------------------------------------------------------------------
-// The rooms
-
-async function createSession(url: string): Promise<{ code: string; hostKey: string }> {
-  const res = await fetch(`${url}/api/sessions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ title: "Address flood" }),
-  });
-  if (res.status !== 201) throw new Error(`POST /api/sessions: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { code: string; hostKey: string };
-}
-
-/** A socket that has joined (its first snapshot arrived), or an error with the refusal's code. */
-async function joined(
-  url: string,
-  auth: Record<string, unknown>,
-  address: string,
-): Promise<{ socket: Socket; token?: string; ms: number }> {
-  const t0 = now();
-  const socket = connectSocket(url, { v: PROTOCOL_VERSION, ...auth }, address, 10_000);
-  let token: string | undefined;
-  socket.once("session:welcome", (w: { token?: string }) => (token = w.token));
-  try {
-    await withTimeout(firstClassSession(socket), 15_000, "join");
-  } catch (err) {
-    socket.close();
-    throw err;
-  }
-  return { socket, token, ms: now() - t0 };
-}
-
-/** ~280 characters of question text, different per question. */
-const questionText = (i: number) =>
-  `Question ${i}: ${"why does the claim wait for the pod before the volume is bound? ".repeat(5)}`.slice(0, 280);
-
-/** Room B as the attacker prepares it: questions asked by many students (from many addresses), and flood identities. */
-async function prepareRoomB(url: string, o: Options): Promise<{ code: string; tokens: string[]; wholeBytes: number }> {
-  const room = await createSession(url);
-  const askers = Math.ceil(o.questions / 3);
-  for (let i = 0; i < askers; i += 20) {
-    await Promise.all(
-      Array.from({ length: Math.min(20, askers - i) }, async (_, k) => {
-        const n = i + k;
-        const { socket } = await joined(url, { role: "student", code: room.code, nickname: `Asker ${n}` }, `127.0.3.${1 + (n % 250)}`);
-        for (let q = 0; q < 3 && n * 3 + q < o.questions; q++) {
-          const ack = (await socket
-            .timeout(10_000)
-            .emitWithAck("question:ask", { text: questionText(n * 3 + q), target: { kind: "step", stepIndex: 0 } })) as { ok: boolean };
-          if (!ack.ok) throw new Error(`question:ask: ${JSON.stringify(ack)}`);
-        }
-        socket.close();
-      }),
-    );
-  }
-  const tokens: string[] = [];
-  for (let i = 0; i < o.sockets; i += 25) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(25, o.sockets - i) }, async (_, k) => {
-        const n = i + k;
-        const j = await joined(url, { role: "student", code: room.code, nickname: `Flood ${n}` }, `127.0.4.${1 + (n % 250)}`);
-        j.socket.close();
-        return j.token!;
-      }),
-    );
-    tokens.push(...batch);
-  }
-  // What a whole patch of the class's records weighs now (the question batches are sent within 250 ms).
-  await sleep(500);
-  const probe = connectSocket(url, { v: PROTOCOL_VERSION, role: "projector", code: room.code }, "127.0.0.98", 10_000);
-  const wholeBytes = await withTimeout(
-    new Promise<number>((resolve) => probe.on("session:patch", (p: Patch) => p.whole && resolve(JSON.stringify(p).length))),
-    10_000,
-    "room B's whole patch",
-  );
-  probe.close();
-  return { code: room.code, tokens, wholeBytes };
-}
-
-interface RoomA {
-  code: string;
-  teacher: Socket;
-  students: Socket[];
-}
-
-async function prepareRoomA(url: string, o: Options): Promise<RoomA> {
-  const room = await createSession(url);
-  const teacher = connectSocket(url, { v: PROTOCOL_VERSION, role: "host", code: room.code, hostKey: room.hostKey }, "127.0.0.1", 10_000);
-  await withTimeout(new Promise((r) => teacher.once("session:patch", r)), 10_000, "teacher join");
-  const students = await Promise.all(
-    Array.from(
-      { length: o.students },
-      async (_, i) => (await joined(url, { role: "student", code: room.code, nickname: `A${i}` }, `127.0.0.${2 + (i % 20)}`)).socket,
-    ),
-  );
-  return { code: room.code, teacher, students };
-}
-
-// ---------------------------------------------------------------------------
 // A phase: steps in room A, late joiners, the server's event-loop delay
-
-interface PhaseResult {
-  fanoutMs: number[];
-  lateJoinMs: number[];
-  lateJoinFailed: number;
-  loopP99Ms: number;
-  loopMaxMs: number;
-}
 
 async function loopDelay(url: string): Promise<{ p99: number; max: number }> {
   const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
@@ -353,18 +211,6 @@ async function phase(url: string, a: RoomA, o: Options, lateFrom: number): Promi
 // ---------------------------------------------------------------------------
 // One run: a fresh server of one checkout, quiet then flooded
 
-interface RunResult {
-  root: string;
-  kind: FloodMode;
-  rep: number;
-  wholeBytes: number;
-  quiet: PhaseResult;
-  flood: PhaseResult;
-  stats: AddressFloodStats;
-  joined: number;
-  serverCpuMsPerS: { quiet: number; flood: number };
-}
-
 /** The node process under `taskset` (its only child, once it has exec'd: taskset execs in place). */
 const serverPid = (s: Server) => s.proc.pid!;
 
@@ -413,97 +259,6 @@ async function run(root: { name: string; dir: string }, kind: FloodMode, rep: nu
     await stopProcess(server.proc, 5_000);
     server.remove();
   }
-}
-
-// ---------------------------------------------------------------------------
-// The report
-
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil(0.95 * xs.length) - 1))] ?? NaN;
-
-function report(results: RunResult[], o: Options): string {
-  const out: string[] = [];
-  for (const kind of o.kinds) {
-    const rows: string[][] = [];
-    const cell = (root: string) => results.filter((r) => r.kind === kind && r.root === root);
-    for (const root of o.roots) {
-      const runs = cell(root.name);
-      if (runs.length === 0) continue;
-      const m = (f: (r: RunResult) => number) => runMedian(runs.map(f));
-      const spread = (f: (r: RunResult) => number) => `${fmt(m(f))} [${fmt(Math.min(...runs.map(f)))}–${fmt(Math.max(...runs.map(f)))}]`;
-      const quietFan = m((r) => median(r.quiet.fanoutMs));
-      const floodFan = m((r) => median(r.flood.fanoutMs));
-      const sec = (r: RunResult) => Math.max(1, r.stats.seconds);
-      rows.push([
-        root.name,
-        spread((r) => median(r.quiet.fanoutMs)),
-        spread((r) => median(r.flood.fanoutMs)),
-        ratio(floodFan, quietFan),
-        `${fmt(quietFan * 2 + 5)}`,
-        spread((r) => p95(r.flood.fanoutMs)),
-        spread((r) => maxOf(r.flood.fanoutMs)),
-        spread((r) => median(r.quiet.lateJoinMs)),
-        spread((r) => median(r.flood.lateJoinMs)),
-        spread((r) => maxOf(r.flood.lateJoinMs)),
-        `${runs.reduce((s, r) => s + r.flood.lateJoinFailed, 0)}`,
-        `${fmt(m((r) => r.quiet.loopP99Ms))} → ${fmt(m((r) => r.flood.loopP99Ms))}`,
-        `${fmt(
-          m((r) => r.serverCpuMsPerS.quiet),
-          0,
-        )} → ${fmt(
-          m((r) => r.serverCpuMsPerS.flood),
-          0,
-        )}`,
-        `${fmt(
-          m((r) => r.stats.bytesReceived / sec(r) / 1024 / 1024),
-          2,
-        )}`,
-        `${fmt(
-          m((r) => (r.stats.acks.ok ?? 0) / sec(r)),
-          0,
-        )} / ${fmt(
-          m((r) => (r.stats.framesSent - (r.stats.acks.ok ?? 0)) / sec(r)),
-          0,
-        )}`,
-        `${fmt(
-          m((r) => r.stats.wholePatches / sec(r)),
-          1,
-        )}`,
-        `${fmt(
-          m((r) => r.stats.closedByServer),
-          0,
-        )}`,
-      ]);
-    }
-    const whole = results.find((r) => r.kind === kind)?.wholeBytes ?? 0;
-    out.push(
-      `\n### ${kind} flood: ${o.sockets} sockets from ${FLOOD_ADDRESS}${kind === "resync" ? ` at ${o.rate}/s each` : ", 16 KiB nested frames"}; room B's whole class patch ${(whole / 1024).toFixed(0)} KiB; room A: ${o.students} students stepped for ${o.seconds} s a phase (quiet, then flooded), a late joiner every ${o.lateEveryMs} ms; ${o.reps} runs (median of runs [min–max])\n`,
-    );
-    out.push(
-      table(
-        [
-          "server",
-          "fan-out quiet (ms)",
-          "fan-out flood (ms)",
-          "flood/quiet",
-          "bound 2x+5 (ms)",
-          "fan-out flood p95 (ms)",
-          "fan-out flood max (ms)",
-          "late join quiet (ms)",
-          "late join flood (ms)",
-          "late join flood max (ms)",
-          "late joins failed",
-          "loop delay p99 quiet → flood (ms)",
-          "server CPU ms/s quiet → flood",
-          "sent to flooder (MiB/s)",
-          "flood frames answered ok / refused-or-unanswered per s",
-          "whole patches to flooder /s",
-          "flood sockets closed",
-        ],
-        rows,
-      ),
-    );
-  }
-  return out.join("\n");
 }
 
 async function main(): Promise<void> {
