@@ -1,5 +1,5 @@
 import { AccountMenu } from "@/components/account/AccountMenu";
-import { LessonsList } from "@/components/lessonLibrary/LessonsList";
+import { LessonsView } from "@/components/lessonLibrary/LessonsView";
 
 export const metadata = { title: "Your lessons · Dynamic provisioning, live" };
 
@@ -8,7 +8,7 @@ export default function LessonsPage() {
     <main className="mx-auto max-w-6xl px-5 py-8">
       <AccountMenu here="/lessons" />
       <h1 className="text-3xl font-bold">Your lessons</h1>
-      <LessonsList />
+      <LessonsView />
     </main>
   );
 }

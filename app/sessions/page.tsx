@@ -1,5 +1,5 @@
 import { AccountMenu } from "@/components/account/AccountMenu";
-import { SessionsList } from "@/components/savedSessions/SessionsList";
+import { SavedSessionsView } from "@/components/savedSessions/SavedSessionsView";
 
 export const metadata = { title: "Saved sessions · Dynamic provisioning, live" };
 
@@ -8,7 +8,7 @@ export default function SessionsPage() {
     <main className="mx-auto max-w-6xl px-5 py-8">
       <AccountMenu here="/sessions" />
       <h1 className="text-3xl font-bold">Saved sessions</h1>
-      <SessionsList />
+      <SavedSessionsView />
     </main>
   );
 }

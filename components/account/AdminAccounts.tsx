@@ -27,7 +27,17 @@ export function AdminAccounts() {
       <h2 id="admin-heading" className="text-2xl font-semibold">
         Accounts on this server
       </h2>
-      <p className="mt-1 text-slate-300">You are this server&apos;s administrator. Operators manage accounts with npm run account.</p>
+      <p className="mt-1 text-slate-300">
+        You are this server&apos;s administrator: every teacher&apos;s sessions and lessons are on the{" "}
+        <a href="/sessions" className="text-sky-300 underline">
+          saved sessions
+        </a>{" "}
+        and{" "}
+        <a href="/lessons" className="text-sky-300 underline">
+          lessons
+        </a>{" "}
+        pages, to end or delete. Operators manage accounts with npm run account.
+      </p>
       {error && (
         <p role="alert" className="mt-2 text-rose-300">
           {error}

@@ -26,8 +26,9 @@ export function DeleteAccount({ email }: { email: string }) {
         Delete your account
       </h2>
       <p className="mt-1 text-slate-300">
-        This deletes the account, its password and passkeys, and signs out every browser. It cannot be undone. Sessions you started stay
-        reachable by their host key in the browsers that hold it.
+        This deletes the account, its password and passkeys, and signs out every browser, and with it your lessons and ended sessions (their
+        replays and exports). What you shared with a co-teacher passes to them instead, and a session still running keeps running for its
+        consoles until it ends. It cannot be undone.
       </p>
       <Field
         id="delete-confirm"

@@ -2,6 +2,7 @@
 
 import { useEffect, useState, type FormEvent } from "react";
 import { messageForCode, postJson } from "./api";
+import { claimThisBrowser } from "./claim";
 import { Field, ProblemAlert, panel, primaryButton, problemOf, secondaryButton, type Problem } from "./Field";
 import { passkeysAvailable, signInWithPasskey } from "./passkey";
 import { useAccountState } from "./useAccountState";
@@ -24,6 +25,8 @@ export function SignInView({ next, errorCode }: { next: string; errorCode: strin
     setProblem(null);
     try {
       await action();
+      // What this browser started before signing in (its keys) becomes the account's, to find on any browser.
+      await claimThisBrowser();
       window.location.assign(next);
     } catch (err) {
       setProblem(problemOf(err));

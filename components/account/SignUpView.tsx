@@ -3,6 +3,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { ACCOUNT_ERRORS, DISPLAY_NAME_MAX, EMAIL_MAX } from "@/lib/account/rest";
 import { postJson } from "./api";
+import { claimThisBrowser } from "./claim";
 import { Field, ProblemAlert, panel, primaryButton, problemOf, secondaryButton, type Problem } from "./Field";
 import { passkeysAvailable, signUpWithPasskey } from "./passkey";
 import { useAccountState } from "./useAccountState";
@@ -27,6 +28,8 @@ export function SignUpView({ next }: { next: string }) {
     setProblem(null);
     try {
       await action();
+      // What this browser started before signing in (its keys) becomes the account's, to find on any browser.
+      await claimThisBrowser();
       window.location.assign(next);
     } catch (err) {
       setProblem(problemOf(err));

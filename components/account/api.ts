@@ -47,6 +47,14 @@ async function call<T>(path: string, init: RequestInit): Promise<T> {
   throw new AccountApiError(res.status, code, read("message") ?? messageForCode(code) ?? ACCOUNT_ERRORS.INTERNAL, read("field"));
 }
 
+/** Any JSON call of this server's account-authenticated API, with extra headers (this browser's keys, for instance). */
+export function requestJson<T>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+  const method = init.method ?? (init.body === undefined ? "GET" : "POST");
+  const headers: Record<string, string> = { ...init.headers };
+  if (method === "POST" || method === "PUT") headers["content-type"] = "application/json";
+  return call<T>(path, { method, headers, body: method === "POST" || method === "PUT" ? JSON.stringify(init.body ?? {}) : undefined });
+}
+
 export function getJson<T>(path: string): Promise<T> {
   return call<T>(path, { method: "GET" });
 }

@@ -5,7 +5,39 @@ import { readApi, type LessonList } from "@/lib/protocol/rest";
 import { forgetLessonKey, lessonHeaders } from "./lessonKeys";
 import { startLessonSession } from "./startLesson";
 
-/** The lessons this browser wrote (or all of them for the admin): start, edit, duplicate, export, delete. */
+/** Where a new lesson starts: a blank sequence diagram, or the built-in lesson's. */
+export function NewLessonLinks() {
+  return (
+    <p className="flex flex-wrap gap-3">
+      <a href="/lessons/edit" data-testid="new-lesson" className="rounded-lg bg-sky-400 px-5 py-2 font-semibold text-slate-950">
+        New lesson from a sequence diagram
+      </a>
+      <a href="/lessons/edit?builtin=1" className="rounded-lg border border-slate-500 px-5 py-2 font-semibold hover:bg-slate-800">
+        Start from the built-in lesson
+      </a>
+    </p>
+  );
+}
+
+/** Downloads a lesson's Mermaid text (its key, if this browser holds it, or the signed-in teacher's cookie opens it). */
+export async function exportMermaid(id: string): Promise<boolean> {
+  const res = await fetch(`/api/lessons/${id}/mermaid`, { headers: lessonHeaders(id) });
+  if (!res.ok) return false;
+  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "lesson.mmd";
+  const url = URL.createObjectURL(new Blob([await res.text()], { type: "text/plain" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(url);
+  return true;
+}
+
+/**
+ * The lessons this browser wrote (its lesson keys), for a teacher who is not
+ * signed in: start, edit, duplicate, export, delete. Signed in, the account's
+ * list replaces it (./MyLessons.tsx).
+ */
 export function LessonsList() {
   const [list, setList] = useState<LessonList | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -19,18 +51,6 @@ export function LessonsList() {
     void load();
   }, [load]);
 
-  async function exportMermaid(id: string) {
-    const res = await fetch(`/api/lessons/${id}/mermaid`, { headers: lessonHeaders(id) });
-    if (!res.ok) return setMessage("Could not export that lesson.");
-    const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "lesson.mmd";
-    const url = URL.createObjectURL(new Blob([await res.text()], { type: "text/plain" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = name;
-    a.click();
-    URL.revokeObjectURL(url);
-  }
-
   async function remove(id: string, title: string) {
     if (!window.confirm(`Delete "${title}"? Sessions that ran it keep their replays.`)) return;
     const res = await fetch(`/api/lessons/${id}`, { method: "DELETE", headers: lessonHeaders(id) });
@@ -41,14 +61,7 @@ export function LessonsList() {
 
   return (
     <div className="mt-6 space-y-4">
-      <p className="flex flex-wrap gap-3">
-        <a href="/lessons/edit" data-testid="new-lesson" className="rounded-lg bg-sky-400 px-5 py-2 font-semibold text-slate-950">
-          New lesson from a sequence diagram
-        </a>
-        <a href="/lessons/edit?builtin=1" className="rounded-lg border border-slate-500 px-5 py-2 font-semibold hover:bg-slate-800">
-          Start from the built-in lesson
-        </a>
-      </p>
+      <NewLessonLinks />
       {message && (
         <p role="alert" className="rounded-lg bg-rose-950 px-3 py-2 text-rose-100">
           {message}
@@ -87,7 +100,7 @@ export function LessonsList() {
               <button
                 type="button"
                 data-testid="lesson-export"
-                onClick={() => void exportMermaid(l.id)}
+                onClick={() => void exportMermaid(l.id).then((ok) => ok || setMessage("Could not export that lesson."))}
                 className="rounded-lg border border-slate-500 px-3 py-2 hover:bg-slate-800"
               >
                 Export Mermaid

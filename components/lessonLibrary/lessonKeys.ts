@@ -1,5 +1,4 @@
 import { MAX_LESSON_KEYS_PER_REQUEST } from "@/lib/protocol/rest";
-import { ADMIN_TOKEN_KEY } from "@/components/live/hostKeyStore";
 
 /** The browser's lesson keys (one per lesson it created), like host keys: the server keeps only their hashes. */
 const PREFIX = "classroom:lesson:";
@@ -28,26 +27,29 @@ export function forgetLessonKey(id: string): void {
   }
 }
 
-/** Headers for lesson requests: this browser's keys (or one lesson's), and the admin token if signed in. */
-export function lessonHeaders(id?: string): Record<string, string> {
-  const headers: Record<string, string> = {};
+/** Every lesson key this browser holds. */
+export function allLessonKeys(): string[] {
   const keys: string[] = [];
   try {
-    if (id) {
-      const k = lessonKey(id);
-      if (k) keys.push(k);
-    } else {
-      for (let i = 0; i < localStorage.length; i++) {
-        const name = localStorage.key(i);
-        if (name?.startsWith(PREFIX)) keys.push(localStorage.getItem(name) ?? "");
-      }
+    for (let i = 0; i < localStorage.length; i++) {
+      const name = localStorage.key(i);
+      if (name?.startsWith(PREFIX)) keys.push(localStorage.getItem(name) ?? "");
     }
-    const admin = sessionStorage.getItem(ADMIN_TOKEN_KEY);
-    if (admin) headers.Authorization = `Bearer ${admin}`;
   } catch {
     // no storage
   }
-  const present = keys.filter(Boolean).slice(0, MAX_LESSON_KEYS_PER_REQUEST);
+  return keys.filter(Boolean);
+}
+
+/**
+ * Headers for lesson requests: this browser's keys (or one lesson's). A
+ * signed-in teacher's cookie goes along by itself and opens the account's
+ * lessons on any browser.
+ */
+export function lessonHeaders(id?: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const keys = id ? [lessonKey(id) ?? ""].filter(Boolean) : allLessonKeys();
+  const present = keys.slice(0, MAX_LESSON_KEYS_PER_REQUEST);
   if (present.length) headers[id ? "X-Lesson-Key" : "X-Lesson-Keys"] = present.join(",");
   return headers;
 }

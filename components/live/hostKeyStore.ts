@@ -11,8 +11,6 @@ import { hostKeyKey } from "./storageKeys";
 /** When this browser started the session with this code (orders /sessions by recency). */
 export const startedAtKey = (code: string) => `classroom:started:${code}`;
 
-export const ADMIN_TOKEN_KEY = "classroom:admin";
-
 /** The host key this browser holds for a room code, if any. */
 export function readHostKey(code: string): string | undefined {
   try {
@@ -32,7 +30,17 @@ export function saveHostKey(code: string, hostKey: string, startedAt?: number): 
   }
 }
 
-/** Every host key this browser holds (one per session it started), newest first. */
+/** Forgets a console's key (the teacher revoked it, or it opens nothing any more). */
+export function forgetHostKey(code: string): void {
+  try {
+    localStorage.removeItem(hostKeyKey(code));
+    localStorage.removeItem(startedAtKey(code));
+  } catch {
+    // nothing to forget
+  }
+}
+
+/** Every host key this browser holds (one per session it started or opened a console of), newest first. */
 export function allHostKeys(): string[] {
   const found: { key: string; at: number }[] = [];
   try {
@@ -50,17 +58,16 @@ export function allHostKeys(): string[] {
   return found.sort((a, b) => b.at - a.at).map((f) => f.key);
 }
 
-/** Headers that prove which sessions this browser may read in full. Keys go in headers, never URLs. */
+/**
+ * Headers that prove which sessions this browser may read in full. Keys go in
+ * headers, never URLs. (A signed-in teacher's cookie goes with every request
+ * by itself; the administrator signs in rather than pasting ADMIN_TOKEN, which
+ * is for scripts.)
+ */
 export function hostKeyHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
   // The most recent sessions: one request carries at most this many keys.
   const keys = allHostKeys().slice(0, MAX_HOST_KEYS_PER_REQUEST);
   if (keys.length) headers["X-Host-Keys"] = keys.join(",");
-  try {
-    const admin = sessionStorage.getItem(ADMIN_TOKEN_KEY);
-    if (admin) headers.Authorization = `Bearer ${admin}`;
-  } catch {
-    // no session storage
-  }
   return headers;
 }

@@ -1,91 +1,24 @@
 "use client";
 
-import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { ADMIN_TOKEN_KEY, allHostKeys, hostKeyHeaders } from "@/components/live/hostKeyStore";
-import {
-  MAX_HOST_KEYS_PER_REQUEST,
-  readApi,
-  type RetentionPolicy,
-  type SessionDetail,
-  type SessionList,
-  type ShareLink,
-} from "@/lib/protocol/rest";
+import { useCallback, useEffect, useState } from "react";
+import { allHostKeys, hostKeyHeaders } from "@/components/live/hostKeyStore";
+import { MAX_HOST_KEYS_PER_REQUEST, readApi, type RetentionPolicy, type SessionDetail, type SessionList } from "@/lib/protocol/rest";
 import { RetentionNote } from "./RetentionNote";
+import { ShareLink } from "./ShareLink";
+import { EXPORTS, download, duration, setSharing } from "./sessionFiles";
 
 /** A row of the list: what the API says about one session. */
 type SessionRow = SessionDetail;
 
-function duration(ms: number): string {
-  const m = Math.round(ms / 60000);
-  return m < 1 ? "under a minute" : m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`;
-}
-
-/** Downloads an export with this browser's keys in headers (a plain link could not carry them). */
-async function download(id: string, query: string) {
-  const res = await fetch(`/api/sessions/${id}/export?${query}`, { headers: hostKeyHeaders() });
-  if (!res.ok) {
-    const reply = await readApi<never>(res);
-    throw new Error((!reply.ok && reply.message) || "Export failed.");
-  }
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "export";
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(url);
-}
-
-/** Starts (POST) or stops (DELETE) sharing a replay; sharing answers with the link's path. */
-async function setSharing(id: string, share: boolean): Promise<string | null> {
-  const res = await fetch(`/api/sessions/${id}/share`, {
-    method: share ? "POST" : "DELETE",
-    headers: { ...hostKeyHeaders(), "Content-Type": "application/json" },
-  });
-  const reply = await readApi<ShareLink>(res);
-  if (!reply.ok) throw new Error(reply.message || "Could not change sharing.");
-  return share ? `${window.location.origin}${reply.body.replayPath}` : null;
-}
-
-/** The link to hand out, with a copy button; the key lives in the fragment, so it never reaches a server log. */
-function ShareLink({ url }: { url: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <span className="mt-1 flex flex-wrap items-center gap-2">
-      <label className="sr-only" htmlFor={`share-${url}`}>
-        Shared replay link
-      </label>
-      <input
-        id={`share-${url}`}
-        readOnly
-        value={url}
-        data-testid="share-link"
-        onFocus={(e) => e.currentTarget.select()}
-        className="w-64 rounded border border-slate-600 bg-slate-950 px-2 py-1 font-mono text-xs"
-      />
-      <button
-        type="button"
-        className="text-sky-300 underline"
-        onClick={() =>
-          navigator.clipboard
-            ?.writeText(url)
-            .then(() => setCopied(true))
-            .catch(() => setCopied(false))
-        }
-      >
-        {copied ? "Copied" : "Copy"}
-      </button>
-    </span>
-  );
-}
-
-/** The sessions this browser hosted, or every session for an admin. */
+/**
+ * The sessions this browser's keys open (a teacher who is not signed in).
+ * Signed in, the account's list replaces it (./MySessions.tsx); the
+ * administrator signs in to see every session (ADMIN_TOKEN is for scripts).
+ */
 export function SessionsList() {
   const [rows, setRows] = useState<SessionRow[] | null>(null);
   const [scope, setScope] = useState<"host" | "admin">("host");
   const [error, setError] = useState<string | null>(null);
-  const [token, setToken] = useState("");
   const [heldKeys, setHeldKeys] = useState(0);
   const [links, setLinks] = useState<Record<string, string>>({});
   const [retention, setRetention] = useState<RetentionPolicy | null>(null);
@@ -120,17 +53,6 @@ export function SessionsList() {
 
   useEffect(load, [load]);
 
-  function useAdmin(e: FormEvent) {
-    e.preventDefault();
-    try {
-      if (token.trim()) sessionStorage.setItem(ADMIN_TOKEN_KEY, token.trim());
-      else sessionStorage.removeItem(ADMIN_TOKEN_KEY);
-    } catch {
-      // no session storage
-    }
-    load();
-  }
-
   return (
     <div className="mt-4 space-y-6">
       <p className="text-slate-300">
@@ -141,8 +63,8 @@ export function SessionsList() {
       {retention && <RetentionNote policy={retention} admin={scope === "admin"} />}
       {scope === "host" && heldKeys > MAX_HOST_KEYS_PER_REQUEST && (
         <p role="status" className="rounded-lg bg-slate-800 px-3 py-2" data-testid="sessions-truncated">
-          This browser started {heldKeys} sessions; the list shows the {MAX_HOST_KEYS_PER_REQUEST} most recent. The admin token shows all of
-          them.
+          This browser started {heldKeys} sessions; the list shows the {MAX_HOST_KEYS_PER_REQUEST} most recent. Sign in to find all of them
+          in your account.
         </p>
       )}
       {error && (
@@ -194,35 +116,17 @@ export function SessionsList() {
                     <a href={`/replay/${s.id}`} className="font-semibold text-sky-300 underline" data-testid="replay-link">
                       Replay
                     </a>
-                    <button
-                      type="button"
-                      className="text-sky-300 underline"
-                      onClick={() => download(s.id, "format=json").catch((e: Error) => setError(e.message))}
-                    >
-                      JSON
-                    </button>
-                    <button
-                      type="button"
-                      className="text-sky-300 underline"
-                      onClick={() => download(s.id, "format=csv").catch((e: Error) => setError(e.message))}
-                    >
-                      Poll CSV
-                    </button>
-                    <button
-                      type="button"
-                      className="text-sky-300 underline"
-                      data-testid="questions-csv"
-                      onClick={() => download(s.id, "format=csv&sheet=questions").catch((e: Error) => setError(e.message))}
-                    >
-                      Questions CSV
-                    </button>
-                    <button
-                      type="button"
-                      className="text-sky-300 underline"
-                      onClick={() => download(s.id, "format=csv&sheet=students").catch((e: Error) => setError(e.message))}
-                    >
-                      Student CSV
-                    </button>
+                    {EXPORTS.map((x) => (
+                      <button
+                        key={x.query}
+                        type="button"
+                        className="text-sky-300 underline"
+                        data-testid={x.testId}
+                        onClick={() => download(s.id, x.query).catch((e: Error) => setError(e.message))}
+                      >
+                        {x.label}
+                      </button>
+                    ))}
                     {scope === "host" && (
                       <button
                         type="button"
@@ -241,22 +145,6 @@ export function SessionsList() {
           </table>
         </div>
       )}
-      <form onSubmit={useAdmin} className="max-w-md space-y-2 rounded-xl border border-slate-700 p-4">
-        <label htmlFor="admin-token" className="block font-semibold">
-          Admin token <span className="font-normal text-slate-400">(shows every session; kept for this tab only)</span>
-        </label>
-        <input
-          id="admin-token"
-          type="password"
-          value={token}
-          onChange={(e) => setToken(e.target.value)}
-          autoComplete="off"
-          className="w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2"
-        />
-        <button type="submit" className="rounded-lg border border-slate-500 px-4 py-2 font-semibold">
-          Show sessions
-        </button>
-      </form>
     </div>
   );
 }
