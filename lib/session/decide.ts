@@ -1,35 +1,18 @@
-import {
-  MAX_QUESTIONS_PER_PARTICIPANT,
-  MAX_QUESTIONS_PER_SESSION,
-  MAX_UPVOTE_CHANGES_PER_QUESTION,
-  MAX_VOTES_PER_ROUND,
-} from "../constants";
+import { MAX_UPVOTE_CHANGES_PER_QUESTION, MAX_VOTES_PER_ROUND } from "../constants";
 import { mapPosition } from "../lesson/position";
 import { getScenario, isVariantOf } from "../lesson/scenarios";
 import { generateNextStepPoll } from "../polls/nextStep";
 import { generateLessonPoll } from "../polls/lessonPoll";
 import { diagramOf } from "./lesson";
 import { projectorSide } from "./projectorSide";
-import type { Command } from "./commands";
-import { protocolError, type ErrorCode, type ProtocolError } from "../errorCodes";
 import type { MyUpvote, MyVote } from "./views";
 import { countVotes } from "./reducer";
-import { MAX_PENDING_QUESTIONS_PER_ADDRESS, MAX_PENDING_QUESTIONS_PER_PARTICIPANT } from "./limits";
-import {
-  activePoll,
-  focusIsValid,
-  logFull,
-  openRefusal,
-  own,
-  questionHeld,
-  questionVisible,
-  questionWaiting,
-  stepInRange,
-  targetRefusal,
-  upvoteRefusal,
-  voteRefusal,
-} from "./rules";
-import type { PollOption, QuestionStatus, SessionEventBody, SessionState } from "./types";
+import { accept, refuse, type Actor, type DecideContext, type Decision, type DurableCommand } from "./decision";
+import { askQuestion, hideAllPending } from "./decideQuestions";
+
+export type { Actor, DecideContext, Decision, DurableCommand };
+import { activePoll, focusIsValid, logFull, openRefusal, own, questionVisible, stepInRange, upvoteRefusal, voteRefusal } from "./rules";
+import type { PollOption, SessionEventBody, SessionState } from "./types";
 
 /**
  * What a command means, and whether it is allowed: the decider half of the
@@ -42,35 +25,8 @@ import type { PollOption, QuestionStatus, SessionEventBody, SessionState } from 
  * `applyEvent` and a line in docs/protocol.md.
  */
 
-/** The sender of a command, as the socket edge fixed it at the handshake. */
-export interface Actor {
-  participantId: string | null;
-  /**
-   * The participants who joined from the sender's address, the sender
-   * included (the room's memory, never logged): one address's identities
-   * share the bounds a script could otherwise multiply. Absent: not known.
-   */
-  sameAddress?: ReadonlySet<string>;
-}
-
-export interface DecideContext {
-  now: number;
-  newId(): string;
-  /** Fisher-Yates with the server's randomness; tests pass a fixed order. */
-  shuffle<T>(items: T[]): T[];
-}
-
-/** The events a command produces (possibly none: an idempotent repeat) and what its acknowledgement carries. */
-export type Decision<T = unknown> = { ok: true; events: SessionEventBody[]; data: T } | { ok: false; error: ProtocolError };
-
-/** Commands that change the log; `projectors:close` and `lookback:set` act on presence only and are handled by the room. */
-export type DurableCommand = Exclude<Command, { event: "projectors:close" | "lookback:set" }>;
-
 /** What a student does in the class; refused while the teacher has paused it. */
 const PAUSED_COMMANDS: ReadonlySet<DurableCommand["event"]> = new Set(["poll:vote", "question:ask", "question:upvote"]);
-
-const refuse = (code: ErrorCode, message?: string): Decision<never> => ({ ok: false, error: protocolError(code, message) });
-const accept = <T>(events: SessionEventBody[], data: T): Decision<T> => ({ ok: true, events, data });
 
 // ---------------------------------------------------------------------------
 // The decider
@@ -327,85 +283,5 @@ function openPoll(
       },
     ],
     { pollId: id },
-  );
-}
-
-/**
- * The teacher's one action against a flood: every question waiting for
- * approval is hidden (each its own logged fact, so replays and exports read
- * them like any hide), and with `block` their askers may not ask again, so the
- * queue stays clear while the room is locked to new identities.
- */
-function hideAllPending(state: SessionState, block: boolean): Decision<null> {
-  const events: SessionEventBody[] = [];
-  const askers = new Set<string>();
-  for (const id of state.questionOrder) {
-    const q = state.questions[id];
-    if (q.status !== "pending" || q.hidden) continue;
-    events.push({ type: "question:hidden", questionId: id, hidden: true });
-    askers.add(q.participantId);
-  }
-  if (block) {
-    const participantIds = [...askers].filter((id) => {
-      const p = own(state.participants, id);
-      return p !== undefined && !p.questionsBlocked;
-    });
-    if (participantIds.length > 0) events.push({ type: "questions:blocked", participantIds, blocked: true });
-  }
-  return accept(events, null);
-}
-
-function askQuestion(
-  state: SessionState,
-  command: Extract<DurableCommand, { event: "question:ask" }>["payload"],
-  actor: Actor,
-  ctx: DecideContext,
-): Decision<{ questionId: string; status: QuestionStatus }> {
-  if (!actor.participantId) return refuse("NOT_STUDENT");
-  const { mode, names } = state.questionSettings;
-  if (mode === "off") return refuse("QUESTIONS_OFF");
-  const asker = own(state.participants, actor.participantId);
-  if (!asker || asker.removed) return refuse("REMOVED");
-  if (asker.questionsBlocked) return refuse("QUESTION_LIMIT", "The teacher has stopped your questions in this session.");
-  const refusal = targetRefusal(state, command.target);
-  if (refusal) return refuse(refusal);
-  // Never named against the student's wish: asking anonymously where names are required is refused, not signed.
-  if (command.anonymous && names === "named") return refuse("NAMES_REQUIRED");
-  const anonymous = names === "anonymous" || command.anonymous;
-  const pending = mode === "moderated";
-  // Rejected (hidden) questions and those removed with their asker do not count: a script's flood, once cleared, frees the room.
-  let held = 0;
-  let asked = 0;
-  let waitingMine = 0;
-  let waitingFromAddress = 0;
-  for (const id of state.questionOrder) {
-    const q = state.questions[id];
-    if (questionHeld(state, q)) held++;
-    if (q.participantId === asker.id) asked++;
-    if (!pending || !questionWaiting(state, q)) continue;
-    if (q.participantId === asker.id) waitingMine++;
-    if (actor.sameAddress?.has(q.participantId)) waitingFromAddress++;
-  }
-  if (held >= MAX_QUESTIONS_PER_SESSION) {
-    return refuse("QUESTION_LIMIT", "This session has as many questions as it can take. Ask the teacher directly.");
-  }
-  if (asked >= MAX_QUESTIONS_PER_PARTICIPANT) return refuse("QUESTION_LIMIT");
-  // The approval queue is bounded per student and per address, so one address's identities cannot fill it for everyone.
-  if (waitingMine >= MAX_PENDING_QUESTIONS_PER_PARTICIPANT) {
-    return refuse(
-      "QUESTION_LIMIT",
-      `You have ${MAX_PENDING_QUESTIONS_PER_PARTICIPANT} questions waiting for the teacher's approval. Ask more once the teacher has seen them.`,
-    );
-  }
-  if (waitingFromAddress >= MAX_PENDING_QUESTIONS_PER_ADDRESS) {
-    return refuse(
-      "QUESTION_LIMIT",
-      "Many questions from your network are waiting for the teacher's approval. Try again once the teacher has seen them.",
-    );
-  }
-  const id = ctx.newId();
-  return accept(
-    [{ type: "question:asked", question: { id, participantId: asker.id, text: command.text, anonymous, target: command.target }, pending }],
-    { questionId: id, status: pending ? "pending" : "open" },
   );
 }
