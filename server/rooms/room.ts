@@ -1,4 +1,5 @@
 import { MAX_SELF_RENAMES, PRESENCE_BROADCAST_INTERVAL_MS, tallyIntervalMs } from "../../lib/constants";
+import { RoomAddresses } from "./addresses";
 import { protocolError, type Ack, type Command, type MyVote, type Patch, type PatchOf } from "../../lib/protocol";
 import { decide, type Actor } from "../../lib/session/decide";
 import { logFull } from "../../lib/session/rules";
@@ -39,8 +40,7 @@ export interface RoomDeps {
   outbox: RoomOutbox;
   now: () => number;
   newId: () => string;
-  /** Fisher-Yates with the server's randomness; tests may pass a fixed order. */
-  shuffle: <T>(items: T[]) => T[];
+  shuffle: <T>(items: T[]) => T[]; // Fisher-Yates with the server's randomness; tests may pass a fixed order
 }
 
 const ok: Ack = { ok: true, data: null };
@@ -66,16 +66,8 @@ export class Room {
   private readonly joinNumbers = new Map<string, number>();
   /** Students whose roster rows changed since the console was last told. */
   private readonly rosterPending = new Set<string>();
-  /**
-   * Where each student last joined from, the students each address holds, and
-   * how many new students each address added: one address's identities share
-   * the bounds on new students and on questions waiting for approval
-   * (lib/session/limits.ts). Memory only, never logged: an address says
-   * nothing the class needs, and a restart forgets them like every limiter.
-   */
-  private readonly addressOf = new Map<string, string>();
-  private readonly studentsAt = new Map<string, Set<string>>();
-  private readonly addedFrom = new Map<string, number>();
+  /** Where students joined from (./addresses.ts): memory only, never logged. */
+  private readonly addresses = new RoomAddresses();
   /** Students looking back reach the console at most twice a second, like presence. */
   private readonly lookBackUpdates = new LeadingEdgeThrottle(PRESENCE_BROADCAST_INTERVAL_MS, () =>
     this.sync.toHosts({ put: { lookback: { count: this.presence.lookingBackCount } } }),
@@ -187,9 +179,8 @@ export class Room {
   }
 
   /**
-   * Whether a socket may join, and as whom (lib/session/admission.ts); the
-   * presence figures and the address's count of new students are the room's.
-   * A returning student is noted at the address they join from now.
+   * Whether a socket may join, and as whom (lib/session/admission.ts), with the room's presence figures and
+   * address counts; a returning student is noted at the address they join from now.
    */
   admit(facts: Omit<JoinFacts, "projectorsOpen" | "participantsJoined" | "identitiesFromAddress"> & { address?: string }): Admission {
     const { address, ...rest } = facts;
@@ -197,9 +188,9 @@ export class Room {
       ...rest,
       projectorsOpen: this.presence.projectorCount,
       participantsJoined: this.participantsJoined,
-      identitiesFromAddress: address === undefined ? 0 : (this.addedFrom.get(address) ?? 0),
+      identitiesFromAddress: this.addresses.added(address),
     });
-    if (admission.ok && admission.as === "returning" && address !== undefined) this.noteAddress(admission.participantId, address);
+    if (admission.ok && admission.as === "returning" && address !== undefined) this.addresses.note(admission.participantId, address);
     return admission;
   }
 
@@ -207,26 +198,10 @@ export class Room {
   addParticipant(participantId: string, nickname: string, address?: string): void {
     if (!own(this.state.participants, participantId)) {
       this.joinNumbers.set(participantId, this.joinNumbers.size + 1);
-      if (address !== undefined) this.addedFrom.set(address, (this.addedFrom.get(address) ?? 0) + 1);
+      if (address !== undefined) this.addresses.countNew(address);
     }
-    if (address !== undefined) this.noteAddress(participantId, address);
+    if (address !== undefined) this.addresses.note(participantId, address);
     this.commit({ type: "participant:joined", participantId, nickname });
-  }
-
-  private noteAddress(participantId: string, address: string): void {
-    const before = this.addressOf.get(participantId);
-    if (before === address) return;
-    if (before !== undefined) this.studentsAt.get(before)?.delete(participantId);
-    this.addressOf.set(participantId, address);
-    let here = this.studentsAt.get(address);
-    if (!here) this.studentsAt.set(address, (here = new Set()));
-    here.add(participantId);
-  }
-
-  /** The students who joined from the same address as this one, it included (empty when not known). */
-  private sameAddressAs(participantId: string): ReadonlySet<string> {
-    const address = this.addressOf.get(participantId);
-    return (address !== undefined && this.studentsAt.get(address)) || new Set([participantId]);
   }
 
   // -------------------------------------------------------------------------
@@ -251,7 +226,8 @@ export class Room {
       return ok;
     }
     // A question spends its address's share of the approval queue: the room knows who joined from where.
-    if (command.event === "question:ask" && actor.participantId) actor = { ...actor, sameAddress: this.sameAddressAs(actor.participantId) };
+    if (command.event === "question:ask" && actor.participantId)
+      actor = { ...actor, sameAddress: this.addresses.sameAs(actor.participantId) };
     const decision = decide(this.state, command, actor, { now: this.deps.now(), newId: this.deps.newId, shuffle: this.deps.shuffle });
     if (!decision.ok) return decision;
     for (const body of decision.events) this.commit(body);
