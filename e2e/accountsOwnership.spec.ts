@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { ConsolePage, StudentPage } from "./fixtures";
@@ -184,4 +185,77 @@ test("a teacher's lesson and live session follow her to another browser, a co-te
   // Nothing the student did needed an account: the phone holds no sign-in cookie, and is still in class.
   expect((await phoneContext.cookies()).filter((k) => k.name.includes("signin"))).toEqual([]);
   await phone.expectConnected();
+});
+
+test("the administrator's account lists every teacher's sessions and lessons, ends a live one and deletes them", async ({
+  browser,
+  baseURL,
+}) => {
+  // An operator makes the administrator from the command line, against the server's own data folder.
+  const made = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "scripts/account.ts", "create", "--email", emailOf("head"), "--name", "Head of IT", "--admin"],
+    { input: `${PASSWORD}\n`, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, encoding: "utf8" },
+  );
+  expect(made.status, made.stderr).toBe(0);
+
+  // A teacher's session (a phone in it) and lesson, made through the API as her pages would.
+  const teacher = await browser.newContext();
+  const origin = { origin: baseURL! };
+  await teacher.request.post("/api/account/sign-up", {
+    data: { email: emailOf("lee"), displayName: "Ms Lee", password: PASSWORD },
+    headers: origin,
+  });
+  const session = (await (await teacher.request.post("/api/sessions", { data: { title: "Friday storage" }, headers: origin })).json()) as {
+    id: string;
+    code: string;
+  };
+  const lesson = (await (
+    await teacher.request.post("/api/lessons", {
+      data: {
+        lesson: {
+          title: "Friday handshake",
+          lifelines: [
+            { id: "C", name: "Client" },
+            { id: "S", name: "Server" },
+          ],
+          steps: [
+            { from: "C", to: "S", line: "solid", head: "filled", title: "SYN" },
+            { from: "S", to: "C", line: "solid", head: "filled", title: "SYN-ACK" },
+          ],
+        },
+        source: "sequenceDiagram\n  C->>S: SYN\n  S->>C: SYN-ACK\n",
+      },
+      headers: origin,
+    })
+  ).json()) as { id: string };
+  const phone = await StudentPage.join(browser, session.code, "Ravi");
+
+  const admin = await signIn(browser, "head", "/sessions");
+  await expect(admin.page.getByTestId("account-menu")).toContainText("admin");
+  // Her own list is empty; every session is in the administrator's, with its owner.
+  await expect(admin.page.getByTestId("my-sessions").locator(`[data-session-id="${session.id}"]`)).toHaveCount(0);
+  const item = admin.page.getByTestId("admin-sessions").locator(`[data-session-id="${session.id}"]`);
+  await expect(item).toContainText("Ms Lee's");
+  await expect(item).toHaveAttribute("data-status", "live");
+  // Managing is not teaching: no console to open.
+  await expect(item.getByTestId("open-console")).toHaveCount(0);
+  await expectAccessible(admin.page, "/sessions, the administrator's lists");
+
+  admin.page.on("dialog", (dialog) => void dialog.accept());
+  await item.getByTestId("session-end").click();
+  await expect(item).toHaveAttribute("data-status", "ended");
+  // The class sees it end, as if the teacher had ended it.
+  await expect(phone.page.getByTestId("connection-status")).toHaveAttribute("data-ended", "true");
+  await expect(phone.page.getByText("The teacher has ended this session.")).toBeVisible();
+  await item.getByTestId("session-delete").click();
+  await expect(item).toHaveCount(0);
+  expect((await teacher.request.get(`/api/sessions/${session.id}`)).status()).toBe(404);
+
+  await admin.page.goto("/lessons");
+  const lessonItem = admin.page.getByTestId("admin-lessons").locator(`[data-lesson-id="${lesson.id}"]`);
+  await expect(lessonItem).toContainText("Ms Lee's");
+  await lessonItem.getByTestId("lesson-delete").click();
+  await expect(lessonItem).toHaveCount(0);
+  expect((await teacher.request.get(`/api/lessons/${lesson.id}`)).status()).toBe(404);
 });
