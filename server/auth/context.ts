@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { KeyedLimiter } from "../edge/rateLimit";
 import { parseHost, requestScheme } from "../edge/origin";
-import { clientAddress } from "../http/api";
+import { clientAddress } from "../http/request";
 import type { OidcConfig } from "../config";
 import type { AccountStore } from "../store/accounts";
 

@@ -3,7 +3,7 @@ import { ACCOUNT_ERRORS } from "../../lib/account/rest";
 import { toError } from "../../lib/errors";
 import { createOriginPolicy } from "../edge/origin";
 import { HttpError } from "../http/httpError";
-import { readJsonBody, sendJson } from "../http/api";
+import { readJsonBody, sendJson } from "../http/request";
 import { log } from "../logger";
 import { countRateLimited } from "../ops/metrics";
 import type { AccountStore } from "../store/accounts";

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { readJsonBody, sendJson } from "../http/api";
+import { readJsonBody, sendJson } from "../http/request";
 import { lessonKeysOf } from "../http/lessonsApi";
 import { hostKeysOf } from "../http/sessionsApi";
 import { KeyedLimiter, addressOf } from "../edge/rateLimit";

@@ -3,7 +3,9 @@ import type { CustomLesson } from "../../lib/lesson/model";
 import type { LessonSummary } from "../../lib/protocol/rest";
 import { StoreError } from "./types";
 import { customLessonSchema } from "../../lib/lesson/customSchema";
-import { SqliteLessonAccess } from "./lessonsAccess";
+import { SqliteLessonAccess, type AccountLessons } from "./lessonsAccess";
+
+export type { AccountLessons };
 
 /**
  * Teachers' lessons, behind one small interface: SQLite on one machine (its
@@ -53,12 +55,6 @@ export interface NewLessonMeta {
   ownerKeyHash: string;
   at: number;
   ownerAccountId?: string | null;
-}
-
-/** The lessons an account has: those it owns, and those it was invited to edit. */
-export interface AccountLessons {
-  owned: string[];
-  coediting: string[];
 }
 
 export interface LessonStore {

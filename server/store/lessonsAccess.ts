@@ -1,5 +1,10 @@
 import type Database from "better-sqlite3";
-import type { AccountLessons } from "./lessons";
+
+/** The lessons an account has: those it owns, and those it was invited to edit. */
+export interface AccountLessons {
+  owned: string[];
+  coediting: string[];
+}
 
 /**
  * Who may use a lesson, in the SQLite file: its owner's account (a column of

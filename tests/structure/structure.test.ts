@@ -97,9 +97,11 @@ const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join("/"
 /**
  * lib/, bottom to top: each layer may import only the layers before it. The
  * base (text cleaning, room codes, error codes, constants, guards) imports
- * no layer; the protocol, on top, re-exports what browsers and the server share.
+ * no layer; the protocol re-exports what browsers and the server share; the
+ * teachers' accounts (what a signed-in teacher's pages and the server exchange)
+ * build on the protocol's REST shapes.
  */
-const LIB_LAYERS = ["base", "lib/lesson", "lib/polls", "lib/session", "lib/protocol"];
+const LIB_LAYERS = ["base", "lib/lesson", "lib/polls", "lib/session", "lib/protocol", "lib/account"];
 const layerOf = (file: string): number => {
   const r = rel(file);
   const at = LIB_LAYERS.findIndex((layer) => r.startsWith(`${layer}/`));
