@@ -151,7 +151,7 @@ const WFFC_NEEDS: Notes = {
 };
 
 const IMMEDIATE_NEEDS: Notes = {
-  2: "In this lesson you create the Pod once the volume is bound (BIND PVC+PV). Immediate does not wait for a Pod; a Pod applied earlier would wait in the scheduler with \"pod has unbound immediate PersistentVolumeClaims\" until the bind.",
+  2: 'In this lesson you create the Pod once the volume is bound (BIND PVC+PV). Immediate does not wait for a Pod; a Pod applied earlier would wait in the scheduler with "pod has unbound immediate PersistentVolumeClaims" until the bind.',
   3: "The Pod has to exist first (CREATE POD), and here you create it only after the volume is bound.",
   4: "The scheduler has to notice the Pod first (NEW POD), before it can check nodes against the bound PV.",
   5: "A node has to be picked first (PICK NODE); NODE CHOSEN is PreBind's moment after that, and here it writes nothing.",
