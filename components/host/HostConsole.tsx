@@ -51,7 +51,7 @@ export function HostConsole({ code }: { code: string }) {
   if (hostKey === null && exists === "missing")
     return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
   if (hostKey === null) {
-    const message = `The console of session ${code} opens only in the browser that started it (or with its host link).`;
+    const message = `The console of session ${code} opens only in the browser that started it, with its host link, or for its teacher signed in: sign in and open it from Saved sessions.`;
     return <ErrorScreen error={{ code: "NOT_HOST", message }} code={code} />;
   }
   return (
