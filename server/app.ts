@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import { SendBudgets } from "./edge/sendBudgets";
+import type { AddressBudgets } from "../lib/protocol/budgets";
 import { Server } from "socket.io";
 import {
   DEFAULT_CLUSTER_ACK_BUDGET_MS,
@@ -55,6 +57,8 @@ export interface ClassroomServerOptions {
     retentionIntervalMs?: number;
     /** Tests only: the class size from which tallies go out a slice at a time (PACED_FANOUT_MIN). */
     pacedFanoutMin?: number;
+    /** Tests only: what one address may make the server send again (lib/protocol/budgets.ts when absent). */
+    addressBudgets?: AddressBudgets;
     /** Teachers' accounts (server/auth): ACCOUNT_SIGNUP=open (the default) and school sign-in (OIDC_*). */
     accountSignupOpen?: boolean;
     oidc?: Config["oidc"];
@@ -258,7 +262,14 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     });
   }
   const gateway = cluster ?? local;
-  attachSocketLayer({ io, gateway, trustProxy, failedJoins, quarantined: frames.blocked });
+  attachSocketLayer({
+    io,
+    gateway,
+    trustProxy,
+    failedJoins,
+    quarantined: frames.blocked,
+    budgets: new SendBudgets(config.addressBudgets),
+  });
   const ops = attachOps({ config, store, io, rooms, redisClient: redis?.client });
 
   const sweep = setInterval(() => rooms.sweepIdle(), IDLE_SWEEP_INTERVAL_MS);

@@ -30,5 +30,11 @@ export const ADDRESS_BUDGETS = {
   resumeSpacingMs: 5,
 } as const;
 
+export type AddressBudgets = {
+  readonly [K in keyof typeof ADDRESS_BUDGETS]: (typeof ADDRESS_BUDGETS)[K] extends number
+    ? number
+    : { capacity: number; refillPerSecond: number };
+};
+
 /** A resync refused for a budget is answered RESYNC_LIMITED with a `retryAfterMs` of at least this. */
 export const MIN_RESYNC_RETRY_MS = 250;

@@ -77,7 +77,15 @@ export interface JoinInfo {
 
 /** Codes only the REST API answers with, beside the socket's ERROR_CODES. */
 export type RestErrorCode =
-  "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NO_ACCESS" | "CROSS_ORIGIN" | "NO_SUCH_LESSON" | "BAD_LESSON" | "LESSONS_FULL";
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "NO_ACCESS"
+  | "CROSS_ORIGIN"
+  | "NO_SUCH_LESSON"
+  | "BAD_LESSON"
+  | "LESSONS_FULL"
+  /** A replay shared before accounts: only the browser that shared it can show its link again. */
+  | "SHARED_ELSEWHERE";
 
 /** Every error body: `{ error: { code, message } }`. */
 export interface RestError {

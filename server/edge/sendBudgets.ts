@@ -1,4 +1,5 @@
 import { ADDRESS_BUDGETS, MIN_RESYNC_RETRY_MS } from "../../lib/protocol";
+import type { AddressBudgets } from "../../lib/protocol/budgets";
 import { KeyedLimiter } from "./rateLimit";
 
 /**
@@ -15,11 +16,19 @@ import { KeyedLimiter } from "./rateLimit";
  * while it is in debt the next request is refused before any work is done.
  */
 export class SendBudgets {
-  private readonly resyncs = new KeyedLimiter(ADDRESS_BUDGETS.resyncs);
-  private readonly resyncBytes = new KeyedLimiter(ADDRESS_BUDGETS.resyncBytes);
-  private readonly sessionResyncBytes = new KeyedLimiter(ADDRESS_BUDGETS.sessionResyncBytes);
-  private readonly joins = new KeyedLimiter(ADDRESS_BUDGETS.joins);
-  private readonly joinBytes = new KeyedLimiter(ADDRESS_BUDGETS.joinBytes);
+  private readonly resyncs: KeyedLimiter;
+  private readonly resyncBytes: KeyedLimiter;
+  private readonly sessionResyncBytes: KeyedLimiter;
+  private readonly joins: KeyedLimiter;
+  private readonly joinBytes: KeyedLimiter;
+
+  constructor(budgets: AddressBudgets = ADDRESS_BUDGETS) {
+    this.resyncs = new KeyedLimiter(budgets.resyncs);
+    this.resyncBytes = new KeyedLimiter(budgets.resyncBytes);
+    this.sessionResyncBytes = new KeyedLimiter(budgets.sessionResyncBytes);
+    this.joins = new KeyedLimiter(budgets.joins);
+    this.joinBytes = new KeyedLimiter(budgets.joinBytes);
+  }
   /**
    * Per session, the size of its last resync answer: an admitted resync spends that much at once, before its
    * answer is made (which takes a turn of the event loop), so a burst of resyncs read together cannot all be

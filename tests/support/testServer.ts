@@ -6,6 +6,14 @@ import { createClassroomServer, type ClassroomServer } from "../../server/app";
 import { setLogLevel } from "../../server/logger";
 import { SqliteSessionStore } from "../../server/store/sqlite";
 import type { TestClient } from "./testClient";
+import { ADDRESS_BUDGETS, type AddressBudgets } from "../../lib/protocol/budgets";
+
+/** One address's budgets for a test that is the whole school on 127.0.0.1 (thousands of joins in a minute). */
+export const SCHOOL_ON_ONE_ADDRESS: AddressBudgets = {
+  ...ADDRESS_BUDGETS,
+  joins: { capacity: 1_000_000, refillPerSecond: 1_000_000 },
+  joinBytes: { capacity: 1024 ** 4, refillPerSecond: 1024 ** 4 },
+};
 
 /**
  * The server side of the integration harness: a real classroom server on a
@@ -37,6 +45,8 @@ export interface StartServerOptions {
   maxPendingPerAddress?: number;
   /** The class size from which tallies go out a slice at a time (the server's PACED_FANOUT_MIN when absent). */
   pacedFanoutMin?: number;
+  /** What one address may make the server send again (lib/protocol/budgets.ts when absent). */
+  addressBudgets?: AddressBudgets;
 }
 
 /** A real server on a free port with a real SQLite file in a temp folder. */
@@ -55,6 +65,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
       maxConnectionsPerAddress: options.maxConnectionsPerAddress,
       maxPendingPerAddress: options.maxPendingPerAddress,
       pacedFanoutMin: options.pacedFanoutMin,
+      addressBudgets: options.addressBudgets,
     },
     store,
   });
