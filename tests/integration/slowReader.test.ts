@@ -57,6 +57,8 @@ describe("a student who stops reading", () => {
     const back = t.track(await connectClient(t.srv.url, { role: "student", code, token }));
     expect(back.welcome!.participantId).toBe(participantId);
     expect(back.public().stepIndex).toBe(4);
+    // The console's roster follows with the next presence update (throttled), still both students.
+    await host.waitFor((c) => c.students().length === 2);
     expect(host.students().map((s) => s.nickname)).toEqual(["Reads", "Stuck"]);
   });
 });
