@@ -61,6 +61,8 @@ export interface ClassroomServerOptions {
     addressBudgets?: AddressBudgets;
     /** Teachers' accounts (server/auth): ACCOUNT_SIGNUP=open (the default) and school sign-in (OIDC_*). */
     accountSignupOpen?: boolean;
+    /** ACCOUNT_SIGNUP_LIMIT: new accounts per address at once (server/auth's default when absent). */
+    accountSignupBurst?: number;
     oidc?: Config["oidc"];
   };
   store: SessionStore;
@@ -118,7 +120,13 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
   const lessons = openLessonStore(store, redis?.client);
   // Accounts live where sessions do; their routes (/api/account…, /auth/…) are answered before the rest of the API.
   const accounts = openAccountStore(store, redis?.client);
-  const settings = { publicUrl: config.publicUrl, trustProxy, signupOpen: config.accountSignupOpen ?? true, oidc: config.oidc ?? null };
+  const settings = {
+    publicUrl: config.publicUrl,
+    trustProxy,
+    signupOpen: config.accountSignupOpen ?? true,
+    oidc: config.oidc ?? null,
+    signupBurst: config.accountSignupBurst,
+  };
   // What an account owns and may open (server/auth/ownership.ts). Ending a session goes through the gateway below
   // (in a cluster, the node that runs it); a revoked console's socket is closed so it must present its key again.
   const ownership = accounts

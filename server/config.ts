@@ -68,6 +68,7 @@ const envSchema = z.object({
   CLUSTER_PRESENCE_STALE_MS: z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_CLUSTER_PRESENCE_STALE_MS),
   /** Teachers' accounts: "closed" lets only the command line (npm run account) create them; school sign-in still does. */
   ACCOUNT_SIGNUP: z.enum(["open", "closed"]).default("open"),
+  ACCOUNT_SIGNUP_LIMIT: z.coerce.number().int().min(1).max(100_000).optional(),
   /** The school's OpenID Connect provider (its issuer URL); with the client id and secret it turns on school sign-in. */
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).max(512).optional(),
@@ -114,6 +115,8 @@ export interface Config {
   retentionDays: number | null;
   /** ACCOUNT_SIGNUP=open: anyone may create an account on the sign-up page. */
   accountSignupOpen: boolean;
+  /** ACCOUNT_SIGNUP_LIMIT: new accounts one address may create at once (then one every 2 minutes); server/auth's 5 when unset. */
+  accountSignupBurst?: number;
   oidc: OidcConfig | null;
   lessonWrites: LessonWrites;
   maxLessons: number;
@@ -146,6 +149,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     metricsToken: e.METRICS_TOKEN ?? null,
     retentionDays: e.RETENTION_DAYS ?? null,
     accountSignupOpen: e.ACCOUNT_SIGNUP === "open",
+    accountSignupBurst: e.ACCOUNT_SIGNUP_LIMIT,
     oidc: oidcConfig(e),
     lessonWrites: e.LESSON_WRITES,
     maxLessons: e.MAX_LESSONS,

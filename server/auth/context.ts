@@ -20,6 +20,8 @@ export interface AuthSettings {
   /** ACCOUNT_SIGNUP: whether anyone may create an account on the sign-up page (the command line always may). */
   signupOpen: boolean;
   oidc: OidcSettings | null;
+  /** ACCOUNT_SIGNUP_LIMIT: new accounts one address may create at once (then one every 2 minutes); default 5. */
+  signupBurst?: number;
 }
 
 /** Token buckets, per client address and per account (the email tried). Numbers: docs/security.md "Accounts". */

@@ -8,7 +8,7 @@ import { log } from "../logger";
 import { countRateLimited } from "../ops/metrics";
 import type { AccountStore } from "../store/accounts";
 import { createAccountRoutes } from "./accountRoutes";
-import { addressOfRequest, createLimiters, type AuthContext, type AuthSettings } from "./context";
+import { addressOfRequest, createLimiters, type AuthContext, type AuthSettings, AUTH_LIMITS } from "./context";
 import { AuthError, methodNotAllowed, rateLimited } from "./errors";
 import { OIDC_CALLBACK_PATH, OIDC_START_PATH, createOidcRoutes } from "./oidc";
 import { createPasskeyRoutes } from "./passkeys";
@@ -38,7 +38,16 @@ export interface AuthHandlerOptions {
 export type AuthHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 
 export function createAuthHandler(options: AuthHandlerOptions): AuthHandler {
-  const ctx: AuthContext = { store: options.store, settings: options.settings, now: options.now ?? Date.now, limiters: createLimiters() };
+  const ctx: AuthContext = {
+    store: options.store,
+    settings: options.settings,
+    now: options.now ?? Date.now,
+    limiters: createLimiters(
+      options.settings.signupBurst === undefined
+        ? {}
+        : { signUpPerAddress: { capacity: options.settings.signupBurst, refillPerSecond: AUTH_LIMITS.signUpPerAddress.refillPerSecond } },
+    ),
+  };
   const origins = createOriginPolicy({ publicUrl: ctx.settings.publicUrl, trustProxy: ctx.settings.trustProxy });
   const account = createAccountRoutes(ctx, options.removeAccountData);
   const passkeys = createPasskeyRoutes(ctx);
