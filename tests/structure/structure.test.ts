@@ -99,9 +99,10 @@ const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join("/"
  * base (text cleaning, room codes, error codes, constants, guards) imports
  * no layer; the protocol re-exports what browsers and the server share; the
  * teachers' accounts (what a signed-in teacher's pages and the server exchange)
- * build on the protocol's REST shapes.
+ * build on the protocol's REST shapes; a course (self-paced assignments and
+ * results across sessions) reads sessions, polls and lessons, and sits on top.
  */
-const LIB_LAYERS = ["base", "lib/lesson", "lib/polls", "lib/session", "lib/protocol", "lib/account"];
+const LIB_LAYERS = ["base", "lib/lesson", "lib/polls", "lib/session", "lib/protocol", "lib/account", "lib/course"];
 const layerOf = (file: string): number => {
   const r = rel(file);
   const at = LIB_LAYERS.findIndex((layer) => r.startsWith(`${layer}/`));
