@@ -1,4 +1,4 @@
-import { publicLesson } from "../lesson/model";
+import { publicLesson, type SessionLesson } from "../lesson/model";
 import { feedbackFor, openRefusal, type AnswerFeedback } from "./assignment";
 import type { Assignment, AssignmentAnswer, AssignmentSource, AssignmentStudent } from "./types";
 
@@ -25,6 +25,14 @@ export interface PublicAssignment {
   closed: "ASSIGNMENT_CLOSED" | "ASSIGNMENT_DUE" | null;
 }
 
+/**
+ * A `%% wrong:` note is the feedback of a wrong option (lib/polls/lessonPoll.ts): sent with the lesson, it would
+ * tell the student which options are wrong before they answer. Nothing on the student's screen reads it.
+ */
+function withoutWrongNotes(lesson: SessionLesson): SessionLesson {
+  return { ...lesson, lesson: { ...lesson.lesson, steps: lesson.lesson.steps.map(({ wrongNote: _wrongNote, ...rest }) => rest) } };
+}
+
 export function publicAssignment(a: Assignment, now: number): PublicAssignment {
   const closed = openRefusal(a, now);
   return {
@@ -33,7 +41,7 @@ export function publicAssignment(a: Assignment, now: number): PublicAssignment {
     mode: a.mode,
     variant: a.variant,
     kubeVersion: a.kubeVersion,
-    lesson: a.lesson ? publicLesson(a.lesson) : null,
+    lesson: a.lesson ? withoutWrongNotes(publicLesson(a.lesson)) : null,
     stepCount: a.stepCount,
     polls: a.polls.map((p) => ({
       id: p.id,
