@@ -67,7 +67,9 @@ export interface StudentProgressView {
 
 export function studentProgressView(a: Assignment, student: AssignmentStudent, given: readonly AssignmentAnswer[]): StudentProgressView {
   const answers: AnswerFeedback[] = [];
+  // Only the student's own: a caller handing over the assignment's answers must not show them anyone else's.
   for (const g of given) {
+    if (g.studentId !== student.id) continue;
     const poll = a.polls.find((p) => p.id === g.pollId);
     if (poll) answers.push(feedbackFor(poll, g.optionId));
   }
