@@ -1,19 +1,9 @@
-import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { Assignment, AssignmentAnswer, AssignmentStudent } from "../../lib/course/types";
-import { setLogLevel } from "../../server/logger";
+import { describe, expect, it } from "vitest";
+import type { AssignmentAnswer, AssignmentStudent } from "../../lib/course/types";
 import { hashSecret, newId } from "../../server/secrets";
-import type { AssignmentStore } from "../../server/store/assignments";
 import { MAX_ASSIGNMENT_FIELD_CHARS } from "../../server/store/assignmentsSchema";
-import { openAssignmentStore } from "../../server/store/openAssignments";
-import { RedisSessionStore } from "../../server/store/redis";
-import { connectRedis } from "../../server/store/redisClient";
-import { SqliteSessionStore } from "../../server/store/sqlite";
-import { StoreError, type SessionStore } from "../../server/store/types";
-import { startRedis, type RedisServer } from "../support/loopback";
+import { StoreError } from "../../server/store/types";
+import { assignment, assignmentStoresUnderTest, student } from "./storeContractAssignmentsStores";
 import { T0 } from "./storeContractStores";
 
 /**
@@ -22,127 +12,11 @@ import { T0 } from "./storeContractStores";
  * (openAssignmentStore beside the session store). The REST rules around it
  * (who may read what, closed and past-due assignments) are the API's tests.
  */
-setLogLevel("silent");
-
-interface Opened {
-  store: AssignmentStore;
-  /** Closes the store and opens the same data again, as a restarted server does. */
-  reopen: () => Promise<Opened>;
-  /** The same data through a second connection, this one left open: what another process would read now. */
-  alongside: () => Promise<Opened>;
-}
-
-const closers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c.close();
-});
-
-async function openSqlite(file: string): Promise<Opened> {
-  const sessions = new SqliteSessionStore(file);
-  return track(sessions, openAssignmentStore(sessions, undefined), () => openSqlite(file));
-}
-
-function track(sessions: SessionStore, store: AssignmentStore | undefined, again: () => Promise<Opened>): Opened {
-  if (!store) throw new Error("the session store keeps no assignments");
-  closers.push(sessions, store);
-  return {
-    store,
-    reopen: async () => {
-      await store.close();
-      await sessions.close();
-      return again();
-    },
-    alongside: again,
-  };
-}
-
-/** Ports 6800-6899 are this file's (the machine runs other agents' servers); the first free one. */
-async function portInRange(): Promise<number> {
-  for (let port = 6800 + Math.floor(Math.random() * 100), tries = 0; tries < 100; tries++, port = 6800 + ((port - 6800 + 1) % 100)) {
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = net.createServer();
-      probe.once("error", () => resolve(false));
-      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error("no free port in 6800-6899");
-}
-
-let redis: RedisServer | null = null;
-afterAll(async () => {
-  await redis?.stop();
-});
-
-async function openRedis(url: string): Promise<Opened> {
-  const client = await connectRedis(url, { failFast: true });
-  const sessions = await RedisSessionStore.open(client);
-  return track(sessions, openAssignmentStore(sessions, client), () => openRedis(url));
-}
-
-const stores = [
-  { name: "SQLite", open: () => openSqlite(path.join(fs.mkdtempSync(path.join(os.tmpdir(), "classroom-assign-")), "sessions.sqlite")) },
-  {
-    name: "Redis",
-    open: async () => {
-      redis ??= await startRedis({ port: await portInRange() });
-      const flusher = await connectRedis(redis.url);
-      await flusher.sendCommand(["FLUSHALL"]);
-      await flusher.quit();
-      return openRedis(redis.url);
-    },
-  },
-];
-
-/** An assignment of the built-in scenario with two polls, made by `owner` at `createdAt`. */
-function assignment(owner: string, createdAt = T0, extra: Partial<Assignment> = {}): Assignment {
-  const options = [
-    { id: "a", text: "The scheduler picks a node", note: "Right: binding waits for the pod." },
-    { id: "b", text: "The provisioner creates the disk", note: "Immediate binding does that; this class waits." },
-  ];
-  return {
-    id: newId(),
-    title: "Dynamic provisioning",
-    ownerAccountId: owner,
-    source: { kind: "builtin", mode: "WaitForFirstConsumer", variant: "standard" },
-    lessonKey: "builtin",
-    mode: "WaitForFirstConsumer",
-    variant: "standard",
-    kubeVersion: "1.35",
-    lesson: null,
-    stepCount: 12,
-    polls: [
-      { id: "p1", key: "k1", kind: "next-step", stepIndex: 2, question: "What happens next?", options, correctOptionId: "a" },
-      { id: "p2", key: "k2", kind: "custom", stepIndex: 5, question: "Which do you use?", options, correctOptionId: null },
-    ],
-    dueAt: null,
-    requireNickname: false,
-    createdAt,
-    closedAt: null,
-    ...extra,
-  };
-}
-
-function student(assignmentId: string, extra: Partial<AssignmentStudent> = {}): AssignmentStudent {
-  const id = newId();
-  return {
-    id,
-    assignmentId,
-    tokenHash: hashSecret(`token-${id}`),
-    nickname: "Ana",
-    address: "10.0.0.1",
-    startedAt: T0 + 1_000,
-    stepIndex: 0,
-    furthestStep: 0,
-    finishedAt: null,
-    updatedAt: T0 + 1_000,
-    ...extra,
-  };
-}
+const stores = assignmentStoresUnderTest();
 
 const roomy = { maxStudents: 100, maxPerAddress: 100 };
 
-describe.each(stores.filter((s) => s.name === "SQLite"))("the assignment store on $name", ({ open }) => {
+describe.each(stores)("the assignment store on $name", ({ open }) => {
   it("creates an assignment and reads it back whole; a missing id reads null", async () => {
     const { store } = await open();
     const a = assignment("acct-1", T0, { dueAt: T0 + 86_400_000, requireNickname: true });
@@ -306,7 +180,7 @@ describe.each(stores.filter((s) => s.name === "SQLite"))("the assignment store o
   });
 
   it("removes an assignment with its students and answers, and no other", async () => {
-    const { store } = await open();
+    const { store, leftovers } = await open();
     const [gone, kept] = [assignment("acct-1", T0), assignment("acct-1", T0 + 1_000)];
     await store.create(gone);
     await store.create(kept);
@@ -316,7 +190,10 @@ describe.each(stores.filter((s) => s.name === "SQLite"))("the assignment store o
       await store.answer({ assignmentId: a.id, studentId: s.id, pollId: "p1", optionId: "a", at: T0 + 2_000 });
     }
     const goneStudent = (await store.students(gone.id))[0];
+    await store.setProgress(gone.id, goneStudent.id, { stepIndex: 1, furthestStep: 1, finishedAt: null, updatedAt: T0 + 3_000 });
+    expect(await leftovers(gone.id)).toBeGreaterThan(0);
     await store.remove(gone.id);
+    expect(await leftovers(gone.id)).toBe(0);
     expect(await store.get(gone.id)).toBeNull();
     expect(await store.listByOwner("acct-1")).toEqual([kept]);
     expect(await store.countByOwner("acct-1")).toBe(1);
