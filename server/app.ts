@@ -34,6 +34,7 @@ import type { RedisClient, RedisSessionStore } from "./store/redis";
 import type { SessionStore } from "./store/types";
 import { openLessonStore } from "./store/openLessons";
 import { openAccountStore } from "./store/accountsOpen";
+import { openAssignmentStore } from "./store/openAssignments";
 import { createAuthHandler } from "./auth/http";
 import { createOwnership } from "./auth/ownership";
 import { createOwnershipRoutes } from "./auth/ownershipRoutes";
@@ -120,6 +121,8 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
   const lessons = openLessonStore(store, redis?.client);
   // Accounts live where sessions do; their routes (/api/account…, /auth/…) are answered before the rest of the API.
   const accounts = openAccountStore(store, redis?.client);
+  // Self-paced assignments live where sessions do; they belong to accounts, so a store without accounts keeps none.
+  const assignments = accounts ? openAssignmentStore(store, redis?.client) : undefined;
   const settings = {
     publicUrl: config.publicUrl,
     trustProxy,
@@ -152,6 +155,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     failedJoins,
     lessons,
     ownership: ownership && ownershipRoutes ? { access: ownership, routes: ownershipRoutes } : undefined,
+    assignments,
   });
   const auth = accounts
     ? createAuthHandler({
@@ -324,6 +328,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       await opsClosed;
       await lessons?.close();
       await accounts?.close();
+      await assignments?.close();
       await store.close();
     },
   };

@@ -85,7 +85,21 @@ export type RestErrorCode =
   | "BAD_LESSON"
   | "LESSONS_FULL"
   /** A replay shared before accounts: only the browser that shared it can show its link again. */
-  | "SHARED_ELSEWHERE";
+  | "SHARED_ELSEWHERE"
+  /** Self-paced assignments and results across a course (lib/course/rest.ts). */
+  | "NO_SUCH_ASSIGNMENT"
+  | "NOT_A_STUDENT"
+  | "ASSIGNMENT_CLOSED"
+  | "ASSIGNMENT_DUE"
+  | "ASSIGNMENT_FULL"
+  | "ASSIGNMENTS_FULL"
+  | "NICKNAME_REQUIRED"
+  | "NOT_THERE_YET"
+  | "ALREADY_ANSWERED"
+  | "BAD_OPTION"
+  | "ANSWER_FIRST"
+  | "BAD_STEP"
+  | "SESSION_LIVE";
 
 /** Every error body: `{ error: { code, message } }`. */
 export interface RestError {

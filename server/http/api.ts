@@ -33,6 +33,8 @@ import { countRateLimited } from "../ops/metrics";
 import { AuthError } from "../auth/errors";
 import type { Ownership } from "../auth/ownership";
 import type { OwnershipRoutes } from "../auth/ownershipRoutes";
+import type { AssignmentStore } from "../store/assignments";
+import { createAssignmentsApi } from "../assignments";
 
 export const createSessionBodySchema = z
   .object({
@@ -69,6 +71,8 @@ export interface ApiDeps {
   lessons?: LessonStore;
   /** Teachers' accounts, where the server keeps them: what they own and may open (server/auth/ownership.ts). */
   ownership?: { access: Ownership; routes: OwnershipRoutes };
+  /** Self-paced assignments (`/api/assignments`, `/api/results`; server/assignments): they need accounts. */
+  assignments?: AssignmentStore;
 }
 
 /** Security headers for every response, pages included. */
@@ -111,6 +115,17 @@ export function createApiHandler(deps: ApiDeps) {
   const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy ?? false });
   const { lessonWrites: writes, maxLessons, trustProxy } = deps.config;
   const lessons = deps.lessons ? createLessonsApi(deps.lessons, deps.config.adminToken, { writes, maxLessons, trustProxy }, access) : null;
+  const assignments =
+    deps.assignments && access
+      ? createAssignmentsApi({
+          store: deps.assignments,
+          sessions: deps.store,
+          lessons: deps.lessons,
+          access,
+          lessonFor: lessons ? (req, ref) => lessons.forSession(req, ref) : undefined,
+          trustProxy: deps.config.trustProxy ?? false,
+        })
+      : null;
   // Lessons written (created or edited) per address: each is up to MAX_LESSON_BODY_BYTES on disk.
   const lessonWrites = new KeyedLimiter({ capacity: 30, refillPerSecond: 30 / 60 });
 
@@ -152,6 +167,7 @@ export function createApiHandler(deps: ApiDeps) {
       return sendJson(res, 200, { ok: true, liveSessions: deps.rooms.liveCount });
     }
     if (deps.ownership && (await deps.ownership.routes.resource(req, res, path))) return;
+    if (assignments && (await assignments(req, res, path, url))) return;
     const lessonPath = lessons && /^\/api\/lessons(?:\/([^/]+)(?:\/(mermaid))?)?$/.exec(path);
     if (lessons && lessonPath) {
       const address = clientAddress(req, deps.config.trustProxy);
