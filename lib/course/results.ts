@@ -98,7 +98,8 @@ function pollResult(records: PollRecord[]): PollResult {
     }
   }
   const hasAnswer = latest.hasAnswer;
-  const twice = records.filter((r) => r.hasAnswer && r.rounds.length >= 2);
+  // A round nobody answered (re-opened, then closed at once) is no second answer: counted, it read as a loss.
+  const twice = records.filter((r) => r.hasAnswer && r.rounds.length >= 2 && r.rounds[0].total > 0 && r.rounds[1].total > 0);
   let rounds: RoundsResult | null = null;
   if (twice.length > 0) {
     const sum = { before: { right: 0, total: 0 }, after: { right: 0, total: 0 } };
