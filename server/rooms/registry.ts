@@ -73,6 +73,8 @@ export class RoomRegistry {
   /** Sessions ended by this process: never reloaded, even before the end is on disk. */
   private readonly ended = new Set<string>();
   private readonly now: () => number;
+  /** Scale-out (server/scaleout/clusterGateway.ts): who closes a poll whose countdown ran out; the room itself when unset. */
+  private closeDue: ((sessionId: string, pollId: string) => void) | null = null;
 
   constructor(private readonly options: RoomRegistryOptions) {
     this.now = options.now ?? Date.now;
@@ -179,6 +181,11 @@ export class RoomRegistry {
     this.byCode.clear();
   }
 
+  /** Scale-out: rooms attached from now on leave a due poll's close to `closeDue`. */
+  closeDueWith(closeDue: (sessionId: string, pollId: string) => void): void {
+    this.closeDue = closeDue;
+  }
+
   /** Loads a live session's room from its log; concurrent callers share one load. */
   load(id: string): Promise<Room | null> {
     const existing = this.rooms.get(id);
@@ -218,6 +225,7 @@ export class RoomRegistry {
       now: this.now,
       newId,
       shuffle,
+      ...(this.closeDue ? { closeDue: this.closeDue.bind(null, state.id) } : {}),
     });
     this.rooms.set(state.id, room);
     this.byCode.set(state.code, state.id);

@@ -30,10 +30,9 @@ import {
 import { Presence } from "./presence";
 import { RoomQuestions } from "./questions";
 import { RoomSync, type RoomOutbox } from "./roomSync";
-
-export { silentRoomOutbox, type RoomOutbox } from "./roomSync";
 import type { SessionStore } from "../store/types";
 import { LeadingEdgeThrottle } from "./throttle";
+export { silentRoomOutbox, type RoomOutbox } from "./roomSync";
 
 export interface RoomDeps {
   store: SessionStore;
@@ -41,6 +40,7 @@ export interface RoomDeps {
   now: () => number;
   newId: () => string;
   shuffle: <T>(items: T[]) => T[]; // Fisher-Yates with the server's randomness; tests may pass a fixed order
+  closeDue?: (pollId: string) => void; // scale-out: the cluster closes a poll that is due, folding other nodes' votes first
 }
 
 const ok: Ack = { ok: true, data: null };
@@ -381,9 +381,9 @@ export class Room {
     if (!poll || poll.status !== "open" || poll.closesAt === null || this.disposed) return;
     const delay = Math.max(0, poll.closesAt - this.deps.now());
     this.closeTimer = setTimeout(() => {
-      this.closeTimer = null;
       const still = activePoll(this.state);
-      if (still && still.id === poll.id && still.status === "open") this.handle({ event: "poll:close", payload: { pollId: poll.id } });
+      if (still?.id === poll.id && still.status === "open")
+        (this.deps.closeDue ?? ((id: string) => this.handle({ event: "poll:close", payload: { pollId: id } })))(poll.id);
     }, delay);
   }
 
