@@ -137,6 +137,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
         accounts,
         sessions: store,
         lessons,
+        assignments,
         accountOf: createSignedInReader(accounts, settings),
         endSession: async (sessionId) => {
           const ack = await gateway.command({ sessionId, role: "host", participantId: null }, { event: "session:end", payload: {} });

@@ -36,6 +36,12 @@ export function AccountMenu({ here = "/" }: { here?: string }) {
           {displayName}
           {admin && <span className="ml-2 rounded bg-amber-300 px-1.5 py-0.5 text-xs font-bold text-slate-950">admin</span>}
         </a>
+        <a href="/assignments" className={link}>
+          Assignments
+        </a>
+        <a href="/results/builtin" className={link}>
+          Results
+        </a>
         <button
           type="button"
           onClick={() => void signOut()}

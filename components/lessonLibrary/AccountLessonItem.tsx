@@ -98,6 +98,16 @@ export function AccountLessonItem({
               Duplicate
             </a>
           )}
+          {teaches && (
+            <a href={`/assignments?lesson=${encodeURIComponent(l.id)}`} className={secondary} data-testid="lesson-assign">
+              Assign at their own pace
+            </a>
+          )}
+          {teaches && (
+            <a href={`/results/${encodeURIComponent(l.id)}`} className={secondary}>
+              Results
+            </a>
+          )}
           <button
             type="button"
             data-testid="lesson-export"

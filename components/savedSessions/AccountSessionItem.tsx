@@ -151,6 +151,11 @@ export function AccountSessionItem({
         <a href={`/replay/${s.id}`} className={`font-semibold ${link}`} data-testid="replay-link">
           Replay
         </a>
+        {s.status === "ended" && s.pollCount > 0 && s.relation !== "admin" && (
+          <a href={`/assignments?session=${encodeURIComponent(s.id)}`} className={link} data-testid="session-assign">
+            Assign its polls as homework
+          </a>
+        )}
         {EXPORTS.map((x) => (
           <button key={x.query} type="button" className={link} data-testid={x.testId} onClick={() => download(s.id, x.query).catch(fail)}>
             {x.label}

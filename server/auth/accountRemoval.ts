@@ -1,4 +1,5 @@
 import { log } from "../logger";
+import type { AssignmentStore } from "../store/assignments";
 import type { LessonStore } from "../store/lessons";
 import type { SessionStore } from "../store/types";
 
@@ -10,12 +11,15 @@ export interface AccountDataRemoval {
   sessionsLeftLive: number;
   lessonsDeleted: number;
   lessonsHandedOver: number;
+  /** Its self-paced assignments, with their students' answers: they are the account's alone. */
+  assignmentsDeleted: number;
 }
 
 /** What removing an account's data needs: the stores, and a way to close the consoles whose keys it revokes. */
 export interface RemovalDeps {
   sessions: SessionStore;
   lessons?: LessonStore;
+  assignments?: AssignmentStore;
   consolesRevoked: (sessionId: string) => void;
 }
 
@@ -34,6 +38,7 @@ export async function removeAccountData(deps: RemovalDeps, accountId: string): P
     sessionsLeftLive: 0,
     lessonsDeleted: 0,
     lessonsHandedOver: 0,
+    assignmentsDeleted: 0,
   };
   const { owned, coteaching } = await sessions.sessionsOfAccount(accountId);
   for (const id of coteaching) await sessions.removeSessionCoteacher(id, accountId);
@@ -71,6 +76,10 @@ export async function removeAccountData(deps: RemovalDeps, accountId: string): P
         done.lessonsDeleted += 1;
       }
     }
+  }
+  for (const a of (await deps.assignments?.listByOwner(accountId)) ?? []) {
+    await deps.assignments?.remove(a.id);
+    done.assignmentsDeleted += 1;
   }
   log.info("account data removed", { accountId, ...done });
   return done;

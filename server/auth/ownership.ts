@@ -19,6 +19,7 @@ import { log } from "../logger";
 import { hashSecret, newSecret } from "../secrets";
 import { normalizeEmail, type Account, type AccountStore } from "../store/accounts";
 import { consoleIdOf } from "../store/consoles";
+import type { AssignmentStore } from "../store/assignments";
 import type { LessonMeta, LessonStore } from "../store/lessons";
 import type { SessionRecord, SessionStore } from "../store/types";
 import { AuthError } from "./errors";
@@ -45,6 +46,8 @@ export interface OwnershipDeps {
   accounts: AccountStore;
   sessions: SessionStore;
   lessons?: LessonStore;
+  /** Self-paced assignments: deleted with their account. */
+  assignments?: AssignmentStore;
   /** The request's signed-in account, or null. */
   accountOf: (req: IncomingMessage) => Promise<Account | null>;
   /** Ends a live session as its console's "end" does (through the rooms: in a cluster, on the node that runs it). */

@@ -1,0 +1,200 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import type { AssignmentProgress } from "@/lib/course/views";
+import { BUILTIN_LESSON_KEY } from "@/lib/course/pollKeys";
+import { callApi, errorText } from "@/components/selfPaced/api";
+import { dueText, shortDate } from "@/components/selfPaced/dates";
+import { AssignmentLink } from "./AssignmentLink";
+import { ConfirmButton } from "@/components/host/ConfirmButton";
+
+/** How often the teacher's page asks for progress: students step every few seconds at most, and each read is one small query. */
+export const PROGRESS_REFRESH_MS = 3_000;
+
+/**
+ * One assignment, for its teacher: the link, how many started and finished,
+ * each student's step and score, and per question the answer counts, kept up
+ * to date while the page is open. Close, reopen, export and delete.
+ */
+export function AssignmentProgressView({ id }: { id: string }) {
+  const [progress, setProgress] = useState<AssignmentProgress | null>(null);
+  const [error, setError] = useState("");
+  const [deleted, setDeleted] = useState(false);
+  const path = `/api/assignments/${encodeURIComponent(id)}`;
+
+  const refresh = useCallback(async () => {
+    try {
+      setProgress(await callApi<AssignmentProgress>(`${path}?view=progress`));
+      setError("");
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }, [path]);
+
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") void refresh();
+    }, PROGRESS_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refresh]);
+
+  if (deleted || !progress) {
+    return (
+      <div className="mt-4">
+        <h1 className="text-3xl font-bold">Assignment</h1>
+        {deleted ? (
+          <p role="status" className="mt-4 text-lg">
+            The assignment is deleted; its link no longer opens.
+          </p>
+        ) : error ? (
+          <p role="alert" className="mt-4 text-lg text-rose-200">
+            {error}
+          </p>
+        ) : (
+          <p className="mt-4 text-slate-300">Loading…</p>
+        )}
+      </div>
+    );
+  }
+  const closed = progress.closedAt !== null;
+  const patch = async (json: { closed?: boolean }) => {
+    try {
+      setProgress(await callApi<AssignmentProgress>(path, { method: "PATCH", json }));
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <div className="mt-4 space-y-8">
+      <div>
+        <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{progress.title}</h1>
+        <p className="mt-1 text-slate-300">
+          Made {shortDate(progress.createdAt)}
+          {progress.dueAt !== null ? ` · ${dueText(progress.dueAt)}` : ""}
+          {closed ? " · closed: it takes no more answers" : ""}
+        </p>
+      </div>
+      <AssignmentLink id={progress.id} path={`/a/${progress.id}`} />
+      {error && (
+        <p role="alert" className="text-rose-200">
+          {error}
+        </p>
+      )}
+      <section aria-labelledby="progress-heading">
+        <h2 id="progress-heading" className="text-2xl font-bold">
+          Progress
+        </h2>
+        <p
+          className="mt-2 text-xl"
+          data-testid="assignment-progress"
+          data-started={progress.started}
+          data-finished={progress.finished}
+          aria-live="polite"
+        >
+          <strong>{progress.started}</strong> started · <strong>{progress.finished}</strong> finished
+        </p>
+        <table className="mt-3 w-full text-left">
+          <caption className="sr-only">Each student&apos;s progress</caption>
+          <thead className="text-sm text-slate-300">
+            <tr>
+              <th className="py-1 pr-3">Student</th>
+              <th className="py-1 pr-3">Step reached</th>
+              <th className="py-1 pr-3">Answered</th>
+              <th className="py-1 pr-3">Right</th>
+              <th className="py-1">Finished</th>
+            </tr>
+          </thead>
+          <tbody>
+            {progress.students.map((s) => (
+              <tr key={s.id} className="border-t border-slate-800" data-testid="assignment-student" data-student={s.nickname}>
+                <td className="py-2 pr-3 [overflow-wrap:anywhere]">
+                  {s.nickname || <span className="text-slate-400">(no nickname)</span>}
+                </td>
+                <td className="py-2 pr-3">
+                  {s.furthestStep + 1} of {progress.stepCount}
+                </td>
+                <td className="py-2 pr-3">{s.answered}</td>
+                <td className="py-2 pr-3">{s.right}</td>
+                <td className="py-2">{s.finishedAt !== null ? shortDate(s.finishedAt) : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section aria-labelledby="answers-heading">
+        <h2 id="answers-heading" className="text-2xl font-bold">
+          Answers per question
+        </h2>
+        <ol className="mt-3 space-y-4">
+          {progress.polls.map((p) => (
+            <li
+              key={p.id}
+              className="rounded-xl border border-slate-700 p-4"
+              data-testid="assignment-poll"
+              data-poll={p.id}
+              data-answered={p.answered}
+            >
+              <p className="font-semibold">
+                Step {p.stepIndex + 1}: {p.question} <span className="font-normal text-slate-300">({p.answered} answered)</span>
+              </p>
+              <ul className="mt-2 space-y-1">
+                {p.options.map((o) => (
+                  <li
+                    key={o.id}
+                    className="flex justify-between gap-3"
+                    data-testid="assignment-option"
+                    data-count={o.count}
+                    data-correct={o.correct}
+                  >
+                    <span className="[overflow-wrap:anywhere]">
+                      {o.text}
+                      {o.correct && <span className="ml-2 text-emerald-300">(right)</span>}
+                    </span>
+                    <span className="font-mono">{o.count}</span>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ol>
+      </section>
+      <div className="flex flex-wrap gap-3">
+        <button
+          type="button"
+          onClick={() => void patch({ closed: !closed })}
+          data-testid="assignment-close"
+          className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
+        >
+          {closed ? "Reopen" : "Close it (no more answers)"}
+        </button>
+        <a
+          href={`${path}/export`}
+          className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
+          data-testid="assignment-export"
+        >
+          Download the answers (CSV)
+        </a>
+        <a
+          href={`/results/${encodeURIComponent(progress.lessonKey)}`}
+          className="rounded-lg border border-sky-400 px-4 py-2 font-semibold text-sky-200 hover:bg-slate-800"
+        >
+          {progress.lessonKey === BUILTIN_LESSON_KEY ? "Results of the built-in lesson" : "Results of this lesson"}
+        </a>
+        <ConfirmButton
+          question="Delete this assignment and every answer in it?"
+          confirmLabel="Delete it"
+          testId="assignment-delete"
+          className="rounded-lg border border-rose-400 px-4 py-2 font-semibold text-rose-200 hover:bg-slate-800"
+          onConfirm={() => {
+            callApi(path, { method: "DELETE" })
+              .then(() => setDeleted(true))
+              .catch((err: unknown) => setError(errorText(err)));
+          }}
+        >
+          Delete
+        </ConfirmButton>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import type { AssignmentSummary, CreatedAssignment } from "@/lib/course/rest";
+import { BUILTIN_LESSON_KEY } from "@/lib/course/pollKeys";
+import { useAccountState } from "@/components/account/useAccountState";
+import { callApi, errorText } from "@/components/selfPaced/api";
+import { dueText, shortDate } from "@/components/selfPaced/dates";
+import { AssignmentLink } from "./AssignmentLink";
+import { NewAssignment } from "./NewAssignment";
+
+/** The teacher's assignments: make one, get its link, and open each one's progress and its lesson's results. */
+export function AssignmentsView() {
+  const [account] = useAccountState();
+  const [list, setList] = useState<AssignmentSummary[] | null>(null);
+  const [error, setError] = useState("");
+  const [created, setCreated] = useState<CreatedAssignment | null>(null);
+  const [preset] = useState(() => {
+    if (typeof window === "undefined") return { lesson: null, session: null };
+    const q = new URLSearchParams(window.location.search);
+    return { lesson: q.get("lesson"), session: q.get("session") };
+  });
+
+  const reload = useCallback(() => {
+    callApi<{ assignments: AssignmentSummary[] }>("/api/assignments")
+      .then((r) => setList(r.assignments))
+      .catch((err: unknown) => setError(errorText(err)));
+  }, []);
+  const signedIn = account.status === "ready" && account.state.account !== null;
+  useEffect(() => {
+    if (signedIn) reload();
+  }, [signedIn, reload]);
+
+  if (account.status === "loading") return <p className="mt-6 text-slate-300">Loading…</p>;
+  if (!signedIn) {
+    return (
+      <p className="mt-6 text-lg">
+        Assignments and results belong to your teacher account.{" "}
+        <a href="/account/sign-in?next=%2Fassignments" className="font-semibold text-sky-200 underline">
+          Sign in
+        </a>{" "}
+        to make one.
+      </p>
+    );
+  }
+  return (
+    <div className="mt-6 space-y-8">
+      <NewAssignment
+        preset={preset}
+        onCreated={(c) => {
+          setCreated(c);
+          reload();
+        }}
+      />
+      {created && (
+        <section aria-label="The new assignment" className="space-y-2" role="status">
+          <p className="text-lg">
+            <strong>{created.assignment.title}</strong> is ready: {created.assignment.pollCount} questions.
+            {created.skipped > 0 &&
+              ` ${created.skipped} polls asked in another binding mode were left out (assign that scenario on its own).`}
+          </p>
+          <AssignmentLink id={created.assignment.id} path={created.path} />
+          <a href={`/assignments/${created.assignment.id}`} className="inline-block font-semibold text-sky-200 underline">
+            Watch its progress
+          </a>
+        </section>
+      )}
+      <section aria-labelledby="your-assignments">
+        <h2 id="your-assignments" className="text-2xl font-bold">
+          Your assignments
+        </h2>
+        {error && (
+          <p role="alert" className="mt-2 text-rose-200">
+            {error}
+          </p>
+        )}
+        {list && list.length === 0 && <p className="mt-2 text-slate-300">None yet.</p>}
+        <ul className="mt-3 divide-y divide-slate-800">
+          {list?.map((a) => (
+            <li
+              key={a.id}
+              className="flex flex-wrap items-center justify-between gap-3 py-3"
+              data-testid="assignment-item"
+              data-assignment-id={a.id}
+            >
+              <div className="min-w-0">
+                <a href={`/assignments/${a.id}`} className="text-lg font-semibold text-sky-200 underline [overflow-wrap:anywhere]">
+                  {a.title}
+                </a>
+                <p className="text-sm text-slate-300">
+                  Made {shortDate(a.createdAt)} · {a.pollCount} questions
+                  {a.dueAt !== null ? ` · ${dueText(a.dueAt)}` : ""}
+                  {a.closedAt !== null ? " · closed" : ""}
+                </p>
+              </div>
+              <a href={`/results/${encodeURIComponent(a.lessonKey)}`} className="font-semibold text-sky-200 underline">
+                {a.lessonKey === BUILTIN_LESSON_KEY ? "Results of the built-in lesson" : "Results of this lesson"}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

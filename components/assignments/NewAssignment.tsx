@@ -1,0 +1,203 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import type { AccountLessonList, AccountSessionList } from "@/lib/account/ownership";
+import type { CreateAssignmentBody, CreatedAssignment } from "@/lib/course/rest";
+import { BINDING_MODES } from "@/lib/lesson/types";
+import { DEFAULT_KUBE_VERSION, KUBE_VERSIONS, KUBE_VERSION_LABELS, type KubeVersion } from "@/lib/lesson/versions";
+import { scenarioName } from "@/components/theme";
+import { VARIANTS_BY_MODE, getScenario } from "@/lib/lesson/scenarios";
+import { callApi, errorText } from "@/components/selfPaced/api";
+
+type SourceKind = "builtin" | "lesson" | "session";
+
+/** Every built-in scenario the class can walk: the binding modes and their variants. */
+const SCENARIOS = BINDING_MODES.flatMap((mode) =>
+  VARIANTS_BY_MODE[mode].map((variant) => ({ mode, variant, value: `${mode}/${variant}` })),
+);
+
+const field = "mt-1 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2 text-base";
+
+/**
+ * Making an assignment: from a built-in scenario (in the class's release), a
+ * teacher's lesson, or a finished session (its polls as they were asked);
+ * with an optional due date and nickname requirement. `?lesson=` or
+ * `?session=` in the address preselects one (the lessons and sessions lists link here).
+ */
+export function NewAssignment({
+  onCreated,
+  preset,
+}: {
+  onCreated: (c: CreatedAssignment) => void;
+  preset: { lesson: string | null; session: string | null };
+}) {
+  const [kind, setKind] = useState<SourceKind>(preset.session ? "session" : preset.lesson ? "lesson" : "builtin");
+  const [scenario, setScenario] = useState(SCENARIOS[0].value);
+  const [version, setVersion] = useState<KubeVersion>(DEFAULT_KUBE_VERSION);
+  const [lessonId, setLessonId] = useState(preset.lesson ?? "");
+  const [sessionId, setSessionId] = useState(preset.session ?? "");
+  const [title, setTitle] = useState("");
+  const [due, setDue] = useState("");
+  const [requireNickname, setRequireNickname] = useState(true);
+  const [lessons, setLessons] = useState<AccountLessonList["lessons"]>([]);
+  const [sessions, setSessions] = useState<AccountSessionList["sessions"]>([]);
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    callApi<AccountLessonList>("/api/account/lessons")
+      .then((l) => setLessons(l.lessons))
+      .catch(() => setLessons([]));
+    callApi<AccountSessionList>("/api/account/sessions")
+      .then((s) => setSessions(s.sessions.filter((x) => x.status === "ended" && x.pollCount > 0)))
+      .catch(() => setSessions([]));
+  }, []);
+
+  function body(): CreateAssignmentBody | null {
+    const common = {
+      title: title.trim() || undefined,
+      dueAt: due ? new Date(due).getTime() : null,
+      requireNickname,
+    };
+    if (kind === "builtin") {
+      const picked = SCENARIOS.find((s) => s.value === scenario) ?? SCENARIOS[0];
+      return { ...common, source: { kind, mode: picked.mode, variant: picked.variant }, kubeVersion: version };
+    }
+    if (kind === "lesson") return lessonId ? { ...common, source: { kind, lessonId } } : null;
+    return sessionId ? { ...common, source: { kind, sessionId } } : null;
+  }
+
+  return (
+    <form
+      className="space-y-4 rounded-2xl border border-slate-700 bg-slate-900/60 p-5"
+      aria-labelledby="new-assignment"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const b = body();
+        if (!b) return setError(kind === "lesson" ? "Choose one of your lessons." : "Choose a finished session.");
+        setBusy(true);
+        setError("");
+        callApi<CreatedAssignment>("/api/assignments", { json: b })
+          .then(onCreated)
+          .catch((err: unknown) => setError(errorText(err)))
+          .finally(() => setBusy(false));
+      }}
+    >
+      <h2 id="new-assignment" className="text-2xl font-bold">
+        New assignment
+      </h2>
+      <fieldset>
+        <legend className="font-semibold">Made from</legend>
+        <div className="mt-2 flex flex-wrap gap-4">
+          {(
+            [
+              ["builtin", "A built-in scenario"],
+              ["lesson", "One of your lessons"],
+              ["session", "A finished session (its polls)"],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="source"
+                value={value}
+                checked={kind === value}
+                onChange={() => setKind(value)}
+                className="h-5 w-5"
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {kind === "builtin" && (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <label className="block">
+            Scenario
+            <select data-testid="assign-scenario" value={scenario} onChange={(e) => setScenario(e.target.value)} className={field}>
+              {SCENARIOS.map((s) => (
+                <option key={s.value} value={s.value}>
+                  {scenarioName(getScenario(s.mode, s.variant))}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="block">
+            Kubernetes release
+            <select
+              data-testid="assign-version"
+              value={version}
+              onChange={(e) => setVersion(KUBE_VERSIONS.find((v) => v === e.target.value) ?? DEFAULT_KUBE_VERSION)}
+              className={field}
+            >
+              {KUBE_VERSIONS.map((v) => (
+                <option key={v} value={v}>
+                  {KUBE_VERSION_LABELS[v]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+      {kind === "lesson" && (
+        <label className="block">
+          Lesson
+          <select data-testid="assign-lesson-id" value={lessonId} onChange={(e) => setLessonId(e.target.value)} className={field}>
+            <option value="">{lessons.length ? "Choose a lesson" : "No lessons yet"}</option>
+            {lessons.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.title}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {kind === "session" && (
+        <label className="block">
+          Session
+          <select data-testid="assign-session-id" value={sessionId} onChange={(e) => setSessionId(e.target.value)} className={field}>
+            <option value="">{sessions.length ? "Choose a finished session" : "No finished session with polls yet"}</option>
+            {sessions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title || s.code} · {new Date(s.createdAt).toLocaleDateString()} · {s.pollCount} polls
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <label className="block">
+          Title <span className="text-slate-400">(optional)</span>
+          <input data-testid="assign-title" value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} className={field} />
+        </label>
+        <label className="block">
+          Due <span className="text-slate-400">(optional)</span>
+          <input data-testid="assign-due" type="datetime-local" value={due} onChange={(e) => setDue(e.target.value)} className={field} />
+        </label>
+      </div>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={requireNickname}
+          onChange={(e) => setRequireNickname(e.target.checked)}
+          className="h-5 w-5"
+          data-testid="assign-nickname"
+        />
+        Students must give a nickname (so you can tell their answers apart)
+      </label>
+      {error && (
+        <p role="alert" className="text-rose-200">
+          {error}
+        </p>
+      )}
+      <button
+        type="submit"
+        disabled={busy}
+        data-testid="assign-lesson"
+        className="rounded-lg bg-emerald-400 px-5 py-3 text-lg font-semibold text-slate-950 disabled:opacity-60"
+      >
+        Make the assignment
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,153 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import type { PublicAssignment, StartedAssignment, StudentProgressView } from "@/lib/course/rest";
+import { NICKNAME_MAX } from "@/lib/protocol/wire";
+import { AssignmentApiError, callApi, errorText, keepToken, readToken } from "./api";
+import { SelfPacedWalk } from "./SelfPacedWalk";
+import { dueText } from "./dates";
+
+type Load =
+  | { status: "loading" }
+  | { status: "missing"; message: string }
+  | { status: "start"; assignment: PublicAssignment }
+  | { status: "walking"; assignment: PublicAssignment; token: string; progress: StudentProgressView };
+
+/**
+ * A student's self-paced assignment (`/a/{id}`): the same lesson as in class,
+ * at their own pace. This browser keeps its token, so leaving and coming back
+ * on the same device continues where the student stopped.
+ */
+export function SelfPacedView({ id }: { id: string }) {
+  const [load, setLoad] = useState<Load>({ status: "loading" });
+
+  const open = useCallback(async () => {
+    let assignment: PublicAssignment;
+    try {
+      assignment = await callApi<PublicAssignment>(`/api/assignments/${encodeURIComponent(id)}`);
+    } catch (err) {
+      return setLoad({ status: "missing", message: errorText(err) });
+    }
+    const token = readToken(id);
+    if (!token) return setLoad({ status: "start", assignment });
+    try {
+      const progress = await callApi<StudentProgressView>(`/api/assignments/${encodeURIComponent(id)}/me`, { token });
+      setLoad({ status: "walking", assignment, token, progress });
+    } catch (err) {
+      // A token the server does not know (the assignment was reset, or storage was copied): start again.
+      if (err instanceof AssignmentApiError && err.code === "NOT_A_STUDENT") keepToken(id, null);
+      else return setLoad({ status: "missing", message: errorText(err) });
+      setLoad({ status: "start", assignment });
+    }
+  }, [id]);
+
+  useEffect(() => {
+    void open();
+  }, [open]);
+
+  if (load.status === "loading") {
+    return (
+      <main className="mx-auto max-w-md px-5 py-10">
+        <h1 className="text-2xl font-bold">Opening the assignment…</h1>
+      </main>
+    );
+  }
+  if (load.status === "missing") {
+    return (
+      <main className="mx-auto max-w-md px-5 py-10">
+        <h1 className="text-2xl font-bold">This assignment cannot be opened</h1>
+        <p role="alert" className="mt-3 text-lg text-slate-200">
+          {load.message}
+        </p>
+        <p className="mt-3 text-slate-300">Check the link your teacher gave you.</p>
+      </main>
+    );
+  }
+  if (load.status === "start") {
+    return (
+      <StartForm
+        assignment={load.assignment}
+        onStarted={(started) => {
+          keepToken(id, started.token);
+          setLoad({ status: "walking", assignment: load.assignment, token: started.token, progress: started.progress });
+        }}
+      />
+    );
+  }
+  return <SelfPacedWalk assignment={load.assignment} token={load.token} initial={load.progress} />;
+}
+
+function StartForm({ assignment, onStarted }: { assignment: PublicAssignment; onStarted: (s: StartedAssignment) => void }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const closedText =
+    assignment.closed === "ASSIGNMENT_CLOSED"
+      ? "Your teacher has closed this assignment."
+      : assignment.closed === "ASSIGNMENT_DUE"
+        ? "This assignment was due before now."
+        : null;
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-5 py-8">
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError("");
+          callApi<StartedAssignment>(`/api/assignments/${encodeURIComponent(assignment.id)}/start`, { json: { nickname: name.trim() } })
+            .then(onStarted)
+            .catch((err: unknown) => setError(errorText(err)))
+            .finally(() => setBusy(false));
+        }}
+      >
+        <p className="text-sm font-semibold uppercase tracking-widest text-sky-300">Assignment, at your own pace</p>
+        <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{assignment.title}</h1>
+        <p className="text-slate-200">
+          {assignment.stepCount} steps, {assignment.polls.length} {assignment.polls.length === 1 ? "question" : "questions"} on the way. You
+          answer each question before going on, then see whether you were right and why.
+        </p>
+        {assignment.dueAt !== null && <p className="text-slate-200">{dueText(assignment.dueAt)}</p>}
+        {closedText ? (
+          <p role="alert" className="rounded-lg bg-amber-900/60 p-3 text-amber-50">
+            {closedText} It takes no new answers.
+          </p>
+        ) : (
+          <>
+            <label htmlFor="selfpaced-nickname" className="block text-lg font-medium">
+              Nickname{" "}
+              {assignment.requireNickname ? (
+                <span className="font-normal text-slate-300">(your teacher asks for one)</span>
+              ) : (
+                <span className="font-normal text-slate-400">(optional)</span>
+              )}
+            </label>
+            <input
+              id="selfpaced-nickname"
+              value={name}
+              maxLength={NICKNAME_MAX}
+              required={assignment.requireNickname}
+              onChange={(e) => setName(e.target.value)}
+              autoComplete="nickname"
+              className="w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 text-lg"
+              data-testid="selfpaced-nickname"
+            />
+            {error && (
+              <p role="alert" className="text-rose-200">
+                {error}
+              </p>
+            )}
+            <button
+              type="submit"
+              disabled={busy}
+              data-testid="selfpaced-start"
+              className="w-full rounded-lg bg-emerald-400 px-4 py-3 text-lg font-semibold text-slate-950 disabled:opacity-60"
+            >
+              Start
+            </button>
+          </>
+        )}
+      </form>
+    </main>
+  );
+}
