@@ -56,6 +56,14 @@ describe("learnerKey", () => {
     expect(learnerKey("", "s1", "p2")).not.toBe(learnerKey("", "s1", "p1"));
     expect(learnerKey("", "s2", "p1")).not.toBe(learnerKey("", "s1", "p1"));
   });
+
+  it("never merges the name a class gives a student who typed none, nor a name two students shared in one place", () => {
+    // "Student 1" of one class is not "Student 1" of the next.
+    expect(learnerKey("Student 1", "s1", "p1")).toBe("anon:s1:p1");
+    expect(learnerKey("student 1", "s2", "p9")).not.toBe(learnerKey("Student 1", "s1", "p1"));
+    expect(learnerKey("Sam", "a1", "st1", true)).toBe("anon:a1:st1");
+    expect(learnerKey("Sam", "a1", "st2", true)).not.toBe(learnerKey("Sam", "a1", "st1", true));
+  });
 });
 
 describe("sessionPollRecords", () => {
@@ -282,5 +290,59 @@ describe("assignmentPollRecords", () => {
 
   it("a poll no one answered has no first answers", () => {
     expect(assignmentPollRecords(a, [], [])[0].first).toEqual([]);
+  });
+});
+
+describe("learners in one assignment who share a nickname", () => {
+  it("stay two learners, each with their own first answer", () => {
+    const T = 1_700_000_000_000;
+    const a: Assignment = {
+      id: "A2",
+      title: "Homework",
+      ownerAccountId: "acc",
+      source: { kind: "builtin", mode: "WaitForFirstConsumer", variant: "standard" },
+      lessonKey: "builtin",
+      mode: "WaitForFirstConsumer",
+      variant: "standard",
+      kubeVersion: "1.35",
+      lesson: null,
+      stepCount: 12,
+      polls: [
+        {
+          id: "p1",
+          key: "k",
+          kind: "next-step",
+          stepIndex: 0,
+          question: "Q?",
+          options: [
+            { id: "o1", text: "A" },
+            { id: "o2", text: "B" },
+          ],
+          correctOptionId: "o1",
+        },
+      ],
+      dueAt: null,
+      requireNickname: false,
+      createdAt: T,
+      closedAt: null,
+    };
+    const sam = (id: string): AssignmentStudent => ({
+      id,
+      assignmentId: "A2",
+      tokenHash: id,
+      nickname: "Sam",
+      address: "",
+      startedAt: T,
+      stepIndex: 0,
+      furthestStep: 0,
+      finishedAt: null,
+      updatedAt: T,
+    });
+    const answers: AssignmentAnswer[] = [
+      { assignmentId: "A2", studentId: "s1", pollId: "p1", optionId: "o1", at: T },
+      { assignmentId: "A2", studentId: "s2", pollId: "p1", optionId: "o2", at: T },
+    ];
+    const [record] = assignmentPollRecords(a, [sam("s1"), sam("s2")], answers);
+    expect(new Set(record.first.map((f) => f.learner)).size).toBe(2);
   });
 });

@@ -22,18 +22,37 @@ export interface PollRecord {
   source: { kind: "session" | "assignment"; id: string; title: string; at: number };
 }
 
+/** The name a live class gives a student who typed none ("Student 3"): it says nothing about who they are. */
+const GIVEN_NAME = /^student \d+$/;
+
+const normalName = (nickname: string) => nickname.trim().replace(/\s+/g, " ").toLowerCase();
+
 /**
  * Who a learner is across sessions and assignments: a nickname (the same one
  * in class and at home), else one identity in one place. Students have no
- * accounts; an anonymous student is counted on their own each time.
+ * accounts; an anonymous student (no nickname, the class's "Student N", or a
+ * name two students shared in the same class) is counted on their own each time.
  */
-export function learnerKey(nickname: string, where: string, id: string): string {
-  const name = nickname.trim().replace(/\s+/g, " ").toLowerCase();
-  return name ? `name:${name}` : `anon:${where}:${id}`;
+export function learnerKey(nickname: string, where: string, id: string, shared = false): string {
+  const name = normalName(nickname);
+  return name && !shared && !GIVEN_NAME.test(name) ? `name:${name}` : `anon:${where}:${id}`;
+}
+
+/** Names more than one identity used in the same session or assignment (they cannot say which student is which). */
+function sharedNames(nicknames: Iterable<string>): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const n of nicknames) {
+    const name = normalName(n);
+    if (seen.has(name)) twice.add(name);
+    seen.add(name);
+  }
+  return twice;
 }
 
 function sessionRecord(state: SessionState, poll: Poll, firstVotes: Record<string, string>): PollRecord {
   const custom = state.lesson !== null;
+  const shared = sharedNames(Object.values(state.participants).map((p) => p.nickname));
   return {
     key:
       poll.kind === "custom"
@@ -50,7 +69,7 @@ function sessionRecord(state: SessionState, poll: Poll, firstVotes: Record<strin
     hasAnswer: poll.correctOptionId !== null,
     first: Object.entries(firstVotes).map(([participantId, optionId]) => {
       const name = state.participants[participantId]?.nickname ?? "";
-      return { learner: learnerKey(name, state.id, participantId), name, optionId };
+      return { learner: learnerKey(name, state.id, participantId, shared.has(normalName(name))), name, optionId };
     }),
     rounds: poll.history.map((r) => ({ counts: r.counts, total: r.total })),
     source: { kind: "session", id: state.id, title: state.title, at: state.createdAt },
@@ -90,6 +109,7 @@ export function assignmentPollRecords(
   given: readonly AssignmentAnswer[],
 ): PollRecord[] {
   const byId = new Map(students.map((s) => [s.id, s]));
+  const shared = sharedNames(students.map((s) => s.nickname));
   return a.polls.map((poll) => ({
     key: poll.key,
     question: poll.question,
@@ -105,7 +125,7 @@ export function assignmentPollRecords(
       .filter((g) => g.pollId === poll.id)
       .map((g) => {
         const name = byId.get(g.studentId)?.nickname ?? "";
-        return { learner: learnerKey(name, a.id, g.studentId), name, optionId: g.optionId };
+        return { learner: learnerKey(name, a.id, g.studentId, shared.has(normalName(name))), name, optionId: g.optionId };
       }),
     rounds: [],
     source: { kind: "assignment", id: a.id, title: a.title, at: a.createdAt },

@@ -180,6 +180,9 @@ export function createAssignmentService(deps: AssignmentDeps) {
           title: state.title || (state.lesson?.lesson.title ?? getScenario(mode, variant).title),
         };
       }
+      if (made.polls.length === 0) {
+        throw new HttpError(400, "BAD_REQUEST", "There is no question to answer in it: a self-paced assignment needs at least one poll.");
+      }
       const assignment: Assignment = {
         ...made,
         id: newSecret().slice(0, 22),
