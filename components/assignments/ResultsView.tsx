@@ -89,8 +89,8 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
             Per student
           </h2>
           <p className="mt-1 text-slate-300">
-            Students are matched by nickname across sessions and assignments. One without a nickname (or with the class's \u201cStudent
-            N\u201d, or a nickname two students used in the same class) is counted on their own each time.
+            Students are matched by nickname across sessions and assignments. One without a nickname (or with the class's “Student N”, or a
+            nickname two students used in the same class) is counted on their own each time.
           </p>
           <ul className="mt-3 space-y-3">
             {results.learners.map((l) => (
