@@ -41,6 +41,9 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
     );
   }
   const { results } = body;
+  // Questions nobody has answered yet (an assignment asks at every step) fold away below the ones with answers.
+  const answered = results.polls.filter((p) => p.firstAnswers > 0 || p.rounds);
+  const unanswered = results.polls.filter((p) => !(p.firstAnswers > 0 || p.rounds));
   return (
     <div className="mt-4 space-y-8">
       <div>
@@ -78,10 +81,22 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
           Per question
         </h2>
         <ol className="mt-3 space-y-5">
-          {results.polls.map((p) => (
+          {answered.map((p) => (
             <PollResultCard key={p.key} poll={p} />
           ))}
         </ol>
+        {unanswered.length > 0 && (
+          <details className="mt-4 rounded-xl border border-slate-800 p-3">
+            <summary className="cursor-pointer font-semibold">
+              {unanswered.length} {unanswered.length === 1 ? "question" : "questions"} not answered yet
+            </summary>
+            <ol className="mt-3 space-y-5">
+              {unanswered.map((p) => (
+                <PollResultCard key={p.key} poll={p} />
+              ))}
+            </ol>
+          </details>
+        )}
       </section>
       {results.learners.length > 0 && (
         <section aria-labelledby="per-student">
@@ -148,9 +163,11 @@ function PollResultCard({ poll }: { poll: PollResult }) {
         </span>
       </h3>
       <p className="mt-1">
-        {poll.rightShare !== null ? (
+        {poll.firstAnswers === 0 ? (
+          "No first answers yet."
+        ) : poll.hasAnswer ? (
           <>
-            <strong>{pct(poll.rightShare)}</strong> of {poll.firstAnswers} first answers right
+            <strong>{pct(poll.rightShare ?? 0)}</strong> of {poll.firstAnswers} first answers right
             {right ? <> (&ldquo;{right.text}&rdquo;)</> : null}
           </>
         ) : (
