@@ -4,15 +4,15 @@ import { useEffect, useState } from "react";
 
 /**
  * The link students open, as text to copy and as a QR code to scan from the
- * projector or a printed sheet. Generated in the browser from this page's
- * own address, so it is the address the teacher's students reach too.
+ * projector or a printed sheet: the address the server says students reach
+ * (PUBLIC_URL, or this machine on the classroom network), as a room's join link.
  */
-export function AssignmentLink({ id, path }: { id: string; path: string }) {
+export function AssignmentLink({ id, path, url: given }: { id: string; path: string; url?: string }) {
   const [url, setUrl] = useState("");
   const [qr, setQr] = useState("");
   const [copied, setCopied] = useState(false);
   useEffect(() => {
-    const full = `${window.location.origin}${path}`;
+    const full = given ?? `${window.location.origin}${path}`;
     setUrl(full);
     let live = true;
     void import("qrcode").then((QRCode) =>
@@ -21,7 +21,7 @@ export function AssignmentLink({ id, path }: { id: string; path: string }) {
     return () => {
       live = false;
     };
-  }, [path]);
+  }, [path, given]);
   return (
     <div className="flex flex-wrap items-start gap-5 rounded-xl border border-emerald-700 bg-emerald-950/40 p-4">
       {qr && (

@@ -75,7 +75,7 @@ export function AssignmentProgressView({ id }: { id: string }) {
           {closed ? " · closed: it takes no more answers" : ""}
         </p>
       </div>
-      <AssignmentLink id={progress.id} path={`/a/${progress.id}`} />
+      <AssignmentLink id={progress.id} path={`/a/${progress.id}`} url={progress.url} />
       {error && (
         <p role="alert" className="text-rose-200">
           {error}

@@ -59,7 +59,7 @@ export function AssignmentsView() {
             {created.skipped > 0 &&
               ` ${created.skipped} polls asked in another binding mode were left out (assign that scenario on its own).`}
           </p>
-          <AssignmentLink id={created.assignment.id} path={created.path} />
+          <AssignmentLink id={created.assignment.id} path={created.path} url={created.url} />
           <a href={`/assignments/${created.assignment.id}`} className="inline-block font-semibold text-sky-200 underline">
             Watch its progress
           </a>

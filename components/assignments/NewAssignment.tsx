@@ -43,6 +43,8 @@ export function NewAssignment({
   const [sessions, setSessions] = useState<AccountSessionList["sessions"]>([]);
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const [someSteps, setSomeSteps] = useState(false);
+  const [picked, setPicked] = useState<ReadonlySet<number>>(new Set());
 
   useEffect(() => {
     callApi<AccountLessonList>("/api/account/lessons")
@@ -53,11 +55,23 @@ export function NewAssignment({
       .catch(() => setSessions([]));
   }, []);
 
+  // The steps a "what happens next?" can follow: every one but the last.
+  const pickedScenario = SCENARIOS.find((s) => s.value === scenario) ?? SCENARIOS[0];
+  const askable: string[] =
+    kind === "builtin"
+      ? getScenario(pickedScenario.mode, pickedScenario.variant)
+          .steps.slice(0, -1)
+          .map((st) => st.title)
+      : kind === "lesson"
+        ? Array.from({ length: Math.max(0, (lessons.find((l) => l.id === lessonId)?.stepCount ?? 0) - 1) }, (_, i) => `Step ${i + 1}`)
+        : [];
+
   function body(): CreateAssignmentBody | null {
     const common = {
       title: title.trim() || undefined,
       dueAt: due ? new Date(due).getTime() : null,
       requireNickname,
+      ...(someSteps && kind !== "session" ? { steps: [...picked].filter((i) => i < askable.length).sort((a, b) => a - b) } : {}),
     };
     if (kind === "builtin") {
       const picked = SCENARIOS.find((s) => s.value === scenario) ?? SCENARIOS[0];
@@ -75,6 +89,7 @@ export function NewAssignment({
         e.preventDefault();
         const b = body();
         if (!b) return setError(kind === "lesson" ? "Choose one of your lessons." : "Choose a finished session.");
+        if (b.steps && b.steps.length === 0) return setError("Pick at least one step to ask at, or ask after every step.");
         setBusy(true);
         setError("");
         callApi<CreatedAssignment>("/api/assignments", { json: b })
@@ -164,6 +179,50 @@ export function NewAssignment({
             ))}
           </select>
         </label>
+      )}
+      {kind !== "session" && askable.length > 0 && (
+        <fieldset>
+          <legend className="font-semibold">Ask &ldquo;what happens next?&rdquo;</legend>
+          <div className="mt-2 flex flex-wrap gap-4">
+            <label className="flex items-center gap-2">
+              <input type="radio" name="steps" checked={!someSteps} onChange={() => setSomeSteps(false)} className="h-5 w-5" />
+              After every step
+            </label>
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="steps"
+                checked={someSteps}
+                onChange={() => setSomeSteps(true)}
+                className="h-5 w-5"
+                data-testid="assign-some-steps"
+              />
+              Only after the steps I pick
+            </label>
+          </div>
+          {someSteps && (
+            <div className="mt-3 grid gap-2 sm:grid-cols-3">
+              {askable.map((name, i) => (
+                <label key={i} className="flex items-center gap-2">
+                  <input
+                    type="checkbox"
+                    checked={picked.has(i)}
+                    onChange={(e) => {
+                      const next = new Set(picked);
+                      if (e.target.checked) next.add(i);
+                      else next.delete(i);
+                      setPicked(next);
+                    }}
+                    className="h-5 w-5"
+                    data-testid="assign-step"
+                    data-step={i + 1}
+                  />
+                  {i + 1}. {name}
+                </label>
+              ))}
+            </div>
+          )}
+        </fieldset>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
         <label className="block">

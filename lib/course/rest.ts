@@ -61,6 +61,8 @@ export interface CreatedAssignment {
   assignment: AssignmentSummary;
   /** The student's link, relative to the server (`/a/{id}`). */
   path: string;
+  /** The whole link students open: PUBLIC_URL, or this machine's address on the classroom network, as a room's join link. */
+  url: string;
   /** Polls of the session's other binding modes, left out (a walk follows one scenario). */
   skipped: number;
 }

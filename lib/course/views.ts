@@ -86,6 +86,8 @@ export function studentProgressView(a: Assignment, student: AssignmentStudent, g
 /** The teacher's view of one assignment: who started, who finished, and per poll the answer counts. */
 export interface AssignmentProgress {
   id: string;
+  /** The whole link students open (added by the server, which knows its address). */
+  url?: string;
   title: string;
   source: AssignmentSource;
   lessonKey: string;

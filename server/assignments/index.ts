@@ -17,6 +17,8 @@ export interface AssignmentsApiDeps {
   /** A lesson version the request may run, as starting a session from it checks (server/http/lessonsApi.ts). */
   lessonFor?: (req: IncomingMessage, ref: { id: string; version?: number }) => Promise<SessionLesson>;
   trustProxy: boolean;
+  /** The base of the links students open (`{base}/a/{id}`). */
+  linkBase: (req: IncomingMessage) => Promise<string>;
 }
 
 /** Self-paced assignments and results across a course: wiring only (./service.ts, ./results.ts, ./routes.ts). */
@@ -34,5 +36,12 @@ export function createAssignmentsApi(deps: AssignmentsApiDeps) {
     },
   });
   const results = createResultsReader({ sessions: deps.sessions, assignments: deps.store, lessons: deps.lessons });
-  return createAssignmentRoutes({ service, results, store: deps.store, accountOf: deps.access.accountOf, trustProxy: deps.trustProxy });
+  return createAssignmentRoutes({
+    service,
+    results,
+    store: deps.store,
+    accountOf: deps.access.accountOf,
+    trustProxy: deps.trustProxy,
+    linkBase: deps.linkBase,
+  });
 }

@@ -26,6 +26,7 @@ export interface AssignmentRouteDeps {
   store: AssignmentStore;
   accountOf: (req: IncomingMessage) => Promise<Account | null>;
   trustProxy: boolean;
+  linkBase: (req: IncomingMessage) => Promise<string>;
 }
 
 function sendFile(res: ServerResponse, file: { filename: string; body: string }): void {
@@ -73,7 +74,8 @@ export function createAssignmentRoutes(deps: AssignmentRouteDeps) {
       if (method === "GET") sendJson(res, 200, { assignments: await service.list(await teacher(req)) });
       else if (method === "POST") {
         const account = await teacher(req);
-        sendJson(res, 201, await service.create(req, account, await readJsonBody(req)));
+        const created = await service.create(req, account, await readJsonBody(req));
+        sendJson(res, 201, { ...created, url: `${await deps.linkBase(req)}${created.path}` });
       } else throw methodNotAllowed(["GET", "POST"], "Use GET to list your assignments or POST to make one.");
       return true;
     }
@@ -81,8 +83,10 @@ export function createAssignmentRoutes(deps: AssignmentRouteDeps) {
       case undefined:
         // The link's view is public; the teacher's (progress, closing, deleting) needs the account.
         if (method === "GET") {
-          if (url.searchParams.get("view") === "progress") sendJson(res, 200, await service.progress(await teacher(req), id));
-          else sendJson(res, 200, await service.view(id));
+          if (url.searchParams.get("view") === "progress") {
+            const progress = await service.progress(await teacher(req), id);
+            sendJson(res, 200, { ...progress, url: `${await deps.linkBase(req)}/a/${progress.id}` });
+          } else sendJson(res, 200, await service.view(id));
         } else if (method === "PATCH") sendJson(res, 200, await service.update(await teacher(req), id, await readJsonBody(req)));
         else if (method === "DELETE") sendJson(res, 200, await service.remove(await teacher(req), id));
         else throw methodNotAllowed(["GET", "PATCH", "DELETE"]);

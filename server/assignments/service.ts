@@ -123,7 +123,7 @@ export function createAssignmentService(deps: AssignmentDeps) {
   }
 
   return {
-    async create(req: IncomingMessage, account: Account, body: unknown): Promise<CreatedAssignment> {
+    async create(req: IncomingMessage, account: Account, body: unknown): Promise<Omit<CreatedAssignment, "url">> {
       const input = parseBody(createAssignmentSchema, body);
       if ((await store.countByOwner(account.id)) >= MAX_ASSIGNMENTS_PER_ACCOUNT) {
         throw new HttpError(

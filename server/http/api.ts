@@ -124,6 +124,11 @@ export function createApiHandler(deps: ApiDeps) {
           access,
           lessonFor: lessons ? (req, ref) => lessons.forSession(req, ref) : undefined,
           trustProxy: deps.config.trustProxy ?? false,
+          // The address students open, as a room's join link has it (PUBLIC_URL, or this machine on the LAN).
+          linkBase: async (req) => {
+            const interfaces = os.networkInterfaces();
+            return joinBase(req, deps.config, interfaces, await hostNames.nameFor(pickLanAddress(interfaces)?.address)).base;
+          },
         })
       : null;
   // Lessons written (created or edited) per address: each is up to MAX_LESSON_BODY_BYTES on disk.

@@ -66,6 +66,8 @@ export interface ProgressPoll {
 }
 export interface TeacherProgress {
   id: string;
+  /** The whole link students open (its port follows the server's). */
+  url: string;
   started: number;
   finished: number;
   closedAt: number | null;
