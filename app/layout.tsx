@@ -1,10 +1,13 @@
 import type { Metadata, Viewport } from "next";
+import { NextIntlClientProvider } from "next-intl";
+import { getLocale, getTranslations } from "next-intl/server";
+import { directionOf } from "@/i18n/locales";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: "Dynamic provisioning, live",
-  description: "A live classroom walk-through of Kubernetes dynamic volume provisioning.",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("meta");
+  return { title: t("product"), description: t("description") };
+}
 
 export const viewport: Viewport = {
   width: "device-width",
@@ -12,10 +15,19 @@ export const viewport: Viewport = {
   themeColor: "#0b1220",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+/**
+ * The page's language is the reader's (i18n/request.ts): `lang` for screen
+ * readers and hyphenation, `dir` so Arabic lays out right to left. Client
+ * components read their messages from the provider (next-intl passes this
+ * locale's catalog down).
+ */
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const locale = await getLocale();
   return (
-    <html lang="en">
-      <body className="min-h-screen antialiased">{children}</body>
+    <html lang={locale} dir={directionOf(locale)}>
+      <body className="min-h-screen antialiased">
+        <NextIntlClientProvider>{children}</NextIntlClientProvider>
+      </body>
     </html>
   );
 }

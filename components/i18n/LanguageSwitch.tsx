@@ -1,0 +1,62 @@
+"use client";
+
+import { useLocale, useTranslations } from "next-intl";
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import {
+  LANGUAGE_NAMES,
+  LOCALES,
+  LOCALE_COOKIE,
+  LOCALE_COOKIE_MAX_AGE_S,
+  isAppLocale,
+  isShippedLocale,
+  type AppLocale,
+} from "@/i18n/locales";
+
+/** Remember the choice on this device: the server reads the cookie on every request (i18n/request.ts). */
+export function rememberLocale(locale: AppLocale): void {
+  document.cookie = `${LOCALE_COOKIE}=${locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE_S}; Path=/; SameSite=Lax`;
+}
+
+/**
+ * The visible language switch: a native select, so it works from the keyboard
+ * and a screen reader names it, and each language is written in itself. It
+ * re-renders the page in place (router.refresh): a live class keeps its
+ * socket, its vote and its place.
+ */
+export function LanguageSwitch({ className = "" }: { className?: string }) {
+  const locale = useLocale();
+  const t = useTranslations("language");
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  // The pseudo-locale is never offered; while a test has chosen it, it is shown so the select tells the truth.
+  const options: readonly AppLocale[] = isShippedLocale(locale) ? LOCALES : [...LOCALES, locale];
+  return (
+    <label className={`inline-flex shrink-0 items-center gap-1 text-sm text-slate-300 ${className}`}>
+      <svg viewBox="0 0 16 16" className="h-4 w-4" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.3">
+        <circle cx="8" cy="8" r="6.5" />
+        <path d="M1.5 8h13M8 1.5c2 2 2.6 4 2.6 6.5S10 12.5 8 14.5M8 1.5C6 3.5 5.4 5.5 5.4 8S6 12.5 8 14.5" />
+      </svg>
+      <select
+        data-testid="language-switch"
+        data-lang={locale}
+        aria-label={t("label")}
+        value={locale}
+        disabled={pending}
+        onChange={(e) => {
+          const next = e.target.value;
+          if (!isAppLocale(next) || next === locale) return;
+          rememberLocale(next);
+          startTransition(() => router.refresh());
+        }}
+        className="max-w-[9rem] rounded-md border border-slate-600 bg-slate-900 py-1 pe-1 ps-1.5 text-sm text-slate-100"
+      >
+        {options.map((l) => (
+          <option key={l} value={l} lang={l}>
+            {LANGUAGE_NAMES[l]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

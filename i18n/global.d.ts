@@ -1,0 +1,10 @@
+import type { AppLocale } from "./locales";
+import type en from "../messages/en.json";
+
+// Keys and locales checked by the compiler: t("poll.closed") with a typo does not build.
+declare module "next-intl" {
+  interface AppConfig {
+    Locale: AppLocale;
+    Messages: typeof en;
+  }
+}
