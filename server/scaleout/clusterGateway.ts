@@ -12,7 +12,7 @@ import { log } from "../logger";
 import type { PresenceFigure, RoomRegistry } from "../rooms/registry";
 import { newId } from "../secrets";
 import { redisCommand, type Fence, type RedisClient, type RedisSessionStore } from "../store/redis";
-import { StoreError } from "../store/types";
+import { StoreError, StoreInDoubtError, StoreUnavailableError } from "../store/types";
 import { toError } from "../../lib/errors";
 import { NodeLease } from "./lease";
 import { OrderedQueue } from "./orderedQueue";
@@ -21,7 +21,9 @@ import { PRESENCE_CHANNEL, PresenceBoard } from "./presenceBoard";
 import { PresenceRecount } from "./presenceRecount";
 import { CallRouter, asUnavailable, type Progress } from "./routing";
 import { RpcTransport, type Call } from "./rpc";
-import { CLAIM_CHECK_MS, LEASE_WATCH_MS, PRESENCE_RECONCILE_MS, type ClusterTimings } from "./timing";
+import { CLAIM_CHECK_MS, LEASE_WATCH_MS, PRESENCE_RECONCILE_MS, RETRY_PAUSE_MS, type ClusterTimings } from "./timing";
+import { VoteFold } from "./voteFold";
+import { NO_GATE, castVote } from "./voteIntake";
 
 export type { ClusterTimings } from "./timing";
 
@@ -64,6 +66,14 @@ export type { ClusterTimings } from "./timing";
  *   rpc.ts             the envelope between nodes and its pub/sub transport
  *   routing.ts         each call run on its owner, and when one may run again
  *   presenceRecount.ts the owner's rooms counted from every node's figures
+ *   voteIntake.ts      a student's vote taken where the socket is, checked and kept in Redis
+ *   voteFold.ts        the owner folding those votes into the log, in order
+ *
+ * Votes make no round trip to the owner: the node holding the student's
+ * socket checks the vote against the session's gate in Redis and appends it
+ * to the session's intake in one script, and acknowledges it once Redis has
+ * it; the owner folds the intake into the log in order, before anything that
+ * shuts votes out (server/store/redisGate.ts says how the gate follows the log).
  */
 
 export interface ClusterOptions {
@@ -98,6 +108,9 @@ export class ClusterGateway implements RoomGateway {
   private readonly rpc: RpcTransport;
   private readonly routing: CallRouter;
   private readonly recounts: PresenceRecount;
+  private readonly votes: VoteFold;
+  /** The vote fold's own connection (its blocking read would hold up every other command). */
+  private readonly reader: RedisClient;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly o: ClusterOptions) {
@@ -119,7 +132,18 @@ export class ClusterGateway implements RoomGateway {
     });
     this.ownership = new SessionOwnership({ nodeId, client: o.client, lease: this.lease, rooms: o.rooms, presence: this.presence });
     this.rpc = new RpcTransport({ nodeId, client: o.client, subscriber: o.subscriber, answer: (request) => this.routing.answer(request) });
-    this.routing = new CallRouter({ nodeId, local: o.local, ownership: this.ownership, rpc: this.rpc, nodeTtlMs: o.timings.nodeTtlMs });
+    this.reader = o.client.duplicate();
+    this.reader.on("error", (err: Error) => log.warn("redis client error (vote fold)", { error: err.message }));
+    const fenceOf = (sessionId: string) => this.ownership.fenceOf(sessionId);
+    this.votes = new VoteFold({ client: o.client, reader: this.reader, store: o.store, rooms: o.rooms, fenceOf });
+    this.routing = new CallRouter({
+      nodeId,
+      local: o.local,
+      ownership: this.ownership,
+      rpc: this.rpc,
+      nodeTtlMs: o.timings.nodeTtlMs,
+      votes: this.votes,
+    });
     this.recounts = new PresenceRecount({ rooms: o.rooms, board: this.presence });
   }
 
@@ -127,6 +151,8 @@ export class ClusterGateway implements RoomGateway {
     await this.lease.renew();
     if (!this.lease.valid()) throw new StoreError("could not register this node in Redis");
     this.o.store.fenceWith((sessionId) => this.ownership.fenceOf(sessionId));
+    this.o.rooms.closeDueWith((sessionId, pollId) => this.closeDue(sessionId, pollId));
+    await this.reader.connect();
     await this.rpc.listen();
     await this.o.subscriber.subscribe(PRESENCE_CHANNEL, (sessionId: string) => this.recounts.soon(sessionId));
     this.timers.push(setInterval(() => void this.lease.renew(), this.lease.heartbeatMs));
@@ -135,6 +161,7 @@ export class ClusterGateway implements RoomGateway {
     this.timers.push(setInterval(() => this.reconcilePresence(), PRESENCE_RECONCILE_MS));
     for (const t of this.timers) t.unref();
     this.presence.start();
+    this.votes.start();
     log.info("cluster node started", { nodeId: this.nodeId });
   }
 
@@ -143,6 +170,8 @@ export class ClusterGateway implements RoomGateway {
     for (const t of this.timers) clearInterval(t);
     this.recounts.stop();
     this.presence.stop();
+    await this.votes.stop();
+    await this.reader.quit().catch(() => undefined);
     // Leave cleanly: others may take our sessions at once instead of waiting for the key to expire.
     await this.lease.release();
     await this.rpc.close();
@@ -181,18 +210,60 @@ export class ClusterGateway implements RoomGateway {
     const sender = `${member.sessionId}|${member.participantId ?? member.role}`;
     const progress: Progress = { mayHaveRunOn: null };
     const call: Call = { method: "command", args: [member, command] };
-    return this.senders.run(
-      sender,
-      deadline,
-      async () => {
+    const route = async (): Promise<Ack<unknown>> => {
+      try {
+        return await this.routing.routeTyped(member.sessionId, call, { deadline, sender: `${this.nodeId}|${sender}`, progress });
+      } catch (err) {
+        return { ok: false, error: refusal(err, member.sessionId) };
+      }
+    };
+    if (command.event === "poll:vote" && member.participantId) {
+      // Taken here, in Redis (./voteIntake.ts); the owner only while the session has no gate yet.
+      const vote = async (): Promise<Ack<unknown>> => {
+        let cast: Awaited<ReturnType<typeof castVote>>;
         try {
-          return await this.routing.routeTyped(member.sessionId, call, { deadline, sender: `${this.nodeId}|${sender}`, progress });
+          cast = await castVote(this.o.client, member, command.payload);
         } catch (err) {
-          return { ok: false, error: refusal(err, member.sessionId) };
+          return { ok: false, error: voteRefusal(err, member.sessionId) };
         }
-      },
-      (started) => ({ ok: false, error: protocolError(started && progress.mayHaveRunOn ? "UNCONFIRMED" : "UNAVAILABLE") }),
-    );
+        return cast === NO_GATE ? route() : cast;
+      };
+      // Sent to Redis and not answered in time: it may have been taken.
+      return this.senders.run(sender, deadline, vote, (started) => ({
+        ok: false,
+        error: protocolError(started ? "UNCONFIRMED" : "UNAVAILABLE"),
+      }));
+    }
+    return this.senders.run(sender, deadline, route, (started) => ({
+      ok: false,
+      error: protocolError(started && progress.mayHaveRunOn ? "UNCONFIRMED" : "UNAVAILABLE"),
+    }));
+  }
+
+  /**
+   * A poll's countdown ran out in a room this node owns: it is closed like the
+   * teacher's close, through the owner's path, which first folds the votes
+   * other nodes took (./voteFold.ts). Tried again while the room stays here and
+   * the close neither happened nor became pointless (a second close is refused).
+   */
+  private closeDue(sessionId: string, pollId: string): void {
+    // Routed like any call: a node resuming from a freeze confirms its claim first, or hands the close to the owner.
+    const member: Member = { sessionId, role: "host", participantId: null };
+    const call: Call = { method: "command", args: [member, { event: "poll:close", payload: { pollId } }] };
+    const progress: Progress = { mayHaveRunOn: null };
+    const again = () => {
+      const room = this.o.rooms.get(sessionId);
+      if (room && !room.isEnded) setTimeout(() => this.closeDue(sessionId, pollId), RETRY_PAUSE_MS * 10).unref();
+    };
+    this.routing
+      .routeTyped(sessionId, call, { deadline: Date.now() + this.t.ackBudgetMs, sender: "", progress })
+      .then((ack) => {
+        if (!ack.ok && !["POLL_CLOSED", "NO_SUCH_POLL", "SESSION_ENDED"].includes(ack.error.code)) again();
+      })
+      .catch((err: unknown) => {
+        log.warn("a poll that is due could not be closed yet", { sessionId, error: toError(err).message });
+        again();
+      });
   }
 
   /** Presence is counted where the sockets are: this node writes its figure, the owner adds them up. */
@@ -265,6 +336,14 @@ function refusal(err: unknown, sessionId: string): ReturnType<typeof protocolErr
   const unavailable = asUnavailable(err);
   if (unavailable) return protocolError(unavailable.code, unavailable.message);
   log.error("command failed", { sessionId, error: toError(err).stack });
+  return protocolError("INTERNAL", ERROR_CODES.INTERNAL);
+}
+
+/** What a vote's sender is told when Redis did not take it, or may have. */
+function voteRefusal(err: unknown, sessionId: string): ReturnType<typeof protocolError> {
+  if (err instanceof StoreUnavailableError) return protocolError("UNAVAILABLE");
+  if (err instanceof StoreInDoubtError) return protocolError("UNCONFIRMED");
+  log.error("a vote could not be taken", { sessionId, error: toError(err).stack });
   return protocolError("INTERNAL", ERROR_CODES.INTERNAL);
 }
 

@@ -10,6 +10,7 @@ import { timeForward } from "../ops/metrics";
 import { NotOwner, type SessionOwnership } from "./ownership";
 import type { Call, Method, Results, RpcRequest, RpcResponse, RpcTransport } from "./rpc";
 import { RETRY_PAUSE_MS, attemptMs, pause } from "./timing";
+import type { VoteFold } from "./voteFold";
 
 /**
  * Runs each call on its session's owner: here, or forwarded over RPC to the
@@ -43,6 +44,8 @@ export interface CallRouterOptions {
   ownership: SessionOwnership;
   rpc: RpcTransport;
   nodeTtlMs: number;
+  /** The votes other nodes took: folded before what must follow them (./voteFold.ts). */
+  votes: VoteFold;
 }
 
 export class CallRouter {
@@ -149,7 +152,7 @@ export class CallRouter {
       await ownership.confirm(sessionId, deadline);
       if (call.method === "command") progress.mayHaveRunOn = this.o.nodeId;
       try {
-        return await this.runLocal(call);
+        return await this.o.votes.around(sessionId, call, () => this.runLocal(call));
       } catch (err) {
         if (!(err instanceof LostOwnershipError)) throw err;
         // Its write was refused, so nothing of it was written: run it wherever the session is owned now.

@@ -20,7 +20,7 @@ import { asStreamEntries, asString, asStrings, classifyRedisError, redisCommand,
 import {
   K,
   REDIS_SCHEMA_VERSION,
-  appendEventCommand,
+  appendEventsCommand,
   deleteEndedCommand,
   raisePeakCommand,
   summaryFields,
@@ -31,7 +31,16 @@ import { RedisSessionAccess, consoleJson } from "./redisAccess";
 import { firstConsole } from "./consoles";
 
 // Where other modules have always found the Redis connection and the scale-out keys; they live beside it now.
-export { asString, asStrings, classifyRedisError, connectRedis, redisCommand, type RedisClient } from "./redisClient";
+export {
+  asStreamEntries,
+  asString,
+  asStrings,
+  classifyRedisError,
+  connectRedis,
+  evalCached,
+  redisCommand,
+  type RedisClient,
+} from "./redisClient";
 export { epochKey, ownerKey, presenceKey, type Fence } from "./redisLayout";
 
 /**
@@ -68,6 +77,11 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
   /** Scale-out: the claim each session's events are written under; null refuses the write here. */
   private fenceOf: ((sessionId: string) => Fence | null) | null = null;
 
+  /** Scale-out votes: the intake entry each folded vote's event takes out of the intake when it is written. */
+  private readonly intakeIds = new WeakMap<SessionEvent, string>();
+  /** The intake entry being folded now (see foldIntake). */
+  private folding: { sessionId: string; entryId: string; used: boolean } | null = null;
+
   constructor(private readonly client: RedisClient) {
     super("events to redis", logError, "redis");
     this.access = new RedisSessionAccess(client);
@@ -80,6 +94,30 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
    */
   fenceWith(fenceOf: (sessionId: string) => Fence | null): void {
     this.fenceOf = fenceOf;
+  }
+
+  /**
+   * Runs `fold` (the owner applying one vote of the intake, server/scaleout/voteFold.ts) and ties the vote's event,
+   * if it appends one, to the intake entry: the script that writes the event deletes the entry, so the intake
+   * holds exactly the votes not yet in the log. Returns whether an event took it.
+   */
+  foldIntake(sessionId: string, entryId: string, fold: () => void): boolean {
+    const folding = (this.folding = { sessionId, entryId, used: false });
+    try {
+      fold();
+    } finally {
+      this.folding = null;
+    }
+    return folding.used;
+  }
+
+  override append(sessionId: string, event: SessionEvent): void {
+    const folding = this.folding;
+    if (folding && !folding.used && folding.sessionId === sessionId && event.type === "poll:voted") {
+      folding.used = true;
+      this.intakeIds.set(event, folding.entryId);
+    }
+    super.append(sessionId, event);
   }
 
   /** One command; a failure says whether it was never sent, refused, or unconfirmed (classifyRedisError). */
@@ -146,43 +184,37 @@ export class RedisSessionStore extends BatchedStore implements SessionStore {
     return total;
   }
 
-  /** One pipelined round trip per batch; a refused entry fails only its session. */
+  /** One pipelined round trip per batch, one script per session's events; a refused write fails only its session. */
   protected async writeBatch(batch: QueuedWrite[]): Promise<BatchOutcome> {
-    const ops: Promise<unknown>[] = [];
-    // Decided once per batch, so a session's events in one batch are all written under one claim, or none is.
-    const fences = new Map<string, Fence | null>();
-    const fenceFor = (sessionId: string): Fence | null | undefined => {
-      if (!this.fenceOf) return undefined;
-      if (!fences.has(sessionId)) fences.set(sessionId, this.fenceOf(sessionId));
-      return fences.get(sessionId);
-    };
+    const ops: { sessionId: string; op: Promise<unknown> }[] = [];
+    // Each session's events in this batch, in order: written by one script, under one claim, or refused here.
+    const events = new Map<string, SessionEvent[]>();
     for (const write of batch) {
       if (write.kind === "token") {
-        ops.push(this.cmd(["HSET", K.tokens(write.sessionId), write.tokenHash, write.participantId]));
-        continue;
+        ops.push({ sessionId: write.sessionId, op: this.cmd(["HSET", K.tokens(write.sessionId), write.tokenHash, write.participantId]) });
+      } else if (write.kind === "peak") {
+        ops.push({ sessionId: write.sessionId, op: this.cmd(raisePeakCommand(write.sessionId, write.peak)) });
+      } else {
+        const list = events.get(write.sessionId);
+        if (list) list.push(write.event);
+        else events.set(write.sessionId, [write.event]);
       }
-      if (write.kind === "peak") {
-        ops.push(this.cmd(raisePeakCommand(write.sessionId, write.peak)));
-        continue;
-      }
-      const { sessionId, event } = write;
-      const fence = fenceFor(sessionId);
-      if (fence === null) {
-        ops.push(Promise.reject(new LostOwnershipError(false)));
-        continue;
-      }
-      // The event's summary delta rides in the same script call: no extra command per event.
-      ops.push(this.cmd(appendEventCommand(sessionId, event, fence)));
     }
-    const results = await Promise.allSettled(ops);
-    // Each entry is its own command: a refused one (a stale owner's) fails only its session. The first error of
-    // a session says what happened to it (its later entries fail for the same reason, or on the sequence gap).
+    for (const [sessionId, list] of events) {
+      const fence = this.fenceOf ? this.fenceOf(sessionId) : undefined;
+      const op =
+        fence === null
+          ? Promise.reject(new LostOwnershipError(false))
+          : // The events' summary deltas ride in the same script call: no extra command per event.
+            this.cmd(appendEventsCommand(sessionId, list, fence, (e) => this.intakeIds.get(e)));
+      ops.push({ sessionId, op });
+    }
+    const results = await Promise.allSettled(ops.map((o) => o.op));
+    // A refused write (a stale owner's) fails only its session; its first error says what happened to it.
     const failed = new Map<string, Error>();
     results.forEach((r, i) => {
-      const { sessionId } = batch[i];
-      if (r.status === "rejected" && !failed.has(sessionId)) {
-        failed.set(sessionId, classifyRedisError(r.reason));
-      }
+      const { sessionId } = ops[i];
+      if (r.status === "rejected" && !failed.has(sessionId)) failed.set(sessionId, classifyRedisError(r.reason));
     });
     return failed;
   }

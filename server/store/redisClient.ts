@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { ClientClosedError, ClientOfflineError, ErrorReply, createClient } from "redis";
 import { errorMessage } from "../../lib/errors";
 import { log } from "../logger";
@@ -70,6 +71,9 @@ export function classifyRedisError(err: unknown): StoreError {
   if (err instanceof StoreError) return err;
   const message = errorMessage(err);
   if (err instanceof ErrorReply && message.includes("FENCED")) return new LostOwnershipError(true);
+  // A close, pause or end refused while votes wait in the intake (./redisGate.ts): nothing of it was written, and
+  // the owner runs it again once it has folded them, on its room reloaded from the log.
+  if (err instanceof ErrorReply && message.includes("INTAKE")) return new LostOwnershipError(false);
   if (err instanceof ErrorReply) return new StoreError(`redis refused a write: ${message}`);
   if (err instanceof ClientOfflineError || err instanceof ClientClosedError)
     return new StoreUnavailableError(`redis is unreachable: ${message}`);
@@ -81,4 +85,34 @@ export function redisCommand(client: Pick<RedisClient, "sendCommand">, args: (st
   return client.sendCommand(args.map(String)).catch((err: unknown) => {
     throw classifyRedisError(err);
   });
+}
+
+const shas = new Map<string, string>();
+
+/**
+ * A script by its SHA (EVALSHA), loaded with EVAL when Redis does not know it
+ * (NOSCRIPT: nothing ran, so sending it again is safe). For a hot single
+ * command; a pipeline of ordered writes keeps EVAL, where a NOSCRIPT retry
+ * could land after a later write. No per-command timer (node-redis's costs an
+ * AbortSignal per command): the caller bounds its wait (the ack budget).
+ */
+export function evalCached(
+  client: Pick<RedisClient, "sendCommand">,
+  script: string,
+  keys: number,
+  args: (string | number)[],
+): Promise<unknown> {
+  let sha = shas.get(script);
+  if (!sha) shas.set(script, (sha = createHash("sha1").update(script).digest("hex")));
+  const rest = [String(keys), ...args.map(String)];
+  return client
+    .sendCommand(["EVALSHA", sha, ...rest], { timeout: 0 })
+    .catch((err: unknown) => {
+      if (err instanceof ErrorReply && errorMessage(err).startsWith("NOSCRIPT"))
+        return client.sendCommand(["EVAL", script, ...rest], { timeout: 0 });
+      throw err;
+    })
+    .catch((err: unknown) => {
+      throw classifyRedisError(err);
+    });
 }

@@ -1,10 +1,14 @@
 import type { SessionEvent } from "../../lib/session/types";
 import { addEvent, emptyDelta, type SummaryDelta } from "./summary";
+import { APPEND_GATE, APPEND_GATE_CHECK, appendGateArgs, appendGateKeys } from "./redisGate";
+import { K, type Fence } from "./redisKeys";
+
+export { K, epochKey, ownerKey, presenceKey, type Fence } from "./redisKeys";
 
 /**
- * Where the Redis store keeps a session, and the scripts that change several
- * of its keys at once. Changing a key's name or meaning is a schema change:
- * bump REDIS_SCHEMA_VERSION.
+ * The scripts that change several of a session's Redis keys at once (the keys
+ * are named in ./redisKeys.ts). Changing a key's name or meaning is a schema
+ * change: bump REDIS_SCHEMA_VERSION.
  */
 
 /**
@@ -14,103 +18,66 @@ import { addEvent, emptyDelta, type SummaryDelta } from "./summary";
  */
 export const REDIS_SCHEMA_VERSION = 2;
 
-/**
- * Scale-out ownership (server/scaleout/clusterGateway.ts): the node that owns
- * a live session, and a counter bumped by every claim. A write names the
- * owner and count it was made under, and is refused once either moved on.
- */
-export const ownerKey = (sessionId: string) => `cls:owner:${sessionId}`;
-export const epochKey = (sessionId: string) => `cls:epoch:${sessionId}`;
-/** Scale-out presence: per node, the students and watchers connected to the session through it. */
-export const presenceKey = (sessionId: string) => `cls:pr:${sessionId}`;
-
-/** Who may write a session's events: the owning node and the claim it holds (see ownerKey). */
-export interface Fence {
-  node: string;
-  epoch: number;
-}
-
-export const K = {
-  /** A hash: the session's record and its summary (the fields summaryFields names, and `peak`). */
-  session: (id: string) => `cls:s:${id}`,
-  code: (code: string) => `cls:code:${code}`,
-  hostKey: (hash: string) => `cls:hk:${hash}`,
-  /** A stream: the event log, entry id `<seq>-1`. */
-  events: (id: string) => `cls:e:${id}`,
-  tokens: (id: string) => `cls:t:${id}`,
-  /** A hash: console id -> JSON { keyHash, accountId, createdAt }; each key hash also indexed under `hostKey`. */
-  consoles: (id: string) => `cls:cons:${id}`,
-  /** A sorted set: the accounts invited to drive the session, by when. */
-  coteachers: (id: string) => `cls:cot:${id}`,
-  /** Sorted sets per account, by the session's creation: the sessions it owns, and those it co-teaches. */
-  accountOwns: (accountId: string) => `cls:acct:${accountId}:owns`,
-  accountCoteaches: (accountId: string) => `cls:acct:${accountId}:cot`,
-  sessions: "cls:sessions",
-  schema: "cls:schema",
-  live: "cls:live",
-  /** The cluster's record of a session's owner node and its claim count (server/scaleout/clusterGateway.ts). */
-  owner: ownerKey,
-  epoch: epochKey,
-  /** Who is connected to the session through each node (server/scaleout/presenceBoard.ts). */
-  presence: presenceKey,
-  /** Readiness writes here (server/ops/readiness.ts); it expires on its own. */
-  probe: "cls:probe",
-};
-
 /** A session's first summary as hash fields (HSET pairs); `endedAt` is '' while it is live. */
 export function summaryFields(d: SummaryDelta): (string | number)[] {
   return ["events", d.events, "participants", d.participants, "polls", d.polls, "lastEventAt", d.lastEventAt, "endedAt", d.endedAt ?? ""];
 }
 
 /**
- * One event, atomically: the fence first (when the writer names one, it must
- * still be the session's owner under the same claim), then the stream entry
- * (Redis refuses a sequence number that exists, which aborts the script), then
- * the summary, by the delta summary.ts computed for the event (the script
- * applies it and decides nothing). A stale owner's refused event therefore
- * changes nothing, not even "ended".
- * KEYS: events stream, session hash, live set, owner, claim count.
- * ARGV: entry id, json, session id, owner node ('' for no fence), claim count,
- *       then the delta: events, participants, polls, lastEventAt, endedAt ('' when it did not end the session).
+ * A session's events of one write batch, in order, in one script: the fence
+ * first (when the writer names one, it must still be the session's owner
+ * under the same claim), then for each event its stream entry (Redis refuses
+ * a sequence number that exists, which aborts the script), the summary, by
+ * the delta summary.ts computed for the event (the script applies it and
+ * decides nothing), and the votes' gate (./redisGate.ts): a close, pause or end
+ * is refused, before it is written, while votes taken before it wait in the
+ * intake; the event's gate operation; the intake entry the event folds leaves
+ * the intake with it. A stale owner's refused events therefore change
+ * nothing, not even "ended". (One script per session and batch, not per event:
+ * a vote burst's events cost Redis and the owner a command each otherwise.)
+ * KEYS: events stream, session hash, live set, owner, claim count, then the gate's (gate, votes, removed, intake).
+ * ARGV: session id, owner node ('' for no fence), claim count, then 13 per event: entry id, json,
+ *       the delta (events, participants, polls, lastEventAt, endedAt: '' when it did not end the session),
+ *       and the gate's six (appendGateArgs).
  */
-const APPEND_EVENT = `if ARGV[4] ~= '' and (redis.call('GET', KEYS[4]) ~= ARGV[4] or redis.call('GET', KEYS[5]) ~= ARGV[5]) then
+const APPEND_EVENTS = `if ARGV[2] ~= '' and (redis.call('GET', KEYS[4]) ~= ARGV[2] or redis.call('GET', KEYS[5]) ~= ARGV[3]) then
   return redis.error_reply('FENCED this node no longer owns the session')
 end
-redis.call('XADD', KEYS[1], ARGV[1], 'e', ARGV[2])
-redis.call('HINCRBY', KEYS[2], 'events', ARGV[6])
-if ARGV[7] ~= '0' then redis.call('HINCRBY', KEYS[2], 'participants', ARGV[7]) end
-if ARGV[8] ~= '0' then redis.call('HINCRBY', KEYS[2], 'polls', ARGV[8]) end
-redis.call('HSET', KEYS[2], 'lastEventAt', ARGV[9])
-if ARGV[10] ~= '' then
-  redis.call('HSET', KEYS[2], 'endedAt', ARGV[10])
-  redis.call('SREM', KEYS[3], ARGV[3])
+for i = 4, #ARGV, 13 do
+  local g_seq, g_op, g_a, g_b, g_in, g_r = ARGV[i + 7], ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ARGV[i + 11], ARGV[i + 12]
+  ${APPEND_GATE_CHECK}
+  redis.call('XADD', KEYS[1], ARGV[i], 'e', ARGV[i + 1])
+  redis.call('HINCRBY', KEYS[2], 'events', ARGV[i + 2])
+  if ARGV[i + 3] ~= '0' then redis.call('HINCRBY', KEYS[2], 'participants', ARGV[i + 3]) end
+  if ARGV[i + 4] ~= '0' then redis.call('HINCRBY', KEYS[2], 'polls', ARGV[i + 4]) end
+  redis.call('HSET', KEYS[2], 'lastEventAt', ARGV[i + 5])
+  if ARGV[i + 6] ~= '' then
+    redis.call('HSET', KEYS[2], 'endedAt', ARGV[i + 6])
+    redis.call('SREM', KEYS[3], ARGV[1])
+  end
+  ${APPEND_GATE}
 end
 return 1`;
 
-/** The EVAL that appends one event (under `fence` when the writer names one) and applies its summary delta. */
-export function appendEventCommand(sessionId: string, event: SessionEvent, fence: Fence | undefined): (string | number)[] {
-  const d = emptyDelta();
-  addEvent(d, event);
-  return [
-    "EVAL",
-    APPEND_EVENT,
-    5,
-    K.events(sessionId),
-    K.session(sessionId),
-    K.live,
-    K.owner(sessionId),
-    K.epoch(sessionId),
-    `${event.seq}-1`,
-    JSON.stringify(event),
-    sessionId,
-    fence?.node ?? "",
-    fence?.epoch ?? 0,
-    d.events,
-    d.participants,
-    d.polls,
-    d.lastEventAt,
-    d.endedAt ?? "",
-  ];
+/**
+ * The EVAL that appends a session's events (under `fence` when the writer names one), each with its summary
+ * delta and its change to the votes' gate, taking out of the intake the vote each folds (`intakeIdOf`).
+ */
+export function appendEventsCommand(
+  sessionId: string,
+  events: readonly SessionEvent[],
+  fence: Fence | undefined,
+  intakeIdOf: (event: SessionEvent) => string | undefined,
+): (string | number)[] {
+  const args: (string | number)[] = [sessionId, fence?.node ?? "", fence?.epoch ?? 0];
+  for (const event of events) {
+    const d = emptyDelta();
+    addEvent(d, event);
+    args.push(`${event.seq}-1`, JSON.stringify(event), d.events, d.participants, d.polls, d.lastEventAt, d.endedAt ?? "");
+    args.push(...appendGateArgs(event, intakeIdOf(event)));
+  }
+  const keys = [K.events(sessionId), K.session(sessionId), K.live, K.owner(sessionId), K.epoch(sessionId), ...appendGateKeys(sessionId)];
+  return ["EVAL", APPEND_EVENTS, keys.length, ...keys, ...args];
 }
 
 const RAISE_PEAK = `local c = tonumber(redis.call('HGET', KEYS[1], 'peak') or '0')
@@ -129,7 +96,7 @@ export function raisePeakCommand(sessionId: string, peak: number): (string | num
  * host-key index, and it leaves its owner's and co-teachers' lists. Returns
  * the events deleted, or -1 when the session does not qualify.
  * KEYS: session hash, events, tokens, owner, sessions zset, host-key set, live set, code, claim count, presence,
- *       consoles, co-teachers.
+ *       consoles, co-teachers, then the votes' gate, votes, removed and intake.
  * ARGV: session id, cutoff (ms).
  */
 const DELETE_ENDED = `local ended = tonumber(redis.call('HGET', KEYS[1], 'endedAt') or '')
@@ -141,7 +108,7 @@ end
 local account = redis.call('HGET', KEYS[1], 'owner')
 if account and account ~= '' then redis.call('ZREM', 'cls:acct:' .. account .. ':owns', ARGV[1]) end
 for _, a in ipairs(redis.call('ZRANGE', KEYS[12], 0, -1)) do redis.call('ZREM', 'cls:acct:' .. a .. ':cot', ARGV[1]) end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9], KEYS[10], KEYS[11], KEYS[12])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16])
 redis.call('ZREM', KEYS[5], ARGV[1])
 redis.call('SREM', KEYS[6], ARGV[1])
 redis.call('SREM', KEYS[7], ARGV[1])
@@ -163,6 +130,10 @@ export function deleteEndedCommand(id: string, code: string, hostKeyHash: string
     K.presence(id),
     K.consoles(id),
     K.coteachers(id),
+    K.gate(id),
+    K.gateVotes(id),
+    K.gateRemoved(id),
+    K.intake(id),
   ];
   return ["EVAL", DELETE_ENDED, keys.length, ...keys, id, cutoff];
 }

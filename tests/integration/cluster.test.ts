@@ -8,6 +8,7 @@ import type { ClientSocket } from "./harness";
 import { followPatches, waitUntil, hostSnapshot } from "./harness";
 import { Replica, lookingBackOf, myVoteOf, rosterOf, snapshotOf, tallyOf } from "../../lib/protocol/replica";
 import { splitRoster } from "../../lib/session/roster";
+import { RedisSessionStore, connectRedis } from "../../server/store/redis";
 import { freePort, startRedis, type RedisServer } from "../support/loopback";
 import { spawnServer, type ServerProcess } from "./process";
 
@@ -145,7 +146,7 @@ describe("scale-out on Redis", () => {
     expect(teacher.roster.students().filter((s) => s.connected)).toHaveLength(2);
   });
 
-  it("answers each vote once when the owner stalls and the forwarding node resends it", async () => {
+  it("answers each forwarded call once when the owner stalls and the forwarding node resends it", async () => {
     const [a, b] = nodes;
     // Created through A: A owns the class. Every student is on B, whose calls go to A over Redis.
     const created = (await (
@@ -155,9 +156,6 @@ describe("scale-out on Redis", () => {
     await teacher.ready();
     const students = Array.from({ length: 6 }, (_, i) => client(b.url, { role: "student", code: created.code, nickname: `r${i}` }));
     await Promise.all(students.map((s) => s.ready()));
-    const open = (await teacher.emit("poll:open", { kind: "next-step" })) as { ok: true; data: { pollId: string } };
-    await waitUntil(() => students.every((s) => s.state.snapshot?.poll?.id === open.data.pollId), 10_000);
-    const options = students[0].state.snapshot!.poll!.options;
 
     // Every answer that crosses Redis, by call id.
     const { createClient } = await import("redis");
@@ -169,23 +167,79 @@ describe("scale-out on Redis", () => {
       if (m.kind === "res") answers.set(m.id, (answers.get(m.id) ?? 0) + 1);
     });
     try {
-      // A stalls for 1.5 s (a long pause, not long enough to lose the class): B's first try of each vote times out
-      // after 1 s and it sends it again; A reads both copies when it resumes.
+      // A stalls for 1.5 s (a long pause, not long enough to lose the class): B's first try of each question times
+      // out after 1 s and it sends it again; A reads both copies when it resumes.
       a.proc.kill("SIGSTOP");
-      const acks = students.map((s, i) => s.emit("poll:vote", { pollId: open.data.pollId, optionId: options[i % 2].id }));
+      const acks = students.map((s, i) => s.emit("question:ask", { text: `Why ${i}?`, target: { kind: "step", stepIndex: 0 } }));
       await new Promise((r) => setTimeout(r, 1_500));
       a.proc.kill("SIGCONT");
       expect((await Promise.all(acks)).map((ack) => ack.ok)).toEqual(students.map(() => true));
-      await waitUntil(() => teacher.state.tallies.at(-1)?.total === 6, 10_000);
       await new Promise((r) => setTimeout(r, 500));
-      // One answer per vote: the resend of a call still running is not answered a second time.
-      const votes = [...answers.values()];
-      expect(votes.length).toBeGreaterThanOrEqual(6);
-      expect(votes.filter((n) => n > 1)).toEqual([]);
+      // One answer per call: the resend of a call still running is not answered a second time.
+      const calls = [...answers.values()];
+      expect(calls.length).toBeGreaterThanOrEqual(6);
+      expect(calls.filter((n) => n > 1)).toEqual([]);
     } finally {
       a.proc.kill("SIGCONT");
       await spy.quit();
     }
+  }, 30_000);
+
+  it("acknowledges votes while the owner is stopped, and counts each once when it resumes", async () => {
+    const [a, b, c] = nodes;
+    const created = (await (
+      await fetch(`${a.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    ).json()) as { id: string; code: string; hostKey: string };
+    const teacher = client(a.url, { role: "host", code: created.code, hostKey: created.hostKey });
+    await teacher.ready();
+    const students = Array.from({ length: 6 }, (_, i) => client(i % 2 ? b.url : c.url, { role: "student", code: created.code }));
+    await Promise.all(students.map((s) => s.ready()));
+    const open = (await teacher.emit("poll:open", { kind: "next-step" })) as { ok: true; data: { pollId: string } };
+    await waitUntil(() => students.every((s) => s.state.snapshot?.poll?.id === open.data.pollId), 10_000);
+    const options = students[0].state.snapshot!.poll!.options;
+    const pollId = open.data.pollId;
+
+    // Votes make no round trip to the owner: B and C take them into Redis while A, the owner, is stopped (short of
+    // losing the class), and A folds them into the log when it resumes. Each student then changes their vote.
+    a.proc.kill("SIGSTOP");
+    try {
+      const first = await Promise.all(students.map((s) => s.emit("poll:vote", { pollId, optionId: options[0].id })));
+      expect(first.map((ack) => ack.ok)).toEqual(students.map(() => true));
+      const again = await Promise.all(students.map((s) => s.emit("poll:vote", { pollId, optionId: options[0].id })));
+      expect(again.map((ack) => ack.ok)).toEqual(students.map(() => true));
+      const changed = await Promise.all(students.map((s, i) => s.emit("poll:vote", { pollId, optionId: options[1 + (i % 2)].id })));
+      expect(changed.map((ack) => ack.ok)).toEqual(students.map(() => true));
+      // The receipt names the round, and a later vote a later position.
+      expect(changed.map((ack) => (ack.ok ? (ack.data as { round: number }).round : 0))).toEqual(students.map(() => 1));
+    } finally {
+      a.proc.kill("SIGCONT");
+    }
+    await waitUntil(() => teacher.state.tallies.at(-1)?.total === 6, 10_000);
+    // A vote for an option the poll does not have is refused where it is cast, as on one node.
+    expect(await students[1].emit("poll:vote", { pollId, optionId: "o99" })).toMatchObject({
+      ok: false,
+      error: { code: "NO_SUCH_OPTION" },
+    });
+
+    // The close folds every vote taken before it; a vote after it is refused.
+    expect((await teacher.emit("poll:close", { pollId })).ok).toBe(true);
+    expect(await students[0].emit("poll:vote", { pollId, optionId: options[0].id })).toMatchObject({
+      ok: false,
+      error: { code: "POLL_CLOSED" },
+    });
+    const store = await RedisSessionStore.open(await connectRedis(redis.url));
+    const log = await store.loadEvents(created.id);
+    await store.close();
+    const voted = log.filter((e) => e.type === "poll:voted");
+    // Two writes per student (the repeat wrote nothing), in the order each student sent them.
+    expect(voted).toHaveLength(12);
+    students.forEach((s, i) => {
+      const mine = voted.filter((e) => e.type === "poll:voted" && e.participantId === s.state.welcome!.participantId);
+      expect(mine.map((e) => (e.type === "poll:voted" ? e.optionId : ""))).toEqual([options[0].id, options[1 + (i % 2)].id]);
+    });
+    const closed = log.find((e) => e.type === "poll:closed");
+    expect(closed && closed.type === "poll:closed" ? closed.total : -1).toBe(6);
+    expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
   }, 30_000);
 
   it("serves one class from three processes, and survives the teacher's node dying mid-poll", async () => {
