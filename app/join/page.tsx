@@ -1,11 +1,20 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
+import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
 import { JoinForm } from "@/components/landing/StartOrJoin";
 
-export const metadata = { title: "Join a class · Dynamic provisioning, live" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("meta"))("joinClass") };
+}
 
-export default function JoinPage() {
+export default async function JoinPage() {
+  const t = await getTranslations("landing");
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4 py-8">
-      <h1 className="sr-only">Join a class</h1>
+      <h1 className="sr-only">{t("joinPageHeading")}</h1>
+      <div className="mb-3 flex justify-end">
+        <LanguageSwitch />
+      </div>
       <JoinForm />
     </main>
   );

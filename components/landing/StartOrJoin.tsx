@@ -1,10 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useLocale, useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import { saveHostKey } from "@/components/live/hostKeyStore";
 import { readApi, type CreatedSessionBody } from "@/lib/protocol/rest";
 import { TITLE_MAX, isRoomCode, normalizeRoomCode } from "@/lib/protocol/wire";
+
+/** A refusal the server explained (its sentence, or the catalog's for it): shown as it is, not as "unreachable". */
+class ServerRefusal extends Error {}
 
 export function StartOrJoin() {
   return (
@@ -16,6 +20,9 @@ export function StartOrJoin() {
 }
 
 function StartForm() {
+  const t = useTranslations("landing");
+  const common = useTranslations("common");
+  const locale = useLocale();
   const [title, setTitle] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -31,13 +38,14 @@ function StartForm() {
         body: JSON.stringify({ title }),
       });
       const reply = await readApi<CreatedSessionBody>(res);
-      if (!reply.ok) throw new Error(reply.message || "Could not start a session.");
+      // The server's sentence is English: other languages read the catalog's.
+      if (!reply.ok) throw new ServerRefusal((locale === "en" && reply.message) || t("startFailed"));
       const body = reply.body;
       saveHostKey(body.code, body.hostKey, Date.now());
       // A full navigation so the key travels in the fragment, never to the server.
       window.location.assign(`/host/${body.code}#key=${body.hostKey}`);
     } catch (err) {
-      setError((err instanceof Error && err.message) || "Could not start a session. Is the server running?");
+      setError(err instanceof ServerRefusal ? err.message : t("startUnreachable"));
       setBusy(false);
     }
   }
@@ -45,11 +53,11 @@ function StartForm() {
   return (
     <form onSubmit={start} className="rounded-2xl border border-slate-700 bg-slate-900/70 p-6" aria-labelledby="start-heading">
       <h2 id="start-heading" className="text-2xl font-semibold">
-        Start a session
+        {t("startHeading")}
       </h2>
-      <p className="mt-1 text-slate-300">For the teacher: opens your console with a room code for the class.</p>
+      <p className="mt-1 text-slate-300">{t("startLead")}</p>
       <label htmlFor="title" className="mt-5 block font-medium">
-        Title <span className="font-normal text-slate-400">(optional)</span>
+        {t("title")} <span className="font-normal text-slate-400">{common("optional")}</span>
       </label>
       <input
         id="title"
@@ -57,7 +65,7 @@ function StartForm() {
         value={title}
         maxLength={TITLE_MAX}
         onChange={(e) => setTitle(e.target.value)}
-        placeholder="Storage 101, Tuesday"
+        placeholder={t("titlePlaceholder")}
         className="mt-2 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 text-lg"
       />
       <button
@@ -66,7 +74,7 @@ function StartForm() {
         data-testid="start-session"
         className="mt-5 w-full rounded-lg bg-sky-400 px-4 py-3 text-lg font-semibold text-slate-950 hover:bg-sky-300 disabled:opacity-60"
       >
-        {busy ? "Starting…" : "Start a session"}
+        {busy ? t("starting") : t("startHeading")}
       </button>
       {error && (
         <p role="alert" className="mt-3 text-rose-300">
@@ -78,6 +86,8 @@ function StartForm() {
 }
 
 export function JoinForm({ initialCode = "" }: { initialCode?: string }) {
+  const t = useTranslations("landing");
+  const common = useTranslations("common");
   const router = useRouter();
   const [code, setCode] = useState(initialCode);
   const [name, setName] = useState("");
@@ -87,7 +97,7 @@ export function JoinForm({ initialCode = "" }: { initialCode?: string }) {
     e.preventDefault();
     const normalized = normalizeRoomCode(code);
     if (!isRoomCode(normalized)) {
-      setError("A room code has six letters and digits, like K7QX3M.");
+      setError(t("badCode", { example: "K7QX3M" }));
       return;
     }
     const query = name.trim() ? `?name=${encodeURIComponent(name.trim())}` : "?name=";
@@ -97,11 +107,11 @@ export function JoinForm({ initialCode = "" }: { initialCode?: string }) {
   return (
     <form onSubmit={join} className="rounded-2xl border border-slate-700 bg-slate-900/70 p-6" aria-labelledby="join-heading" noValidate>
       <h2 id="join-heading" className="text-2xl font-semibold">
-        Join a session
+        {t("joinHeading")}
       </h2>
-      <p className="mt-1 text-slate-300">For students: type the code on the projector.</p>
+      <p className="mt-1 text-slate-300">{t("joinLead")}</p>
       <label htmlFor="code" className="mt-5 block font-medium">
-        Room code
+        {t("roomCode")}
       </label>
       <input
         id="code"
@@ -120,7 +130,7 @@ export function JoinForm({ initialCode = "" }: { initialCode?: string }) {
         className="mt-2 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 font-mono text-2xl uppercase tracking-[0.3em]"
       />
       <label htmlFor="nickname" className="mt-4 block font-medium">
-        Nickname <span className="font-normal text-slate-400">(optional)</span>
+        {common("nickname")} <span className="font-normal text-slate-400">{common("optional")}</span>
       </label>
       <input
         id="nickname"
@@ -136,7 +146,7 @@ export function JoinForm({ initialCode = "" }: { initialCode?: string }) {
         data-testid="join-submit"
         className="mt-5 w-full rounded-lg bg-emerald-400 px-4 py-3 text-lg font-semibold text-slate-950 hover:bg-emerald-300"
       >
-        Join
+        {t("join")}
       </button>
       {error && (
         <p id="join-error" role="alert" className="mt-3 text-rose-300">

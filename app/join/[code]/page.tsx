@@ -1,7 +1,11 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { StudentView } from "@/components/student/StudentView";
 import { NICKNAME_MAX, cleanText, normalizeRoomCode, safeDecode } from "@/lib/protocol/wire";
 
-export const metadata = { title: "Join · Dynamic provisioning, live" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("meta"))("joinRoom") };
+}
 
 export default async function JoinCodePage({
   params,
