@@ -1,9 +1,12 @@
+import { useTranslations } from "next-intl";
+
 /**
  * Shown on phones and the projector while the teacher has paused the class:
  * eyes up front, and votes, questions and upvotes wait until they resume.
  * A status region, so a screen reader says it when it appears.
  */
 export function ClassPaused({ paused, large }: { paused: boolean; large?: boolean }) {
+  const t = useTranslations("classroom");
   return (
     <div
       role="status"
@@ -20,11 +23,11 @@ export function ClassPaused({ paused, large }: { paused: boolean; large?: boolea
           }
         >
           {/* Two bars drawn with CSS, not a glyph: no emoji font is needed on a school's projector PC. */}
-          <span aria-hidden="true" className="mr-[0.5em] inline-flex h-[0.8em] gap-[0.15em] align-baseline">
+          <span aria-hidden="true" className="me-[0.5em] inline-flex h-[0.8em] gap-[0.15em] align-baseline">
             <span className="w-[0.22em] rounded-sm bg-current" />
             <span className="w-[0.22em] rounded-sm bg-current" />
           </span>
-          {large ? "Paused: eyes on the teacher" : "The teacher paused the class. Votes and questions wait until they resume."}
+          {large ? t("pausedLarge") : t("paused")}
         </p>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import { ARROW_LEGEND, FIDELITY_NOTES, versionLabel, versionNotes } from "@/lib/lesson/card";
 import type { KubeVersion } from "@/lib/lesson/versions";
 import { ARROW_STYLES } from "@/components/theme";
@@ -5,13 +6,15 @@ import { keysOf } from "@/lib/guards";
 
 /** The card's legend and fidelity notes: reachable from every view. */
 export function FidelityNotes({ version }: { version: KubeVersion }) {
+  const t = useTranslations("classroom");
   return (
     <details className="rounded-xl border border-slate-700 bg-slate-900/60 p-3">
-      <summary className="cursor-pointer font-semibold">Legend and fidelity notes</summary>
-      <ul className="mt-3 grid gap-2 sm:grid-cols-2" aria-label="Arrow legend">
+      <summary className="cursor-pointer font-semibold">{t("fidelitySummary")}</summary>
+      {/* The legend and the notes are the lesson's own words (English until the lesson is translated); the drawing stays left to right. */}
+      <ul lang="en" className="mt-3 grid gap-2 sm:grid-cols-2" aria-label={t("arrowLegend")}>
         {keysOf(ARROW_LEGEND).map((kind) => (
           <li key={kind} className="flex items-center gap-3">
-            <svg width="56" height="14" aria-hidden="true">
+            <svg width="56" height="14" aria-hidden="true" className="shrink-0">
               <line
                 x1="2"
                 y1="7"
@@ -32,13 +35,13 @@ export function FidelityNotes({ version }: { version: KubeVersion }) {
           </li>
         ))}
       </ul>
-      <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-300">
+      <ul lang="en" className="mt-3 list-disc space-y-1 ps-5 text-slate-300">
         {FIDELITY_NOTES.map((n) => (
           <li key={n}>{n}</li>
         ))}
       </ul>
-      <h3 className="mt-3 font-semibold">{versionLabel(version)}: what other releases print</h3>
-      <ul className="mt-1 list-disc space-y-1 pl-5 text-slate-300" data-testid="version-notes" data-version={version}>
+      <h3 className="mt-3 font-semibold">{t("otherReleases", { version: versionLabel(version) })}</h3>
+      <ul lang="en" className="mt-1 list-disc space-y-1 ps-5 text-slate-300" data-testid="version-notes" data-version={version}>
         {versionNotes(version).map((n) => (
           <li key={n}>{n}</li>
         ))}

@@ -1,7 +1,9 @@
+import { useTranslations } from "next-intl";
 import { getScenario } from "@/lib/lesson/scenarios";
-import { cardStepTag, orderExplanation, stepNumber } from "@/lib/lesson/stepNumbers";
+import { orderExplanation, stepNumber } from "@/lib/lesson/stepNumbers";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { scenarioName } from "@/components/theme";
+import { k8s } from "@/components/i18n/Kube";
 
 /**
  * After a mode switch, every view says where the class landed (the same
@@ -13,11 +15,12 @@ export function ModeSwitchNotice({
 }: {
   snapshot: Pick<PublicSnapshot, "modeSwitch" | "mode" | "variant" | "stepIndex" | "kubeVersion">;
 }) {
+  const t = useTranslations("classroom");
   const sw = snapshot.modeSwitch;
   if (!sw) return null;
   const fromScenario = getScenario(sw.fromMode, sw.fromVariant, snapshot.kubeVersion);
   const toScenario = getScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion);
-  const fromTitle = fromScenario.steps.find((s) => s.label === sw.fromLabel)?.title ?? cardStepTag(sw.fromLabel);
+  const fromTitle = fromScenario.steps.find((s) => s.label === sw.fromLabel)?.title ?? t("cardStep", { card: sw.fromLabel });
   const from = scenarioName(fromScenario);
   const to = scenarioName(toScenario);
   // The moment keeps its card number; its place in the new order is what the class sees now.
@@ -29,11 +32,14 @@ export function ModeSwitchNotice({
       className="rounded-lg border border-sky-400/40 bg-sky-950/60 px-3 py-2 text-sky-100"
     >
       <p data-testid="mode-switch-moment">
-        {sw.matched
-          ? `Switched from ${from} to ${to}, at the same moment: step ${ordinal}, ${fromTitle}${card !== null ? ` (${cardStepTag(card)})` : ""}.`
-          : `Switched from ${from} to ${to}. It has no ${fromTitle} step, so it starts from the beginning.`}
+        {!sw.matched
+          ? t.rich("switchedRestart", { from, to, title: fromTitle, k8s })
+          : card !== null
+            ? t.rich("switchedSameCard", { from, to, step: ordinal, title: fromTitle, card: t("cardStep", { card }), k8s })
+            : t.rich("switchedSame", { from, to, step: ordinal, title: fromTitle, k8s })}
       </p>
-      <p data-testid="mode-order-explanation" className="mt-1">
+      {/* Why the order moved is the lesson's own explanation: English until the lesson is translated. */}
+      <p lang="en" data-testid="mode-order-explanation" className="mt-1">
         {orderExplanation(toScenario)}
       </p>
     </div>

@@ -1,8 +1,10 @@
 "use client";
 
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import { errorText, useLive, useLiveMeta } from "@/components/live/LiveSession";
+import { useLive, useLiveMeta } from "@/components/live/LiveSession";
+import { useErrorText } from "@/components/i18n/useErrorText";
 import type { ProtocolError, Role } from "@/lib/protocol/wire";
 
 /**
@@ -15,6 +17,8 @@ export function SessionGate({ children }: { children: ReactNode }) {
   const connection = useLive((s) => s.connection);
   const refusal = useLive((s) => s.lastError);
   const { code, role } = useLiveMeta();
+  const t = useTranslations("session");
+  const errorText = useErrorText();
 
   if (fatal) return <ErrorScreen error={fatal} code={code} role={role} />;
   if (!hasSnapshot) {
@@ -27,10 +31,10 @@ export function SessionGate({ children }: { children: ReactNode }) {
           data-state={connection === "connected" ? "connected" : "reconnecting"}
         >
           {connection !== "reconnecting"
-            ? `Joining ${code}…`
+            ? t("joining", { code })
             : refusal
-              ? `${errorText(refusal)} Retrying…`
-              : "Can't reach the server. Retrying…"}
+              ? t("retrying", { reason: errorText(refusal) })
+              : t("unreachable")}
         </p>
       </main>
     );
@@ -40,6 +44,8 @@ export function SessionGate({ children }: { children: ReactNode }) {
 
 /** A refusal that reconnecting will not fix, with the way forward. */
 export function ErrorScreen({ error, code, role }: { error: ProtocolError; code: string; role?: Role }) {
+  const t = useTranslations("session");
+  const errorText = useErrorText();
   const outOfDate = error.code === "CLIENT_TOO_OLD";
   // The headline already says it has ended; saved sessions are the teacher's, and a student's list would be empty.
   const endedForClass = error.code === "SESSION_ENDED" && role !== "host";
@@ -49,13 +55,9 @@ export function ErrorScreen({ error, code, role }: { error: ProtocolError; code:
       data-testid="session-error"
       data-code={error.code}
     >
-      <h1 className="text-3xl font-bold">{outOfDate ? "This page is out of date" : headline(error.code)}</h1>
+      <h1 className="text-3xl font-bold">{outOfDate ? t("outOfDate") : t(`headline.${headline(error.code)}`)}</h1>
       <p className="text-lg text-slate-300" role="alert">
-        {endedForClass
-          ? "Thanks for taking part. Your teacher can share a replay of it."
-          : error.code === "SESSION_ENDED"
-            ? "It is saved: its replay and exports are on your saved sessions."
-            : errorText(error)}
+        {endedForClass ? t("thanks") : error.code === "SESSION_ENDED" ? t("endedSaved") : errorText(error)}
       </p>
       <div className="flex flex-wrap gap-3">
         {outOfDate ? (
@@ -64,7 +66,7 @@ export function ErrorScreen({ error, code, role }: { error: ProtocolError; code:
             onClick={() => window.location.reload()}
             className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950"
           >
-            Reload
+            {t("reload")}
           </button>
         ) : error.code === "REMOVED" ? (
           <button
@@ -72,42 +74,32 @@ export function ErrorScreen({ error, code, role }: { error: ProtocolError; code:
             onClick={() => window.location.reload()}
             className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950"
           >
-            Try again (if the teacher let you back in)
+            {t("tryAgainRemoved")}
           </button>
         ) : endedForClass ? null : error.code === "SESSION_ENDED" ? (
           <Link href="/sessions" className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
-            Saved sessions and replays
+            {t("savedSessions")}
           </Link>
         ) : error.code === "NOT_HOST" ? (
           <Link href={`/join/${code}`} className="rounded-lg bg-emerald-400 px-4 py-3 font-semibold text-slate-950">
-            Open the student view
+            {t("openStudentView")}
           </Link>
         ) : (
           <Link href="/join" className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
-            Enter another code
+            {t("anotherCode")}
           </Link>
         )}
         <Link href="/" className="rounded-lg border border-slate-500 px-4 py-3 font-semibold">
-          Home
+          {t("home")}
         </Link>
       </div>
     </main>
   );
 }
 
-function headline(code: string): string {
-  switch (code) {
-    case "NO_SUCH_SESSION":
-      return "No such session";
-    case "SESSION_ENDED":
-      return "This session has ended";
-    case "NOT_HOST":
-      return "This browser is not the host";
-    case "ROOM_LOCKED":
-      return "The room is locked";
-    case "REMOVED":
-      return "You were removed";
-    default:
-      return "Can't join this session";
-  }
+const HEADLINES = ["NO_SUCH_SESSION", "SESSION_ENDED", "NOT_HOST", "ROOM_LOCKED", "REMOVED"] as const;
+
+/** Which headline a refusal gets (its catalog key under `session.headline`). */
+function headline(code: string): (typeof HEADLINES)[number] | "other" {
+  return HEADLINES.find((h) => h === code) ?? "other";
 }

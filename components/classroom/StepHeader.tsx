@@ -1,4 +1,5 @@
-import { KUBE_VERSION_LABELS, type KubeVersion } from "@/lib/lesson/versions";
+import { useTranslations } from "next-intl";
+import { KUBE_VERSIONS, type KubeVersion } from "@/lib/lesson/versions";
 import type { Scenario } from "@/lib/lesson/types";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import { initialWorld } from "@/lib/lesson/world";
@@ -6,23 +7,30 @@ import type { PublicSnapshot } from "@/lib/session/views";
 import type { BindingMode } from "@/lib/lesson/types";
 import { scenarioName } from "@/components/theme";
 import { stringAt } from "@/lib/guards";
-import { CARD_ORDER_NOTE, cardStepTag, stepNumber } from "@/lib/lesson/stepNumbers";
+import { stepNumber } from "@/lib/lesson/stepNumbers";
 
 /** The current step, its narration and the mode, announced politely to screen readers when they change. */
 export function StepHeader({
   scenario,
   snapshot,
   large,
+  lessonLang,
 }: {
   scenario: Pick<LessonDiagram, "steps">;
   snapshot: Pick<PublicSnapshot, "stepIndex">;
   large?: boolean;
+  /**
+   * The language of the lesson's own words (title, narration, why): "en" for the built-in lesson until it is
+   * translated; unset for a teacher's lesson, which is in whatever language its teacher wrote.
+   */
+  lessonLang?: string;
 }) {
+  const t = useTranslations("classroom");
   const step = scenario.steps[snapshot.stepIndex];
   const total = scenario.steps.length;
   const { ordinal, card } = stepNumber(scenario.steps, snapshot.stepIndex);
   return (
-    <section aria-label="Current step" className="min-w-0">
+    <section aria-label={t("currentStep")} className="min-w-0">
       <div
         className="[overflow-wrap:anywhere]"
         data-testid="step-indicator"
@@ -33,23 +41,26 @@ export function StepHeader({
         aria-atomic="true"
       >
         <p className={`font-semibold uppercase tracking-widest text-sky-300 ${large ? "text-base" : "text-sm"}`}>
-          Step {ordinal} of {total}
+          {t("stepOf", { step: ordinal, total })}
           {step && card !== null && (
             <>
               {" "}
-              <CardStepTag card={card} className="ml-1 align-middle normal-case tracking-normal" />
+              <CardStepTag card={card} className="ms-1 align-middle normal-case tracking-normal" />
             </>
           )}
         </p>
         <h2
+          lang={lessonLang}
           className={`mt-1 font-bold ${large ? "text-[2rem] leading-tight" : "text-2xl sm:text-3xl"} ${step?.failed ? "text-rose-300" : ""}`}
         >
           {step ? `${ordinal} ${step.title}` : "—"}
         </h2>
-        <p className={`mt-2 text-slate-200 ${large ? "text-[1.2rem] leading-snug" : "text-lg leading-relaxed"}`}>{step?.narration}</p>
+        <p lang={lessonLang} className={`mt-2 text-slate-200 ${large ? "text-[1.2rem] leading-snug" : "text-lg leading-relaxed"}`}>
+          {step?.narration}
+        </p>
         {step?.why && (
           <p className={`mt-2 text-emerald-200 ${large ? "text-[1.1rem]" : "text-base"}`} data-testid="step-why">
-            Why: {step.why}
+            {t("why")} <span lang={lessonLang}>{step.why}</span>
           </p>
         )}
       </div>
@@ -64,16 +75,20 @@ export function StepHeader({
  * which order the card follows.
  */
 export function CardStepTag({ card, className = "", onLight }: { card: number; className?: string; onLight?: boolean }) {
+  const t = useTranslations("classroom");
+  const tag = t("cardStep", { card });
+  // A tooltip and a screen reader's text are plain strings: the mode's name is written as it is, untagged.
+  const note = t.markup("cardOrderNote", { k8s: (chunks) => chunks });
   return (
     <span
       data-testid="card-step"
       data-card-step={card}
-      title={`Step ${card} on the reference card (${CARD_ORDER_NOTE})`}
+      title={t("cardStepTitle", { card, note })}
       className={`inline-block whitespace-nowrap rounded border px-1.5 ${onLight ? "border-slate-800 text-slate-900" : "border-slate-400/70 text-slate-200"} ${className}`}
     >
       {/* Read aloud as one phrase: split around the visible words, a screen reader pauses in odd places. */}
-      <span aria-hidden="true">{cardStepTag(card)}</span>
-      <span className="sr-only">{`(${cardStepTag(card)}, ${CARD_ORDER_NOTE})`}</span>
+      <span aria-hidden="true">{tag}</span>
+      <span className="sr-only">{`(${tag}, ${note})`}</span>
     </span>
   );
 }
@@ -98,34 +113,50 @@ export function ModeBadge({
   /** The console has its version control under `k8s-version`; its label takes another name. */
   versionTestId?: string;
 }) {
+  const t = useTranslations("classroom");
+  // An id stands for a range (lib/lesson/versions.ts): the oldest reads "or older", the newest "or later".
+  const release =
+    version === KUBE_VERSIONS[0]
+      ? t("versionOrOlder", { version })
+      : version === KUBE_VERSIONS[KUBE_VERSIONS.length - 1]
+        ? t("versionOrLater", { version })
+        : version;
   const sc = initialWorld(scenario).storageClass;
   const storageClass = { volumeBindingMode: stringAt(sc, "volumeBindingMode"), provisioner: stringAt(sc, "provisioner") };
   const noProvisioner = storageClass.provisioner === "kubernetes.io/no-provisioner";
   return (
+    // Field names and values as Kubernetes spells them: left to right inside right-to-left text.
     <p className={`inline-flex flex-wrap items-center gap-2 ${large ? "text-[0.875rem]" : "text-sm"}`}>
       {scenarioName(scenario) !== storageClass.volumeBindingMode && (
         <span
           className={`rounded-md px-2 py-0.5 font-semibold ${scenario.variant !== "standard" ? "bg-rose-400/15 text-rose-200" : "bg-slate-700 text-slate-100"}`}
           data-testid="scenario-name"
+          lang="en"
         >
           {scenarioName(scenario)}
         </span>
       )}
-      <span className="text-slate-400">volumeBindingMode</span>
+      <span dir="ltr" className="text-slate-400">
+        volumeBindingMode
+      </span>
       <span
         data-testid="binding-mode"
         data-mode={mode}
         data-variant={scenario.variant}
+        dir="ltr"
         className="rounded-md border border-sky-400/60 bg-sky-400/10 px-2 py-0.5 font-mono font-semibold text-sky-200"
       >
         {storageClass.volumeBindingMode}
       </span>
       {noProvisioner && (
         <>
-          <span className="text-slate-400">provisioner</span>
+          <span dir="ltr" className="text-slate-400">
+            provisioner
+          </span>
           <span
             className="rounded-md border border-amber-400/60 bg-amber-400/10 px-2 py-0.5 font-mono font-semibold text-amber-200"
             data-testid="provisioner"
+            dir="ltr"
           >
             {storageClass.provisioner}
           </span>
@@ -135,9 +166,9 @@ export function ModeBadge({
         className="text-slate-300"
         data-testid={versionTestId}
         data-version={version}
-        title={`Objects, events and messages are shown as Kubernetes ${KUBE_VERSION_LABELS[version]} prints them.`}
+        title={t("asKubernetesPrintsTitle", { version: release })}
       >
-        as Kubernetes {KUBE_VERSION_LABELS[version]} prints it
+        {t("asKubernetesPrints", { version: release })}
       </span>
     </p>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { useLive } from "@/components/live/LiveSession";
 
@@ -10,6 +11,7 @@ import { useLive } from "@/components/live/LiveSession";
  * seconds in the middle, readable from the back row.
  */
 export function Countdown({ closesAt, large }: { closesAt: number | null; large?: boolean }) {
+  const t = useTranslations("countdown");
   const offset = useLive((s) => s.clockOffsetMs);
   const [now, setNow] = useState(() => Date.now());
   // The ring's whole is the time left when this screen first saw the poll (a late projector starts part-empty only if it knew better).
@@ -24,7 +26,7 @@ export function Countdown({ closesAt, large }: { closesAt: number | null; large?
   const left = Math.ceil(leftMs / 1000);
   // A new poll or round: the time left now is the whole ring (React's "adjust state while rendering").
   if (whole.closesAt !== closesAt) setWhole({ closesAt, ms: Math.max(leftMs, 1) });
-  const label = `${left} ${left === 1 ? "second" : "seconds"} left`;
+  const label = t("left", { seconds: left });
   if (!large) {
     return (
       <span className="inline-flex items-center gap-1 tabular-nums" data-testid="poll-countdown" role="timer" aria-label={label}>
@@ -32,7 +34,7 @@ export function Countdown({ closesAt, large }: { closesAt: number | null; large?
           <circle cx="8" cy="9" r="6" />
           <path d="M8 9V5.5M6 1.5h4" strokeLinecap="round" />
         </svg>
-        {left}s
+        {t("short", { seconds: left })}
       </span>
     );
   }

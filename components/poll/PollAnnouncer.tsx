@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import type { PublicPoll } from "@/lib/session/views";
 import { useLive } from "@/components/live/LiveSession";
@@ -10,6 +11,7 @@ import { useLive } from "@/components/live/LiveSession";
  * often not read out).
  */
 export function PollAnnouncer({ poll }: { poll: PublicPoll | null }) {
+  const t = useTranslations("announce");
   const myVote = useLive((s) => s.myVote);
   const [message, setMessage] = useState("");
   const keyOf = (p: PublicPoll) => `${p.id}:${p.round}:${p.status}`;
@@ -22,16 +24,16 @@ export function PollAnnouncer({ poll }: { poll: PublicPoll | null }) {
     if (key === last.current) return;
     last.current = key;
     if (poll.status === "open") {
-      setMessage(`${poll.round > 1 ? "The poll is open again" : "New poll"}: ${poll.question} ${poll.options.length} options.`);
+      setMessage(t(poll.round > 1 ? "reopened" : "opened", { question: poll.question, count: poll.options.length }));
     } else if (poll.status === "closed") {
-      setMessage("The poll is closed. Wait for the teacher to reveal the answer.");
+      setMessage(t("closed"));
     } else {
       const correct = poll.options.find((o) => o.id === poll.correctOptionId);
       const mine = myVote && myVote.pollId === poll.id && myVote.round === poll.round ? myVote.optionId : null;
-      const verdict = !correct ? "" : mine === null ? " You did not vote." : mine === correct.id ? " You were right!" : " Not quite.";
-      setMessage(correct ? `Answer revealed: ${correct.text}.${verdict}` : "Results revealed.");
+      const verdict = mine === null ? "answerNoVote" : mine === correct?.id ? "answerRight" : "answerWrong";
+      setMessage(correct ? t(verdict, { answer: correct.text }) : t("results"));
     }
-  }, [poll, myVote]);
+  }, [poll, myVote, t]);
 
   return (
     <div className="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="poll-announcer">

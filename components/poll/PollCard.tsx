@@ -1,13 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import type { PublicPoll } from "@/lib/session/views";
 import { useLive, useLiveActions, useSend } from "@/components/live/LiveSession";
 import { TallyBars } from "./TallyBars";
 import { useLiveResults } from "./useLiveResults";
 import { Countdown } from "./Countdown";
-
-const COUNTED = "Vote counted. You can change it until the poll closes.";
+import { useErrorText } from "@/components/i18n/useErrorText";
 
 /**
  * What the receipt under the options says: a vote's answer, or, for a vote
@@ -16,11 +16,17 @@ const COUNTED = "Vote counted. You can change it until the poll closes.";
  */
 type Receipt = { kind: "ok" | "error"; text: string } | { kind: "checking"; optionId: string; synced: boolean };
 
-function shownReceipt(receipt: Receipt | null, mine: string | null): { kind: "ok" | "error" | "pending"; text: string } | null {
+type ShownReceipt = { kind: "ok" | "error" | "pending"; text: string } | null;
+
+function shownReceipt(
+  receipt: Receipt | null,
+  mine: string | null,
+  t: (key: "counted" | "notReached" | "checking") => string,
+): ShownReceipt {
   if (receipt?.kind !== "checking") return receipt;
-  if (mine === receipt.optionId) return { kind: "ok", text: COUNTED };
-  if (receipt.synced) return { kind: "error", text: "Your vote did not reach the server. Try again." };
-  return { kind: "pending", text: "Checking whether your vote counted…" };
+  if (mine === receipt.optionId) return { kind: "ok", text: t("counted") };
+  if (receipt.synced) return { kind: "error", text: t("notReached") };
+  return { kind: "pending", text: t("checking") };
 }
 
 /**
@@ -34,6 +40,9 @@ export function PollCard({
   poll: PublicPoll;
   /** The teacher paused the class: no votes until they resume. */ paused?: boolean;
 }) {
+  const t = useTranslations("poll");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
   const send = useSend();
   const actions = useLiveActions();
   const myVote = useLive((s) => s.myVote);
@@ -67,10 +76,10 @@ export function PollCard({
       return;
     }
     if (ack.ok) actions.myVote(ack.data);
-    if (ack.ok) setMessage({ kind: "ok", text: COUNTED });
-    else setMessage({ kind: "error", text: ack.error.code === "POLL_CLOSED" ? "This poll is closed." : ack.error.message });
+    if (ack.ok) setMessage({ kind: "ok", text: t("counted") });
+    else setMessage({ kind: "error", text: ack.error.code === "POLL_CLOSED" ? t("closedError") : errorText(ack.error) });
   }
-  const receipt = shownReceipt(message, mine);
+  const receipt = shownReceipt(message, mine, t);
 
   const chosen = poll.options.find((o) => o.id === mine);
   const total = liveResults?.total ?? 0;
@@ -82,7 +91,7 @@ export function PollCard({
       data-poll-status={poll.status}
     >
       <p className="text-sm font-semibold uppercase tracking-widest text-violet-300">
-        {open ? (paused ? "Poll open · voting paused" : "Poll open") : poll.revealed ? "Answer revealed" : "Poll closed"}{" "}
+        {open ? (paused ? t("openPaused") : t("open")) : poll.revealed ? t("revealed") : t("closed")}{" "}
         {open && <Countdown closesAt={poll.closesAt} />}
       </p>
       <h2 id="poll-question" className="mt-1 text-xl font-bold [overflow-wrap:anywhere] sm:text-2xl">
@@ -94,7 +103,7 @@ export function PollCard({
           className="mt-4 space-y-3"
           data-testid={liveResults ? "poll-results" : undefined}
           data-total={liveResults ? total : undefined}
-          aria-label={liveResults ? `Options, with live results: ${total} ${total === 1 ? "vote" : "votes"}` : undefined}
+          aria-label={liveResults ? t("optionsLive", { total }) : undefined}
         >
           {poll.options.map((o) => {
             const selected = mine === o.id;
@@ -110,7 +119,7 @@ export function PollCard({
                   // A closed poll's options are not buttons any more: nothing to tap, nothing to refuse.
                   disabled={pending !== null || !open || paused}
                   onClick={() => void vote(o.id)}
-                  className={`min-h-14 w-full rounded-xl border-2 px-4 py-3 text-left text-lg font-semibold [overflow-wrap:anywhere] ${
+                  className={`min-h-14 w-full rounded-xl border-2 px-4 py-3 text-start text-lg font-semibold [overflow-wrap:anywhere] ${
                     selected
                       ? "border-sky-300 bg-sky-400 text-slate-950"
                       : open
@@ -154,17 +163,17 @@ export function PollCard({
             {receipt.text}
           </p>
         )}
-        {!open && !poll.revealed && <p className="text-slate-300">This poll is closed. Wait for the teacher to reveal the answer.</p>}
+        {!open && !poll.revealed && <p className="text-slate-300">{t("waitReveal")}</p>}
         {poll.revealed && (
           <div data-testid="poll-feedback" data-correct={poll.correctOptionId ? String(mine === poll.correctOptionId) : "none"}>
             {poll.correctOptionId === null ? (
-              <p className="text-lg">This question has no single right answer.</p>
+              <p className="text-lg">{t("noSingleAnswer")}</p>
             ) : mine === null ? (
-              <p className="text-lg">You did not vote. The answer: {poll.options.find((o) => o.id === poll.correctOptionId)?.text}</p>
+              <p className="text-lg">{t("didNotVote", { answer: poll.options.find((o) => o.id === poll.correctOptionId)?.text ?? "" })}</p>
             ) : mine === poll.correctOptionId ? (
-              <p className="text-xl font-bold text-emerald-300">You were right!</p>
+              <p className="text-xl font-bold text-emerald-300">{t("right")}</p>
             ) : (
-              <p className="text-xl font-bold text-amber-300">Not quite.</p>
+              <p className="text-xl font-bold text-amber-300">{common("notQuite")}</p>
             )}
             {chosen?.note && <p className="mt-2 text-slate-200">{chosen.note}</p>}
           </div>

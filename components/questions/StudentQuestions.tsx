@@ -1,16 +1,19 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCustomLesson } from "@/components/live/useLesson";
 import { useId, useRef, useState } from "react";
 import { QUESTION_TEXT_MAX } from "@/lib/protocol/wire";
-import { byVotes, describeTarget, targetKey, type ClassQuestion } from "@/lib/session/questions";
+import { byVotes, targetKey, type ClassQuestion } from "@/lib/session/questions";
 import type { QuestionStatus, QuestionTarget } from "@/lib/session/types";
 import type { PublicSnapshot } from "@/lib/session/views";
-import { errorText, useLive, useLiveActions, useSend } from "@/components/live/LiveSession";
+import { useLive, useLiveActions, useSend } from "@/components/live/LiveSession";
+import { useDescribeTarget } from "@/components/i18n/useDescribeTarget";
+import { useErrorText } from "@/components/i18n/useErrorText";
 
-/** What the student reads once a question is in: the class sees it now, or after the teacher approves it. */
-export function askedReceipt(status: QuestionStatus): string {
-  return status === "pending" ? "Sent. The class sees it once the teacher approves it." : "Asked. The class can see it and upvote it.";
+/** What the student reads once a question is in (its key under `questions`): the class sees it now, or after the teacher approves it. */
+export function askedReceipt(status: QuestionStatus): "receiptPending" | "receiptAsked" {
+  return status === "pending" ? "receiptPending" : "receiptAsked";
 }
 
 /**
@@ -37,8 +40,10 @@ export function StudentQuestions({
   /** The student opens this section's form: the box beside the element closes. */
   onAskHere?: () => void;
 }) {
+  const t = useTranslations("questions");
   const state = useLive((s) => s.questions);
   const lesson = useCustomLesson();
+  const describeTarget = useDescribeTarget(lesson);
   const [open, setOpen] = useState(false);
   const [receipt, setReceipt] = useState<string | null>(null);
   const [wasInPlace, setWasInPlace] = useState(askingInPlace);
@@ -73,15 +78,19 @@ export function StudentQuestions({
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="questions-heading" className="text-lg font-semibold">
-          Questions
+          {t("heading")}
         </h2>
-        {mode === "moderated" && <p className="text-sm text-slate-300">The teacher approves questions first.</p>}
+        {mode === "moderated" && <p className="text-sm text-slate-300">{t("moderated")}</p>}
       </div>
       <p className="mt-1 text-sm text-slate-300">
-        Tap an arrow, a lifeline, a note or a step to ask about it. In focus:{" "}
-        <span className="font-semibold text-sky-200" data-testid="question-target" data-element={key}>
-          {describeTarget(here, lesson)}
-        </span>
+        {t.rich("howTo", {
+          target: describeTarget(here),
+          focus: (chunks) => (
+            <span className="font-semibold text-sky-200" data-testid="question-target" data-element={key}>
+              {chunks}
+            </span>
+          ),
+        })}
       </p>
       {!open ? (
         <button
@@ -96,7 +105,7 @@ export function StudentQuestions({
           }}
           className="mt-2 w-full rounded-lg bg-amber-300 px-4 py-3 text-lg font-bold text-slate-950"
         >
-          Ask about {target.kind === "step" ? "this step" : `this ${target.kind}`}
+          {t("askAbout", { kind: target.kind })}
         </button>
       ) : (
         <AskForm
@@ -106,7 +115,7 @@ export function StudentQuestions({
           className="mt-2"
           onSent={(status) => {
             setOpen(false);
-            setReceipt(askedReceipt(status));
+            setReceipt(t(askedReceipt(status)));
             askButton.current?.focus();
           }}
           onCancel={() => setOpen(false)}
@@ -125,14 +134,11 @@ export function StudentQuestions({
           data-testid="questions-show-all"
           data-count={all.length}
         >
-          Show all {all.length} {all.length === 1 ? "question" : "questions"}
+          {t("showAll", { count: all.length })}
         </button>
       )}
       {listed.length > 0 ? (
-        <ul
-          className="mt-3 space-y-2"
-          aria-label={onlyTarget ? `Questions about ${describeTarget(here, lesson)}` : "The class's questions"}
-        >
+        <ul className="mt-3 space-y-2" aria-label={onlyTarget ? t("listAbout", { target: describeTarget(here) }) : t("listAll")}>
           {listed.map((q) => (
             <StudentQuestionItem
               key={q.id}
@@ -144,7 +150,7 @@ export function StudentQuestions({
           ))}
         </ul>
       ) : (
-        <p className="mt-3 text-sm text-slate-400">{onlyTarget ? "No questions about this yet." : "No questions yet."}</p>
+        <p className="mt-3 text-sm text-slate-400">{onlyTarget ? t("noneHere") : t("none")}</p>
       )}
     </section>
   );
@@ -174,9 +180,12 @@ export function AskForm({
   compact?: boolean;
   className?: string;
 }) {
+  const t = useTranslations("questions");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
   const send = useSend();
   const actions = useLiveActions();
-  const lesson = useCustomLesson();
+  const describeTarget = useDescribeTarget(useCustomLesson());
   const [text, setText] = useState("");
   const [anonymous, setAnonymous] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -206,7 +215,7 @@ export function AskForm({
       }}
     >
       <label htmlFor={textId} className="block font-medium">
-        Your question about {describeTarget(here, lesson)}
+        {t("yourQuestion", { target: describeTarget(here) })}
       </label>
       <textarea
         id={textId}
@@ -221,18 +230,14 @@ export function AskForm({
       <p className="text-sm text-slate-400">
         {text.length} / {QUESTION_TEXT_MAX}
       </p>
-      {compact && mode === "moderated" && <p className="text-sm text-slate-300">The teacher approves questions first.</p>}
+      {compact && mode === "moderated" && <p className="text-sm text-slate-300">{t("moderated")}</p>}
       {names === "either" && (
         <label className="flex items-center gap-2">
           <input type="checkbox" checked={anonymous} onChange={(e) => setAnonymous(e.target.checked)} data-testid="question-anonymous" />
-          Ask anonymously (the class does not see your name)
+          {t("askAnonymously")}
         </label>
       )}
-      {names !== "either" && (
-        <p className="text-sm text-slate-300">
-          {names === "anonymous" ? "Questions are anonymous." : "Your nickname is shown with your question."}
-        </p>
-      )}
+      {names !== "either" && <p className="text-sm text-slate-300">{names === "anonymous" ? t("allAnonymous") : t("named")}</p>}
       {refusal && (
         <p role="alert" data-testid="question-receipt" data-kind="error" className="text-rose-200">
           {refusal}
@@ -245,14 +250,14 @@ export function AskForm({
           disabled={busy || text.trim().length === 0}
           className={`flex-1 rounded-lg bg-amber-300 px-4 font-bold text-slate-950 disabled:opacity-50 ${compact ? "py-2" : "py-3"}`}
         >
-          Ask
+          {t("ask")}
         </button>
         <button
           type="button"
           onClick={onCancel}
           className={`rounded-lg border border-slate-500 px-4 font-semibold ${compact ? "py-2" : "py-3"}`}
         >
-          Cancel
+          {common("cancel")}
         </button>
       </div>
     </form>
@@ -270,9 +275,11 @@ function StudentQuestionItem({
   upvoted: boolean;
   shown: boolean;
 }) {
+  const t = useTranslations("questions");
+  const errorText = useErrorText();
   const send = useSend();
   const actions = useLiveActions();
-  const lesson = useCustomLesson();
+  const describeTarget = useDescribeTarget(useCustomLesson());
   const [error, setError] = useState<string | null>(null);
   const pending = q.status === "pending";
   return (
@@ -284,15 +291,15 @@ function StudentQuestionItem({
       data-status={q.status}
     >
       <p className="text-sm text-slate-400">
-        {describeTarget(q, lesson)}
-        {shown && <span className="ml-1 font-semibold text-amber-200">· on the projector now</span>}
+        {describeTarget(q)}
+        {shown && <span className="ms-1 font-semibold text-amber-200">{t("onProjector")}</span>}
       </p>
       <p className="text-lg [overflow-wrap:anywhere]">{q.text}</p>
       <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-300">
-          {mine ? "You asked" : (q.by ?? "Anonymous")}
-          {pending && <span className="ml-1 text-amber-200">· waiting for the teacher</span>}
-          {q.status === "answered" && <span className="ml-1 text-emerald-200">· answered</span>}
+          {mine ? t("youAsked") : (q.by ?? t("anonymous"))}
+          {pending && <span className="ms-1 text-amber-200">{t("waiting")}</span>}
+          {q.status === "answered" && <span className="ms-1 text-emerald-200">{t("answered")}</span>}
         </p>
         {!pending && (
           <button
@@ -300,7 +307,7 @@ function StudentQuestionItem({
             data-testid="question-upvote"
             aria-pressed={upvoted}
             disabled={mine}
-            aria-label={`${upvoted ? "Take back your upvote" : "Upvote"} (${q.votes} ${q.votes === 1 ? "upvote" : "upvotes"})`}
+            aria-label={t(upvoted ? "takeBack" : "upvote", { votes: q.votes })}
             onClick={() =>
               void send("question:upvote", { questionId: q.id, upvoted: !upvoted }).then((ack) => {
                 if (ack.ok) actions.myUpvote(ack.data);

@@ -1,9 +1,11 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type SyntheticEvent } from "react";
 import { useCustomLesson } from "@/components/live/useLesson";
 import { AskForm, askedReceipt } from "@/components/questions/StudentQuestions";
-import { describeTarget, targetKey } from "@/lib/session/questions";
+import { targetKey } from "@/lib/session/questions";
+import { useDescribeTarget } from "@/components/i18n/useDescribeTarget";
 import type { QuestionTarget } from "@/lib/session/types";
 import type { PublicSnapshot } from "@/lib/session/views";
 
@@ -79,12 +81,14 @@ export function AskHere({
   /** `returnFocus` is false when the element has gone (the drawing was folded, the step list changed): nothing to return to. */
   onClose: (returnFocus: boolean) => void;
 }) {
-  const lesson = useCustomLesson();
+  const t = useTranslations("questions");
+  const common = useTranslations("common");
+  const describeTarget = useDescribeTarget(useCustomLesson());
   const box = useRef<HTMLDivElement>(null);
   const caret = useRef<HTMLSpanElement>(null);
   const [receipt, setReceipt] = useState<string | null>(null);
   const key = targetKey(target);
-  const name = describeTarget({ mode: snapshot.mode, variant: snapshot.variant, target }, lesson);
+  const name = describeTarget({ mode: snapshot.mode, variant: snapshot.variant, target });
 
   const close = useCallback(
     (returnFocus: boolean) => {
@@ -158,7 +162,7 @@ export function AskHere({
     <div
       ref={box}
       role="dialog"
-      aria-label={`Ask about ${name}`}
+      aria-label={t("askDialog", { target: name })}
       data-testid="ask-here"
       data-element={key}
       onKeyDown={(e) => {
@@ -167,7 +171,7 @@ export function AskHere({
         e.stopPropagation();
         close(true);
       }}
-      className="group absolute z-30 w-[min(22rem,calc(100vw-1rem))] rounded-xl border-2 border-amber-300 bg-slate-900 p-3 text-left shadow-2xl shadow-black/60"
+      className="group absolute z-30 w-[min(22rem,calc(100vw-1rem))] rounded-xl border-2 border-amber-300 bg-slate-900 p-3 text-start shadow-2xl shadow-black/60"
     >
       {/* The pointer to the element: on the top edge when the box is below it, on the bottom edge when above. */}
       <span
@@ -178,13 +182,13 @@ export function AskHere({
       <button
         type="button"
         onClick={() => close(true)}
-        aria-label="Close"
-        className="absolute right-1 top-1 h-9 w-9 rounded-lg text-xl leading-none text-slate-300 hover:text-white"
+        aria-label={common("close")}
+        className="absolute end-1 top-1 h-9 w-9 rounded-lg text-xl leading-none text-slate-300 hover:text-white"
       >
         ×
       </button>
       {/* One live region from the start, so the receipt is announced when it arrives. */}
-      <p role="status" data-testid={receipt ? "question-receipt" : undefined} data-kind="ok" className="pr-8 text-emerald-200 empty:hidden">
+      <p role="status" data-testid={receipt ? "question-receipt" : undefined} data-kind="ok" className="pe-8 text-emerald-200 empty:hidden">
         {receipt}
       </p>
       {receipt ? (
@@ -195,15 +199,15 @@ export function AskHere({
           onClick={() => close(true)}
           className="mt-3 w-full rounded-lg bg-amber-300 px-4 py-2 font-bold text-slate-950"
         >
-          Done
+          {common("done")}
         </button>
       ) : (
         <AskForm
           snapshot={snapshot}
           target={target}
           compact
-          className="[&>label:first-child]:pr-8"
-          onSent={(status) => setReceipt(askedReceipt(status))}
+          className="[&>label:first-child]:pe-8"
+          onSent={(status) => setReceipt(t(askedReceipt(status)))}
           onCancel={() => close(true)}
         />
       )}

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import type { PublicSnapshot } from "@/lib/session/views";
 import { useLive, useSend } from "@/components/live/LiveSession";
@@ -82,6 +83,7 @@ export function useLookBack(snapshot: PublicSnapshot): LookBack {
  * to live. Sticky, so "Back to live" is reachable from anywhere on the page.
  */
 export function LookBackBar({ lookBack, total }: { lookBack: LookBack; total: number }) {
+  const t = useTranslations("lookBack");
   const { viewStep, liveStep, lookingBack } = lookBack;
   const liveButton = useRef<HTMLButtonElement>(null);
   if (!lookingBack) {
@@ -94,7 +96,7 @@ export function LookBackBar({ lookBack, total }: { lookBack: LookBack; total: nu
           onClick={lookBack.back}
           className="rounded-lg border border-slate-500 px-3 py-2 text-sm font-semibold text-slate-100 hover:bg-slate-800"
         >
-          ◀ Look back at step {liveStep}
+          {t("button", { step: liveStep })}
         </button>
       </div>
     );
@@ -103,11 +105,11 @@ export function LookBackBar({ lookBack, total }: { lookBack: LookBack; total: nu
     <div
       className="sticky top-0 z-10 space-y-2 rounded-xl border-2 border-sky-400 bg-slate-900 p-3 shadow-xl"
       role="region"
-      aria-label="Looking back"
+      aria-label={t("region")}
       data-testid="look-back-bar"
     >
       <p className="text-sm text-sky-100" aria-live="polite">
-        You are reading step {viewStep + 1} of {total}. The class is on step {liveStep + 1}.
+        {t("reading", { step: viewStep + 1, total, live: liveStep + 1 })}
       </p>
       <div className="flex flex-wrap gap-2">
         <button
@@ -115,10 +117,13 @@ export function LookBackBar({ lookBack, total }: { lookBack: LookBack; total: nu
           data-testid="look-back"
           onClick={lookBack.back}
           disabled={viewStep === 0}
-          aria-label="Earlier step"
+          aria-label={t("earlier")}
           className="rounded-lg border border-slate-500 px-3 py-2 font-semibold disabled:opacity-40"
         >
-          ◀
+          {/* Earlier is where reading comes from: the left in English, the right in Arabic. */}
+          <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+            ◀
+          </span>
         </button>
         <button
           type="button"
@@ -128,10 +133,12 @@ export function LookBackBar({ lookBack, total }: { lookBack: LookBack; total: nu
             // Forward onto the live step: the bar goes, so keep the keyboard's place on the page.
             if (viewStep + 1 >= liveStep) liveButton.current?.blur();
           }}
-          aria-label="Later step"
+          aria-label={t("later")}
           className="rounded-lg border border-slate-500 px-3 py-2 font-semibold"
         >
-          ▶
+          <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+            ▶
+          </span>
         </button>
         <button
           ref={liveButton}
@@ -141,7 +148,7 @@ export function LookBackBar({ lookBack, total }: { lookBack: LookBack; total: nu
           onClick={lookBack.toLive}
           className="flex-1 rounded-lg bg-sky-400 px-3 py-2 font-bold text-slate-950"
         >
-          Back to live (step {liveStep + 1})
+          {t("backToLive", { step: liveStep + 1 })}
         </button>
       </div>
     </div>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useLessonDiagram } from "@/components/live/useLesson";
 import type { LessonDiagram } from "@/lib/lesson/model";
@@ -22,6 +23,7 @@ import { targetKey } from "@/lib/session/questions";
 import type { QuestionTarget } from "@/lib/session/types";
 import type { ElementPicker } from "@/components/questions/picker";
 import { StudentQuestions } from "@/components/questions/StudentQuestions";
+import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
 import { LookBackBar, useLookBack } from "./LookBack";
 import { AskHere, useTappedElement, type AskAnchor } from "./AskHere";
 
@@ -63,9 +65,14 @@ export function StudentView({ code, initialName }: { code: string; initialName: 
 }
 
 function NicknameForm({ code, onJoin }: { code: string; onJoin: (name: string) => void }) {
+  const t = useTranslations("student");
+  const common = useTranslations("common");
   const [name, setName] = useState("");
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-5">
+      <div className="mb-3 flex justify-end">
+        <LanguageSwitch />
+      </div>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -74,10 +81,17 @@ function NicknameForm({ code, onJoin }: { code: string; onJoin: (name: string) =
         className="space-y-4"
       >
         <h1 className="text-3xl font-bold">
-          Join <span className="font-mono tracking-widest">{code}</span>
+          {t.rich("joinRoom", {
+            code,
+            room: (chunks) => (
+              <span dir="ltr" className="font-mono tracking-widest">
+                {chunks}
+              </span>
+            ),
+          })}
         </h1>
         <label htmlFor="nickname" className="block text-lg font-medium">
-          Nickname <span className="font-normal text-slate-400">(optional)</span>
+          {common("nickname")} <span className="font-normal text-slate-400">{common("optional")}</span>
         </label>
         <input
           id="nickname"
@@ -93,7 +107,7 @@ function NicknameForm({ code, onJoin }: { code: string; onJoin: (name: string) =
           data-testid="join-submit"
           className="w-full rounded-lg bg-emerald-400 px-4 py-3 text-lg font-semibold text-slate-950"
         >
-          Join the class
+          {t("joinClass")}
         </button>
       </form>
     </main>
@@ -101,6 +115,7 @@ function NicknameForm({ code, onJoin }: { code: string; onJoin: (name: string) =
 }
 
 function ConnectionStatus({ ended }: { ended: boolean }) {
+  const t = useTranslations("student");
   const connection = useLive((s) => s.connection);
   const connected = connection === "connected";
   return (
@@ -112,7 +127,7 @@ function ConnectionStatus({ ended }: { ended: boolean }) {
       className={`shrink-0 rounded-full px-3 py-1 text-sm font-semibold ${ended ? "bg-slate-700 text-slate-100" : connected ? "bg-emerald-900/70 text-emerald-200" : "bg-amber-800 text-amber-50"}`}
     >
       {/* Ended looks ended: not a green "connected" to a session that is over. */}
-      {ended ? "session ended" : connected ? "● connected" : "◌ reconnecting…"}
+      {ended ? t("sessionEnded") : connected ? t("connected") : t("reconnecting")}
     </p>
   );
 }
@@ -123,6 +138,7 @@ function ConnectionStatus({ ended }: { ended: boolean }) {
  * them there, and the phone vibrates where the browser allows it.
  */
 function PollBanner({ poll }: { poll: PublicSnapshot["poll"] }) {
+  const t = useTranslations("student");
   const [show, setShow] = useState(false);
   const key = poll && poll.status === "open" ? `${poll.id}:${poll.round}` : null;
   const seen = useRef<string | null | undefined>(undefined);
@@ -162,15 +178,16 @@ function PollBanner({ poll }: { poll: PublicSnapshot["poll"] }) {
         card?.querySelector<HTMLElement>("[data-testid=poll-option]")?.focus({ preventScroll: true });
         setShow(false);
       }}
-      className="fixed inset-x-3 top-3 z-20 rounded-xl border-2 border-violet-300 bg-violet-500 px-4 py-3 text-left text-lg font-bold text-slate-950 shadow-2xl"
+      className="fixed inset-x-3 top-3 z-20 rounded-xl border-2 border-violet-300 bg-violet-500 px-4 py-3 text-start text-lg font-bold text-slate-950 shadow-2xl"
     >
-      New poll: tap to vote ↑
+      {t("pollBanner")}
     </button>
   );
 }
 
 /** The phone's full drawing opens on the current step, not scrolled to the left edge. */
 function FullDiagram({ scenario, stepIndex, picker }: { scenario: LessonDiagram; stepIndex: number; picker?: ElementPicker }) {
+  const t = useTranslations("student");
   const region = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
   useEffect(() => {
@@ -185,8 +202,9 @@ function FullDiagram({ scenario, stepIndex, picker }: { scenario: LessonDiagram;
   }, [open, stepIndex]);
   return (
     <details className="mt-2" onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="full-diagram">
-      <summary className="cursor-pointer px-2 py-1 text-sky-200">Show the full diagram</summary>
-      <div ref={region} className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Full sequence diagram (scrolls sideways)">
+      <summary className="cursor-pointer px-2 py-1 text-sky-200">{t("showFullDiagram")}</summary>
+      {/* Lifelines keep their order in every language: the drawing (and its sideways scroll) is left to right. */}
+      <div ref={region} dir="ltr" className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={t("fullDiagramRegion")}>
         <SequenceDiagram scenario={scenario} stepIndex={stepIndex} className="h-auto w-[720px] max-w-none" picker={picker} />
       </div>
     </details>
@@ -246,6 +264,8 @@ function useQuestionFocus(snapshot: PublicSnapshot, viewStep: number, tapped: Re
 }
 
 function StudentScreen({ code }: { code: string }) {
+  const t = useTranslations("student");
+  const common = useTranslations("common");
   const snapshot = usePublicSnapshot();
   const nickname = useLive((s) => s.welcome?.nickname);
   const { diagram, scenario, custom } = useLessonDiagram(snapshot);
@@ -257,17 +277,20 @@ function StudentScreen({ code }: { code: string }) {
   const question = useQuestionFocus(snapshot, viewStep, tap.tapped);
   return (
     <main className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
-      <h1 className="sr-only">{snapshot.title ? `${snapshot.title}, room ${code}` : `Class in room ${code}`}</h1>
-      <header className="flex items-center justify-between gap-3">
+      <h1 className="sr-only">{snapshot.title ? t("titleInRoom", { title: snapshot.title, code }) : t("classInRoom", { code })}</h1>
+      <header className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
         <p className="min-w-0 text-sm text-slate-300 [overflow-wrap:anywhere]">
           <span className="font-mono font-semibold tracking-widest text-white">{code}</span>
           {nickname ? ` · ${nickname}` : ""}
         </p>
-        <ConnectionStatus ended={snapshot.status === "ended"} />
+        <div className="flex items-center gap-2">
+          <LanguageSwitch />
+          <ConnectionStatus ended={snapshot.status === "ended"} />
+        </div>
       </header>
       {snapshot.status === "ended" && (
         <p role="status" className="rounded-lg bg-slate-800 p-3">
-          The teacher has ended this session. Thanks for taking part!
+          {t("endedNotice")}
         </p>
       )}
       {snapshot.status !== "ended" && <ClassPaused paused={snapshot.paused} />}
@@ -280,14 +303,18 @@ function StudentScreen({ code }: { code: string }) {
         <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} paused={snapshot.paused} />
       )}
       {snapshot.status !== "ended" && <LookBackBar lookBack={lookBack} total={diagram.steps.length} />}
-      <StepHeader scenario={diagram} snapshot={viewed} />
-      <section aria-label="Sequence diagram" className="relative rounded-2xl border border-slate-800 bg-slate-950/60 p-2" {...tap.handlers}>
-        {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. */}
-        <div className="sm:hidden">
+      <StepHeader scenario={diagram} snapshot={viewed} lessonLang={custom ? undefined : "en"} />
+      <section
+        aria-label={common("diagram")}
+        className="relative rounded-2xl border border-slate-800 bg-slate-950/60 p-2"
+        {...tap.handlers}
+      >
+        {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. Both keep the lesson's left-to-right order in every language. */}
+        <div dir="ltr" className="sm:hidden">
           <StepTrail scenario={diagram} stepIndex={viewStep} picker={question.picker} />
           <FullDiagram scenario={diagram} stepIndex={viewStep} picker={question.picker} />
         </div>
-        <div className="hidden sm:block">
+        <div dir="ltr" className="hidden sm:block">
           <SequenceDiagram scenario={diagram} stepIndex={viewStep} className="h-auto w-full" picker={question.picker} />
         </div>
         {question.askAt && question.focus && (
