@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
 import type { AnswerFeedback, PublicAssignment } from "@/lib/course/rest";
 
@@ -20,13 +21,15 @@ export function SelfPacedPoll({
   disabled: boolean;
   onChoose: (optionId: string) => void;
 }) {
+  const t = useTranslations("selfPaced");
+  const common = useTranslations("common");
   const feedback = useRef<HTMLDivElement>(null);
   const answeredId = answer?.optionId;
   useEffect(() => {
     // The feedback is what the student reads next: take focus there (screen readers announce it too).
     if (answeredId) feedback.current?.focus({ preventScroll: false });
   }, [answeredId]);
-  const verdict = answer ? (answer.correct === null ? "Answer recorded." : answer.correct ? "Right!" : "Not quite.") : null;
+  const verdict = answer ? (answer.correct === null ? t("recorded") : answer.correct ? t("right") : common("notQuite")) : null;
   return (
     <section
       aria-labelledby={`poll-${poll.id}`}
@@ -37,7 +40,7 @@ export function SelfPacedPoll({
       <h2 id={`poll-${poll.id}`} className="text-xl font-bold">
         {poll.question}
       </h2>
-      <div className="mt-3 grid gap-2" role="group" aria-label="Answers">
+      <div className="mt-3 grid gap-2" role="group" aria-label={t("answers")}>
         {poll.options.map((o) => {
           const chosen = answer?.optionId === o.id;
           const isRight = answer?.correctOptionId === o.id;
@@ -57,11 +60,11 @@ export function SelfPacedPoll({
               aria-pressed={chosen}
               disabled={disabled || answer !== undefined}
               onClick={() => onChoose(o.id)}
-              className={`min-h-12 rounded-xl border-2 px-4 py-3 text-left text-lg [overflow-wrap:anywhere] disabled:cursor-default ${tone}`}
+              className={`min-h-12 rounded-xl border-2 px-4 py-3 text-start text-lg [overflow-wrap:anywhere] disabled:cursor-default ${tone}`}
             >
               {o.text}
-              {answer && isRight && <span className="ml-2 font-semibold text-emerald-200">(right answer)</span>}
-              {answer && chosen && !isRight && <span className="ml-2 font-semibold text-rose-200">(your answer)</span>}
+              {answer && isRight && <span className="ms-2 font-semibold text-emerald-200">{t("rightAnswer")}</span>}
+              {answer && chosen && !isRight && <span className="ms-2 font-semibold text-rose-200">{t("yourAnswer")}</span>}
             </button>
           );
         })}

@@ -1,15 +1,17 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import type { PublicAssignment, StartedAssignment, StudentProgressView } from "@/lib/course/rest";
 import { NICKNAME_MAX } from "@/lib/protocol/wire";
-import { AssignmentApiError, callApi, errorText, keepToken, readToken } from "./api";
+import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
+import { AssignmentApiError, callApi, keepToken, readToken } from "./api";
 import { SelfPacedWalk } from "./SelfPacedWalk";
-import { dueText } from "./dates";
+import { useAssignmentErrorText, useDueText } from "./useSelfPacedText";
 
 type Load =
   | { status: "loading" }
-  | { status: "missing"; message: string }
+  | { status: "missing"; error: unknown }
   | { status: "start"; assignment: PublicAssignment }
   | { status: "walking"; assignment: PublicAssignment; token: string; progress: StudentProgressView };
 
@@ -19,6 +21,8 @@ type Load =
  * on the same device continues where the student stopped.
  */
 export function SelfPacedView({ id }: { id: string }) {
+  const t = useTranslations("selfPaced");
+  const errorText = useAssignmentErrorText();
   const [load, setLoad] = useState<Load>({ status: "loading" });
 
   const open = useCallback(async () => {
@@ -26,7 +30,7 @@ export function SelfPacedView({ id }: { id: string }) {
     try {
       assignment = await callApi<PublicAssignment>(`/api/assignments/${encodeURIComponent(id)}`);
     } catch (err) {
-      return setLoad({ status: "missing", message: errorText(err) });
+      return setLoad({ status: "missing", error: err });
     }
     const token = readToken(id);
     if (!token) return setLoad({ status: "start", assignment });
@@ -36,7 +40,7 @@ export function SelfPacedView({ id }: { id: string }) {
     } catch (err) {
       // A token the server does not know (the assignment was reset, or storage was copied): start again.
       if (err instanceof AssignmentApiError && err.code === "NOT_A_STUDENT") keepToken(id, null);
-      else return setLoad({ status: "missing", message: errorText(err) });
+      else return setLoad({ status: "missing", error: err });
       setLoad({ status: "start", assignment });
     }
   }, [id]);
@@ -48,18 +52,21 @@ export function SelfPacedView({ id }: { id: string }) {
   if (load.status === "loading") {
     return (
       <main className="mx-auto max-w-md px-5 py-10">
-        <h1 className="text-2xl font-bold">Opening the assignment…</h1>
+        <h1 className="text-2xl font-bold">{t("opening")}</h1>
       </main>
     );
   }
   if (load.status === "missing") {
     return (
       <main className="mx-auto max-w-md px-5 py-10">
-        <h1 className="text-2xl font-bold">This assignment cannot be opened</h1>
+        <div className="mb-3 flex justify-end">
+          <LanguageSwitch />
+        </div>
+        <h1 className="text-2xl font-bold">{t("cannotOpen")}</h1>
         <p role="alert" className="mt-3 text-lg text-slate-200">
-          {load.message}
+          {errorText(load.error)}
         </p>
-        <p className="mt-3 text-slate-300">Check the link your teacher gave you.</p>
+        <p className="mt-3 text-slate-300">{t("checkLink")}</p>
       </main>
     );
   }
@@ -78,48 +85,49 @@ export function SelfPacedView({ id }: { id: string }) {
 }
 
 function StartForm({ assignment, onStarted }: { assignment: PublicAssignment; onStarted: (s: StartedAssignment) => void }) {
+  const t = useTranslations("selfPaced");
+  const common = useTranslations("common");
+  const errorText = useAssignmentErrorText();
+  const dueText = useDueText();
   const [name, setName] = useState("");
-  const [error, setError] = useState("");
+  // The refusal itself, put into words when shown: a language switch re-words it.
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const closedText =
-    assignment.closed === "ASSIGNMENT_CLOSED"
-      ? "Your teacher has closed this assignment."
-      : assignment.closed === "ASSIGNMENT_DUE"
-        ? "This assignment was due before now."
-        : null;
+    assignment.closed === "ASSIGNMENT_CLOSED" ? t("closedByTeacher") : assignment.closed === "ASSIGNMENT_DUE" ? t("wasDue") : null;
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-5 py-8">
+      <div className="mb-3 flex justify-end">
+        <LanguageSwitch />
+      </div>
       <form
         className="space-y-4"
         onSubmit={(e) => {
           e.preventDefault();
           setBusy(true);
-          setError("");
+          setError(null);
           callApi<StartedAssignment>(`/api/assignments/${encodeURIComponent(assignment.id)}/start`, { json: { nickname: name.trim() } })
             .then(onStarted)
-            .catch((err: unknown) => setError(errorText(err)))
+            .catch((err: unknown) => setError(err))
             .finally(() => setBusy(false));
         }}
       >
-        <p className="text-sm font-semibold uppercase tracking-widest text-sky-300">Assignment, at your own pace</p>
+        <p className="text-sm font-semibold uppercase tracking-widest text-sky-300">{t("kicker")}</p>
         <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{assignment.title}</h1>
-        <p className="text-slate-200">
-          {assignment.stepCount} steps, {assignment.polls.length} {assignment.polls.length === 1 ? "question" : "questions"} on the way. You
-          answer each question before going on, then see whether you were right and why.
-        </p>
+        <p className="text-slate-200">{t("summary", { steps: assignment.stepCount, polls: assignment.polls.length })}</p>
         {assignment.dueAt !== null && <p className="text-slate-200">{dueText(assignment.dueAt)}</p>}
         {closedText ? (
           <p role="alert" className="rounded-lg bg-amber-900/60 p-3 text-amber-50">
-            {closedText} It takes no new answers.
+            {closedText} {t("noNewAnswers")}
           </p>
         ) : (
           <>
             <label htmlFor="selfpaced-nickname" className="block text-lg font-medium">
-              Nickname{" "}
+              {common("nickname")}{" "}
               {assignment.requireNickname ? (
-                <span className="font-normal text-slate-300">(your teacher asks for one)</span>
+                <span className="font-normal text-slate-300">{t("nicknameAsked")}</span>
               ) : (
-                <span className="font-normal text-slate-400">(optional)</span>
+                <span className="font-normal text-slate-400">{common("optional")}</span>
               )}
             </label>
             <input
@@ -132,9 +140,9 @@ function StartForm({ assignment, onStarted }: { assignment: PublicAssignment; on
               className="w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-3 text-lg"
               data-testid="selfpaced-nickname"
             />
-            {error && (
+            {error !== null && (
               <p role="alert" className="text-rose-200">
-                {error}
+                {errorText(error)}
               </p>
             )}
             <button
@@ -143,7 +151,7 @@ function StartForm({ assignment, onStarted }: { assignment: PublicAssignment; on
               data-testid="selfpaced-start"
               className="w-full rounded-lg bg-emerald-400 px-4 py-3 text-lg font-semibold text-slate-950 disabled:opacity-60"
             >
-              Start
+              {t("start")}
             </button>
           </>
         )}

@@ -1,18 +1,20 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 import type { AnsweredPoll, PublicAssignment, StudentProgressView } from "@/lib/course/rest";
 import { builtInDiagram, customDiagram } from "@/lib/lesson/model";
 import { getScenario } from "@/lib/lesson/scenarios";
+import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { StepTrail } from "@/components/diagram/StepTrail";
 import { ModeBadge, StepHeader } from "@/components/classroom/StepHeader";
 import { FidelityNotes } from "@/components/classroom/FidelityNotes";
 import { LabLink } from "@/components/classroom/LabLink";
 import { StudentLessonPanels } from "@/components/lessonPanels/LazyPanels";
-import { callApi, errorText } from "./api";
-import { dueText } from "./dates";
+import { callApi } from "./api";
 import { SelfPacedPoll } from "./SelfPacedPoll";
+import { useAssignmentErrorText, useDueText } from "./useSelfPacedText";
 
 /**
  * The walk: the diagram at the student's step with its narration, the
@@ -28,9 +30,14 @@ export function SelfPacedWalk({
   token: string;
   initial: StudentProgressView;
 }) {
+  const t = useTranslations("selfPaced");
+  const common = useTranslations("common");
+  const errorText = useAssignmentErrorText();
+  const dueText = useDueText();
   const [progress, setProgress] = useState(initial);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
+  // The refusal itself, put into words when shown: a language switch re-words it.
+  const [error, setError] = useState<unknown>(null);
   const scenario = getScenario(assignment.mode, assignment.variant, assignment.kubeVersion);
   const custom = assignment.lesson !== null;
   const diagram = useMemo(
@@ -48,11 +55,11 @@ export function SelfPacedWalk({
 
   async function go(stepIndex: number) {
     setBusy(true);
-    setError("");
+    setError(null);
     try {
       setProgress(await callApi<StudentProgressView>(`${path}/progress`, { json: { stepIndex }, token }));
     } catch (err) {
-      setError(errorText(err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -60,12 +67,12 @@ export function SelfPacedWalk({
 
   async function choose(pollId: string, optionId: string) {
     setBusy(true);
-    setError("");
+    setError(null);
     try {
       const answered = await callApi<AnsweredPoll>(`${path}/answer`, { json: { pollId, optionId }, token });
       setProgress(answered.progress);
     } catch (err) {
-      setError(errorText(err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -73,54 +80,52 @@ export function SelfPacedWalk({
 
   const right = progress.answers.filter((a) => a.correct === true).length;
   const marked = progress.answers.filter((a) => a.correct !== null).length;
-  const nextBlockedReason = blocked
-    ? closed
-      ? "The assignment takes no more answers, so you cannot go past this question."
-      : "Answer the question to go on."
-    : null;
+  const nextBlockedReason = blocked ? (closed ? t("blockedClosed") : t("answerFirst")) : null;
 
   return (
     <main className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
       <header className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="min-w-0 text-lg font-bold [overflow-wrap:anywhere]">{assignment.title}</h1>
-        <p className="text-sm text-slate-300">
-          {progress.nickname ? `${progress.nickname} · ` : ""}
-          {assignment.dueAt !== null ? dueText(assignment.dueAt) : "At your own pace"}
-        </p>
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="text-sm text-slate-300">
+            {progress.nickname ? `${progress.nickname} · ` : ""}
+            {assignment.dueAt !== null ? dueText(assignment.dueAt) : t("ownPace")}
+          </p>
+          <LanguageSwitch />
+        </div>
       </header>
       {closed && (
         <p role="status" className="rounded-lg bg-amber-900/60 p-3 text-amber-50" data-testid="selfpaced-closed">
-          {assignment.closed === "ASSIGNMENT_CLOSED" ? "Your teacher has closed this assignment" : "This assignment is past its due date"}:
-          you can look back at the steps you reached, but it takes no more answers.
+          {assignment.closed === "ASSIGNMENT_CLOSED" ? t("closedBanner") : t("dueBanner")}
         </p>
       )}
       {progress.finished && (
         <p role="status" className="rounded-lg bg-emerald-900/60 p-3 text-emerald-50" data-testid="selfpaced-finished">
-          You have finished this assignment{marked > 0 ? `: ${right} of ${marked} first answers right` : ""}. You can step back through it
-          any time.
+          {marked > 0 ? t("finishedScore", { right, marked }) : t("finished")}
         </p>
       )}
       {!custom && <ModeBadge mode={assignment.mode} scenario={scenario} version={assignment.kubeVersion} />}
       <div data-testid="selfpaced-step" data-step={step + 1} data-total={assignment.stepCount}>
-        <StepHeader scenario={diagram} snapshot={{ stepIndex: step }} />
+        <StepHeader scenario={diagram} snapshot={{ stepIndex: step }} lessonLang={custom ? undefined : "en"} />
       </div>
-      <section aria-label="Sequence diagram" className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
-        <div className="sm:hidden">
+      <section aria-label={common("diagram")} className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+        {/* The lesson's left-to-right order in every language: lifelines never swap sides. */}
+        <div dir="ltr" className="sm:hidden">
           <StepTrail scenario={diagram} stepIndex={step} />
         </div>
-        <div className="hidden sm:block">
+        <div dir="ltr" className="hidden sm:block">
           <SequenceDiagram scenario={diagram} stepIndex={step} className="h-auto w-full" />
         </div>
       </section>
       {poll && (
         <SelfPacedPoll key={poll.id} poll={poll} answer={answer} disabled={busy || closed} onChoose={(o) => void choose(poll.id, o)} />
       )}
-      {error && (
+      {error !== null && (
         <p role="alert" className="rounded-lg bg-rose-950 p-3 text-rose-100">
-          {error}
+          {errorText(error)}
         </p>
       )}
-      <nav aria-label="Steps" className="sticky bottom-0 z-10 flex items-center gap-3 bg-slate-950/95 py-3">
+      <nav aria-label={t("steps")} className="sticky bottom-0 z-10 flex items-center gap-3 bg-slate-950/95 py-3">
         <button
           type="button"
           data-testid="selfpaced-prev"
@@ -128,7 +133,7 @@ export function SelfPacedWalk({
           onClick={() => void go(step - 1)}
           className="min-h-12 rounded-xl border border-slate-500 px-5 text-lg font-semibold disabled:opacity-40"
         >
-          ← Back
+          {t("back")}
         </button>
         <button
           type="button"
@@ -138,7 +143,7 @@ export function SelfPacedWalk({
           onClick={() => void go(step + 1)}
           className="min-h-12 flex-1 rounded-xl bg-sky-300 px-5 text-lg font-bold text-slate-950 disabled:opacity-40"
         >
-          {step >= last ? "Last step" : "Next step →"}
+          {step >= last ? t("lastStep") : t("next")}
         </button>
       </nav>
       {nextBlockedReason && (
