@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { replay, type SessionEvent } from "../../lib/session";
-import { connectClient, type TestClient } from "./harness";
+import { connectClient, waitUntil, type TestClient } from "./harness";
 import { freePort } from "../support/loopback";
 import { spawnServer, type ServerProcess } from "./process";
 import { SqliteSessionStore } from "../../server/store/sqlite";
@@ -98,10 +98,12 @@ describe("backup and restore", () => {
     const writing = (async () => {
       while (busy) {
         if ((await teacher.emit("projector:show", { panel: panels[written % 2] })).ok) written++;
+        // A teacher's pace: ten changes a second, for as long as the backup takes.
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
-    await new Promise((r) => setTimeout(r, 300));
+    // The class is writing: its first change is acknowledged (so on disk) before the backup starts.
+    await waitUntil(() => written > 0);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "classroom-backups-")), "nightly", "sessions-copy.sqlite");
     const result = await backup([file], { DATA_DIR: dataDir });
     const writtenDuringBackup = written;

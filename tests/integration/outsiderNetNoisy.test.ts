@@ -41,8 +41,10 @@ describe("a noisy neighbour", () => {
       connections: 10,
       auth: { v: PROTOCOL_VERSION, role: "student", code: noisy.code, token: first.welcome!.token },
     });
-    await sleep(500);
-    // Step changes in the quiet room while the flood goes on: each reaches every student within 2 s.
+    // The flood is on once the server has refused some of it.
+    await flood.refusing;
+    // Step changes in the quiet room while the flood goes on: each reaches every student within 2 s (a teacher's
+    // pace, 150 ms apart, so the steps sample the whole flood rather than one moment of it).
     const delays: number[] = [];
     for (let step = 4; step <= 9; step++) {
       delays.push(await stepDelay(step));
@@ -82,6 +84,7 @@ describe("an address over its frame budget", () => {
       connections: 2,
       auth: { v: PROTOCOL_VERSION, role: "student", code: s.code, token: first.welcome!.token },
     });
+    // How much it gets into the server in three seconds of flooding is what is measured.
     await sleep(3_000);
     const stats = await flood.stop();
     // The server answered it with its budget…

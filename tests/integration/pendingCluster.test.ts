@@ -51,7 +51,9 @@ describe("a join being looked up, behind a trusted proxy", () => {
     try {
       // The student speaks; its join now waits for Redis to take the write.
       student.send(`40${JSON.stringify({ v: PROTOCOL_VERSION, role: "student", code: created.code, nickname: "Ada" })}`);
-      await new Promise((r) => setTimeout(r, 300));
+      // A request made after it has been answered: the server has read the CONNECT (it reads what arrived first no
+      // later than what arrived after), so the join is being looked up. /api/health does not touch Redis.
+      expect((await fetch(`${node.url}/api/health`)).status).toBe(200);
       // Three silent WebSockets fill the address's pending allowance; three more close the oldest of them.
       const silent: RawSocket[] = [];
       for (let i = 0; i < 6; i++) silent.push(await open());

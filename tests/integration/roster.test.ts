@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { PRESENCE_BROADCAST_INTERVAL_MS } from "../../lib/constants";
 import { connectClient, serverPerTest, waitUntil, type TestClient } from "./harness";
 
 /**
@@ -23,6 +22,17 @@ describe("the console's roster travels as changes", () => {
   }
 
   const sizeOf = (message: unknown) => Buffer.byteLength(JSON.stringify(message));
+  /**
+   * The console's presence updates (at most two a second) have caught up: a projector opens, and the console counts
+   * it only with the next update, which carries every row changed before it. (The update after that is then a full
+   * interval away, so what the next student changes reaches the console in one update.)
+   */
+  async function presenceCaughtUp(code: string, host: TestClient): Promise<void> {
+    const projectors = host.host().projectorCount;
+    track(await connectClient(t.srv.url, { role: "projector", code }));
+    await host.waitFor((c) => c.host().projectorCount === projectors + 1);
+  }
+
   /** The patches that carried changed rows since `index` (not the whole roster a join or resync sends). */
   const changesSince = (host: TestClient, index: number) => host.rosterMessages.slice(index).filter((m) => !m.whole);
 
@@ -34,8 +44,7 @@ describe("the console's roster travels as changes", () => {
         const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
         const students = await joinClass(code, size);
         await host.waitFor((c) => c.students().length === size && c.students().every((s) => s.connected), 15_000);
-        // Quiet: the presence throttle has flushed.
-        await new Promise((r) => setTimeout(r, PRESENCE_BROADCAST_INTERVAL_MS * 2));
+        await presenceCaughtUp(code, host);
 
         let mark = host.rosterMessages.length;
         const late = track(await connectClient(t.srv.url, { role: "student", code, nickname: "Latecomer" }));
@@ -108,8 +117,8 @@ describe("the console's roster travels as changes", () => {
       const host = track(await connectClient(t.srv.url, { role: "host", code, hostKey }));
       await joinClass(code, 5);
       await host.waitFor((c) => c.students().length === 5);
-      // Quiet: the presence throttle has flushed, so the next patch to the console is the newcomer's row.
-      await new Promise((r) => setTimeout(r, PRESENCE_BROADCAST_INTERVAL_MS * 2));
+      // Caught up, so the next patch to the console is the newcomer's row.
+      await presenceCaughtUp(code, host);
       const mark = host.patches.length;
       const wholeBefore = host.rosterMessages.filter((m) => m.whole).length;
       // As if a message had been lost on the way: the sixth student's row.

@@ -39,6 +39,7 @@ const worst = [
   '4293["connect",{}]',
 ];
 const stats = { sentFrames: 0, sentBytes: 0, refused: {}, closedByServer: 0, joins: 0 };
+const sockets = new Set();
 let stopping = false;
 function one(n) {
   return new Promise((resolve) => {
@@ -65,10 +66,15 @@ function one(n) {
         return pump();
       }
       const refused = text.startsWith("43") ? /^43\\d+\\[\\{"ok":false,"error":\\{"code":"(\\w+)"/.exec(text) : null;
-      if (refused) stats.refused[refused[1]] = (stats.refused[refused[1]] ?? 0) + 1;
+      if (!refused) return;
+      // The first refusal tells the test that the flood has reached the server's guard.
+      if (Object.keys(stats.refused).length === 0) parentPort.postMessage({ refusing: true });
+      stats.refused[refused[1]] = (stats.refused[refused[1]] ?? 0) + 1;
     });
+    sockets.add(ws);
     ws.on("error", () => undefined);
     ws.on("close", () => {
+      sockets.delete(ws);
       if (!stopping) stats.closedByServer += 1;
       resolve();
     });
@@ -82,19 +88,37 @@ async function loop(n) {
 }
 const loops = Array.from({ length: connections }, (_, n) => loop(n));
 parentPort.on("message", async () => {
+  // Stop sending, drop every connection (the server may not be reading them: no closing handshake), report once closed.
   stopping = true;
-  setTimeout(() => parentPort.postMessage(stats), 200);
+  for (const ws of sockets) ws.terminate();
+  await Promise.all(loops);
+  parentPort.postMessage({ stats });
 });
 `;
 
-/** Starts a flood on a worker thread; `stop()` ends it and reports what it did. */
+/**
+ * Starts a flood on a worker thread; `refusing` resolves once the server has refused one of its frames (the flood is
+ * on), `stop()` ends it and reports what it did.
+ */
 export function startFlood(options: { url: string; localAddress: string; connections: number; auth: Record<string, unknown> }) {
   const wsPath = createRequire(import.meta.url).resolve("ws");
   const worker = new Worker(FLOOD_WORKER, { eval: true, workerData: { ...options, wsPath } });
   workers.push(worker);
+  const message = <T>(pick: (m: { refusing?: true; stats?: FloodStats }) => T | undefined) =>
+    new Promise<T>((resolve) => {
+      const listen = (m: { refusing?: true; stats?: FloodStats }) => {
+        const picked = pick(m);
+        if (picked === undefined) return;
+        worker.off("message", listen);
+        resolve(picked);
+      };
+      worker.on("message", listen);
+    });
+  const refusing = message((m) => m.refusing);
   return {
+    refusing,
     async stop(): Promise<FloodStats> {
-      const stats = new Promise<FloodStats>((resolve) => worker.once("message", resolve));
+      const stats = message((m) => m.stats);
       worker.postMessage("stop");
       const result = await stats;
       await worker.terminate();
