@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { MyVote } from "../../../lib/protocol";
+import type { Ack, MyVote } from "../../../lib/protocol";
 import { activePoll } from "../../../lib/session";
 import { waitUntil } from "../harness";
 import { commandsFor } from "./commands";
@@ -8,11 +8,11 @@ import { invariantsFor } from "./invariants";
 import { picksFor } from "./oracles";
 import { CONVERGE_TIMEOUT_MS, type Action, type FuzzRun } from "./run";
 import { studentsFor } from "./students";
-import { PROTOTYPE_KEYS, current, short, type EventName, type Outcome } from "./wire";
+import { PROTOTYPE_KEYS, current, short, type EventName, type Identity, type Outcome } from "./wire";
 
 /** The class's actions, with their weights: students join, leave, come back, vote, and race the teacher. */
 export function classActions(run: FuzzRun): Record<string, Action> {
-  const { rng, tabs, identities, stats, where, state, openTabs, hostTab, closeTab } = run;
+  const { rng, tabs, identities, stats, where, state, openTabs, hostTab, closeTab, spend, answers } = run;
 
   const { command, emitMaybe, writesSince } = commandsFor(run);
   const { expectErrorShape } = invariantsFor(run);
@@ -79,13 +79,20 @@ export function classActions(run: FuzzRun): Record<string, Action> {
         if (!poll || poll.status !== "open" || s.paused || candidates.length < 3) return false;
         const wave = Array.from({ length: rng.range(3, Math.min(15, candidates.length)) }, () => rng.pick(candidates));
         const choices = wave.map(() => rng.pick(poll.options).id);
-        // Concurrent votes from different students do not interact; the same student twice just replaces.
-        const acks = await Promise.all(
-          wave.map((tab, k) => {
-            if (tab.identity) tab.identity.votes.take();
-            return tab.client.emit("poll:vote", { pollId: poll.id, optionId: choices[k] });
+        // Concurrent votes from different students do not interact; the same student twice just replaces. So the
+        // students vote at once, each student's votes in the order drawn (the answers are then the same every run).
+        const acks: Ack<unknown>[] = [];
+        const byStudent = new Map<Identity | null, number[]>();
+        wave.forEach((tab, k) => byStudent.set(tab.identity, [...(byStudent.get(tab.identity) ?? []), k]));
+        await Promise.all(
+          [...byStudent.values()].map(async (ks) => {
+            for (const k of ks) {
+              await spend(wave[k], "poll:vote", { pollId: poll.id, optionId: choices[k] });
+              acks[k] = await wave[k].client.emit("poll:vote", { pollId: poll.id, optionId: choices[k] });
+            }
           }),
         );
+        acks.forEach((ack, k) => answers.push(`${wave[k].name} poll:vote -> ${ack.ok ? "ok" : ack.error.code}`));
         acks.forEach((ack, k) => {
           expectErrorShape(ack);
           if (!ack.ok && ack.error.code === "RATE_LIMITED") return void stats.rateLimited++;
@@ -148,7 +155,9 @@ export function classActions(run: FuzzRun): Record<string, Action> {
     raceVotesWithTeacher: [
       3,
       async () => {
-        // Votes in flight while the teacher closes, reopens, hides results or removes a voter.
+        // Votes around the teacher closing, reopening, hiding results or removing a voter. The room takes commands one
+        // at a time, so each vote lands before or after the teacher's: the seed draws where the teacher's goes among
+        // them, and each is sent once the one before is answered (a replay of the seed meets the same order).
         const s = state();
         const poll = activePoll(s);
         const voters = studentTabs();
@@ -156,10 +165,10 @@ export function classActions(run: FuzzRun): Record<string, Action> {
         const wave = Array.from({ length: rng.range(3, Math.min(10, voters.length)) }, () => rng.pick(voters));
         const choices = wave.map(() => rng.pick(poll.options).id);
         const move = rng.pick(["close", "reopen", "results", "remove", "openNew", "pause"] as const);
+        const teacherAt = rng.int(wave.length + 1);
         const victim = move === "remove" ? wave[0].identity! : null;
         const kicked = victim ? tabs.filter((t) => t.open && t.identity === victim) : [];
-        for (const tab of kicked) tab.open = false;
-        run.label = `race: ${wave.length} votes vs ${move}`;
+        run.label = `race: ${wave.length} votes vs ${move} after ${teacherAt}`;
         const host = await hostTab();
         const teacherPayload =
           move === "close"
@@ -185,10 +194,27 @@ export function classActions(run: FuzzRun): Record<string, Action> {
                   : move === "pause"
                     ? "class:pause"
                     : "poll:open";
-        const [teacherAck, ...voteAcks] = await Promise.all([
-          emitMaybe(host, teacherEvent, teacherPayload),
-          ...wave.map((tab, k) => emitMaybe(tab, "poll:vote", { pollId: poll.id, optionId: choices[k] })),
-        ]);
+        const teacher = async () => {
+          // The kick may land before the ack: the victim's tabs are expected to go.
+          for (const tab of kicked) tab.open = false;
+          const ack = await emitMaybe(host, teacherEvent, teacherPayload);
+          if (victim && ack !== "no reply" && ack.ok) {
+            victim.removed = true;
+            // Gone before the next vote is sent: a kicked tab's vote is then not sent at all, never left unanswered.
+            await waitUntil(() => kicked.every((t) => !t.client.socket.connected), CONVERGE_TIMEOUT_MS).catch(() => undefined);
+            for (const tab of kicked) expect(tab.client.socket.connected, `${where()}: ${tab.name} was not kicked`).toBe(false);
+          } else for (const tab of kicked) tab.open = true;
+          return ack;
+        };
+        let teacherAck: Ack<unknown> | "no reply" = "no reply";
+        const voteAcks: (Ack<unknown> | "no reply" | "not sent")[] = [];
+        for (let k = 0; k <= wave.length; k++) {
+          if (k === teacherAt) teacherAck = await teacher();
+          if (k === wave.length) break;
+          const tab = wave[k];
+          if (!tab.client.socket.connected) voteAcks.push("not sent");
+          else voteAcks.push(await emitMaybe(tab, "poll:vote", { pollId: poll.id, optionId: choices[k] }));
+        }
         const at = `${where()}: ${host.name} ${teacherEvent} ${short(teacherPayload)}`;
         expect(teacherAck, `${at} got no reply`).not.toBe("no reply");
         if (teacherAck !== "no reply") {
@@ -207,12 +233,10 @@ export function classActions(run: FuzzRun): Record<string, Action> {
             teacherAck.ok ? "ok" : teacherAck.error.code,
           );
         }
-        if (victim && teacherAck !== "no reply" && teacherAck.ok) victim.removed = true;
-        else for (const tab of kicked) tab.open = true;
         voteAcks.forEach((ack, k) => {
           const tab = wave[k];
           const gone = victim !== null && tab.identity === victim && victim.removed;
-          if (ack === "no reply") return void expect(gone, `${where()}: ${tab.name}'s vote got no reply`).toBe(true);
+          if (ack === "no reply" || ack === "not sent") return void expect(gone, `${where()}: ${tab.name}'s vote: ${ack}`).toBe(true);
           expectErrorShape(ack);
           const code = ack.ok ? "ok" : ack.error.code;
           expect(
@@ -221,17 +245,13 @@ export function classActions(run: FuzzRun): Record<string, Action> {
           ).toContain(code);
           if (ack.ok) expect((ack.data as MyVote).pollId, `${where()}: vote receipt`).toBe(poll.id);
         });
-        if (victim?.removed) {
-          await waitUntil(() => kicked.every((t) => !t.client.socket.connected), CONVERGE_TIMEOUT_MS).catch(() => undefined);
-          for (const tab of kicked) expect(tab.client.socket.connected, `${where()}: ${tab.name} was not kicked`).toBe(false);
-        }
         return true;
       },
     ],
     twoTeachersAtOnce: [
       2,
       async () => {
-        // Two teacher tabs race: the room applies commands one at a time, so at most one poll opens.
+        // Two teacher tabs open a poll each: the room applies commands one at a time, so at most one opens.
         const hosts = openTabs("host");
         if (hosts.length < 2) return false;
         const before = state();
@@ -239,10 +259,15 @@ export function classActions(run: FuzzRun): Record<string, Action> {
         const a = await hostTab();
         let b = await hostTab();
         if (b === a) b = hosts.find((t) => t !== a)!;
-        const [ackA, ackB] = await Promise.all([
-          emitMaybe(a, "poll:open", { kind: "next-step" }),
-          emitMaybe(b, "poll:open", { kind: "custom", question: "Which first?", options: ["PVC", "Pod", "PV"], correctIndex: 1 }),
-        ]);
+        // The room takes one at a time: the seed draws which comes first, and the second is sent once the first is
+        // answered (a replay of the seed meets the same order).
+        const openA = () => emitMaybe(a, "poll:open", { kind: "next-step" });
+        const openB = () =>
+          emitMaybe(b, "poll:open", { kind: "custom", question: "Which first?", options: ["PVC", "Pod", "PV"], correctIndex: 1 });
+        const aFirst = rng.chance(0.5);
+        const ackFirst = await (aFirst ? openA() : openB());
+        const ackSecond = await (aFirst ? openB() : openA());
+        const [ackA, ackB] = aFirst ? [ackFirst, ackSecond] : [ackSecond, ackFirst];
         const codes = [ackA, ackB].map((ack) => (ack === "no reply" ? "no reply" : ack.ok ? "ok" : ack.error.code));
         expect(codes.includes("no reply"), `${where()}: ${short(codes)}`).toBe(false);
         expect(codes.filter((c) => c === "ok").length, `${where()}: two polls opened at once: ${short(codes)}`).toBeLessThanOrEqual(1);

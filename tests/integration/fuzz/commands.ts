@@ -2,13 +2,20 @@ import { expect } from "vitest";
 import type { Ack } from "../../../lib/protocol";
 import { myVoteOf } from "../../../lib/protocol/replica";
 import type { SessionState } from "../../../lib/session";
+import { registry } from "../../../server/ops/metrics";
 import { invariantsFor } from "./invariants";
 import type { FuzzRun } from "./run";
 import { short, type EventName, type EventType, type Outcome, type Tab } from "./wire";
 
+/** The server's rate-limit refusals so far, by scope (its metrics: the fuzz's server runs in this process). */
+async function rateLimitsSoFar(): Promise<string> {
+  const metric = await registry.getSingleMetric("classroom_rate_limited_total")?.get();
+  return (metric?.values ?? []).map((v) => `${String(v.labels.scope)} ${v.value}`).join(", ");
+}
+
 /** Commands sent as the fuzz sends them, each answer checked with what it wrote to the log. */
 export function commandsFor(run: FuzzRun) {
-  const { stats, where, state, durableEvents } = run;
+  const { stats, where, state, durableEvents, spend, answers } = run;
   const { expectErrorShape, checkServerInvariants } = invariantsFor(run);
 
   /** Durable writes since `before`, minus a close fired by a poll's own countdown (unless a close is what we expect). */
@@ -31,12 +38,13 @@ export function commandsFor(run: FuzzRun) {
     allowed: Outcome | Outcome[] | null,
     writes: EventType[] | null,
   ): Promise<Ack<unknown>> {
+    await spend(tab, event, payload);
     const before = state();
-    if (event === "poll:vote" && tab.identity) tab.identity.votes.take();
-    else tab.commands.take();
     const ack = await tab.client.emit(event, payload as never);
     expectErrorShape(ack);
     const outcome: Outcome = ack.ok ? "ok" : ack.error.code;
+    // A refusal for its rate says which limit it met (the server's own counts, by scope), for the failure message.
+    answers.push(`${tab.name} ${event} -> ${outcome}${outcome === "RATE_LIMITED" ? ` (${await rateLimitsSoFar()})` : ""}`);
     const expected = allowed === null ? null : [allowed].flat();
     // On a surprising answer, invariants first: a corrupted state is the more useful report.
     if (expected ? !expected.includes(outcome) && outcome !== "RATE_LIMITED" : outcome === "INTERNAL") await checkServerInvariants();
@@ -54,10 +62,9 @@ export function commandsFor(run: FuzzRun) {
   }
 
   /** An acknowledged emit that may legitimately get no reply (its socket is being kicked). */
-  function emitMaybe(tab: Tab, event: EventName, payload: unknown, timeoutMs = 1_500): Promise<Ack<unknown> | "no reply"> {
-    if (event === "poll:vote" && tab.identity) tab.identity.votes.take();
-    else tab.commands.take();
-    return new Promise((resolve) => {
+  async function emitMaybe(tab: Tab, event: EventName, payload: unknown, timeoutMs = 1_500): Promise<Ack<unknown> | "no reply"> {
+    await spend(tab, event, payload);
+    const reply = await new Promise<Ack<unknown> | "no reply">((resolve) => {
       const timer = setTimeout(() => resolve("no reply"), timeoutMs);
       (tab.client.socket.emit as (e: string, p: unknown, cb: (r: Ack<unknown>) => void) => void)(event, payload, (r) => {
         clearTimeout(timer);
@@ -71,6 +78,8 @@ export function commandsFor(run: FuzzRun) {
         resolve(r);
       });
     });
+    answers.push(`${tab.name} ${event} -> ${reply === "no reply" ? reply : reply.ok ? "ok" : reply.error.code}`);
+    return reply;
   }
 
   return { writesSince, command, emitMaybe };

@@ -12,7 +12,7 @@ import { COMMAND_TABLE, FUZZABLE_COMMANDS, TEACHER_COMMANDS, onTheWire, short, t
 
 /** Hostile clients' actions, with their weights: garbage payloads, commands above their role, unknown and reserved names, bad handshakes. */
 export function hostileActions(run: FuzzRun): Record<string, Action> {
-  const { srv, code, hostKey, rng, stats, where, state, openTabs, tryConnect } = run;
+  const { srv, code, hostKey, rng, stats, where, state, openTabs, tryConnect, spend, answers } = run;
 
   const { command, writesSince } = commandsFor(run);
   const { expectErrorShape } = invariantsFor(run);
@@ -117,6 +117,7 @@ export function hostileActions(run: FuzzRun): Record<string, Action> {
         run.label = `reservedEvent ${name} from ${tab.name}`;
         const raw = tab.client.socket as unknown as { packet(p: unknown): void; acks: Record<number, (r: unknown) => void> };
         const id = 1_000_000 + rng.int(1_000_000);
+        await spend(tab, name, {});
         const reply = await new Promise<unknown>((resolve) => {
           const timer = setTimeout(() => resolve("no reply"), 1_500);
           raw.acks[id] = (r) => {
@@ -125,6 +126,7 @@ export function hostileActions(run: FuzzRun): Record<string, Action> {
           };
           raw.packet({ type: 2, id, data: [name, {}], options: { compress: true } });
         });
+        answers.push(`${tab.name} ${name} -> ${short(reply)}`);
         expect(reply, `${where()}: a reserved event name got no named refusal`).toMatchObject({
           ok: false,
           error: { code: "UNKNOWN_EVENT" },
@@ -140,7 +142,7 @@ export function hostileActions(run: FuzzRun): Record<string, Action> {
         const tab = rng.pick(openTabs());
         const event = rng.pick(["session:sync", "step:move", "poll:vote", "results:show"] as const);
         const extraArgs = rng.chance(0.5);
-        tab.commands.take();
+        await spend(tab, event, extraArgs ? [{}, "extra"] : null);
         const reply = await new Promise<Ack<unknown> | "no reply">((resolve) => {
           const timer = setTimeout(() => resolve("no reply"), 1_500);
           const args: unknown[] = extraArgs ? [{}, "extra"] : [];
@@ -153,6 +155,8 @@ export function hostileActions(run: FuzzRun): Record<string, Action> {
           "no reply",
         );
         if (reply !== "no reply") expectErrorShape(reply);
+        const outcome = reply === "no reply" ? reply : reply.ok ? "ok" : reply.error.code;
+        answers.push(`${tab.name} ${event} (${extraArgs ? "extra argument" : "no payload"}) -> ${outcome}`);
         return true;
       },
     ],
@@ -244,10 +248,9 @@ export async function overTransportCap(run: FuzzRun): Promise<void> {
   const tab = rng.pick(candidates);
   run.label = `message over ${MAX_SOCKET_MESSAGE_BYTES} bytes from ${tab.name}`;
   trail.push(run.label);
-  (tab.client.socket.emit as (e: string, p: unknown) => void)("poll:vote", {
-    pollId: "x".repeat(MAX_SOCKET_MESSAGE_BYTES + 10),
-    optionId: "o1",
-  });
+  const payload = { pollId: "x".repeat(MAX_SOCKET_MESSAGE_BYTES + 10), optionId: "o1" };
+  await run.spend(tab, "poll:vote", payload);
+  (tab.client.socket.emit as (e: string, p: unknown) => void)("poll:vote", payload);
   await waitUntil(() => !tab.client.socket.connected, CONVERGE_TIMEOUT_MS).catch(() => undefined);
   expect(tab.client.socket.connected, `${where()}: the oversized message did not close its connection`).toBe(false);
   tab.open = false;

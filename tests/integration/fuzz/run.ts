@@ -3,7 +3,8 @@ import type { PresenceRecord } from "../../../lib/session/projection";
 import { nicknameOf } from "../../../lib/protocol/replica";
 import type { Room } from "../../../server/rooms/room";
 import { connectClient, type TestClient, type TestServer } from "../harness";
-import { Budget, current, sleep, type Identity, type Role, type Rng, type Tab } from "./wire";
+import { FRAME_LIMITS, RATE_LIMITS } from "../../../lib/constants";
+import { budgetOf, current, spendWhenAvailable, type Budget, type Identity, type Role, type Rng, type Tab } from "./wire";
 
 export const CONVERGE_TIMEOUT_MS = 3_000;
 /**
@@ -12,6 +13,13 @@ export const CONVERGE_TIMEOUT_MS = 3_000;
  * the legitimate students out of later seeds.
  */
 export const COUNTED_HANDSHAKE_FAILURES_PER_SEED = 3;
+
+/**
+ * Mirrors of the server's budgets for the one address every fuzz socket comes from (127.0.0.1): frames, and their
+ * characters. One pair for the file's server, whose buckets every seed shares.
+ */
+const addressFrames = budgetOf(FRAME_LIMITS.perAddressFrames);
+const addressChars = budgetOf(FRAME_LIMITS.perAddressBytes);
 
 /** An action: [weight, run]; run returns false when it does not apply now. */
 export type Action = [number, () => Promise<boolean>];
@@ -31,6 +39,10 @@ export class FuzzRun {
   countedFailures = 0;
   hostTurn = 0;
   readonly stats = { actions: 0, rateLimited: 0, joins: 0, votes: 0, checkpoints: 0 };
+  /** Every command's answer, in order (`tab event -> code`): what a replay of the seed must give again. */
+  readonly answers: string[] = [];
+  /** Mirror of the server's bucket for the session's teacher commands, every teacher tab together. */
+  private readonly teacherCommands = budgetOf(RATE_LIMITS.sessionCommands);
 
   constructor(
     readonly seed: number,
@@ -61,7 +73,8 @@ export class FuzzRun {
       client,
       identity,
       open: true,
-      commands: new Budget(30, 10),
+      commands: budgetOf(RATE_LIMITS.commands),
+      resyncs: budgetOf(RATE_LIMITS.resyncs),
       heardCount: null,
       heardNickname: client.welcome?.nickname ?? null,
       checkedTallies: 0,
@@ -85,9 +98,11 @@ export class FuzzRun {
   readonly tryConnect = async (auth: Record<string, unknown>): Promise<{ client: TestClient } | { error: string }> => {
     const client = await connectClient(this.srv.url, auth, { expectError: true });
     const error = (client as TestClient & { error?: { code: string } | string }).error;
+    const outcome = error === undefined ? "ok" : typeof error === "string" ? error : error.code;
+    this.answers.push(`connect ${String(auth.role)} -> ${outcome}`);
     if (error !== undefined) {
       client.close();
-      return { error: typeof error === "string" ? error : error.code };
+      return { error: outcome };
     }
     await client.waitFor((c) => c.snapshots.length > 0 && c.welcome !== null);
     return { client };
@@ -98,20 +113,44 @@ export class FuzzRun {
     tab.client.close();
   };
 
-  /** A teacher tab with rate budget left; round-robin, so the choice does not consume randomness. */
+  /**
+   * The next teacher tab, in turn: the choice depends on neither randomness nor the clock (a command waits for its
+   * tab's budget when it is sent, see `spend`).
+   */
   readonly hostTab = async (): Promise<Tab> => {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const hosts = this.tabs.filter((t) => t.role === "host");
-      for (let k = 0; k < hosts.length; k++) {
-        const tab = hosts[(this.hostTurn + k) % hosts.length];
-        if (tab.open && tab.commands.available()) {
-          this.hostTurn = (this.hostTurn + k + 1) % hosts.length;
-          return tab;
-        }
-      }
-      if (Date.now() > deadline) throw new Error(`${this.where()}: no teacher tab has rate budget`);
-      await sleep(20);
-    }
+    const hosts = this.openTabs("host");
+    if (hosts.length === 0) throw new Error(`${this.where()}: no teacher tab is open`);
+    const tab = hosts[this.hostTurn % hosts.length];
+    this.hostTurn = (this.hostTurn + 1) % hosts.length;
+    return tab;
   };
+
+  /**
+   * Waits until the server's limits allow one more frame of `event` from `tab`, then spends it on their mirrors
+   * (votes: the student's vote bucket; resyncs: the socket's resync bucket; teachers: the session's bucket; every
+   * frame: the socket's command bucket, the tightest per-socket limit, and the address's frames and characters). No command of the fuzz is refused for its
+   * rate, so every run of a seed gets the same answers, whatever the machine's speed.
+   */
+  readonly spend = async (tab: Tab, event: string, payload: unknown): Promise<void> => {
+    // The frame as sent (`2<ack id>["event",payload]`), a few characters over for the ack id.
+    const chars = (JSON.stringify([event, payload]) ?? "").length + 12;
+    const costs: [Budget, number][] = [
+      [tab.commands, 1],
+      [addressFrames, 1],
+      [addressChars, chars],
+    ];
+    if (event === "poll:vote" && tab.identity) costs.push([tab.identity.votes, 1]);
+    else if (event === "session:sync") costs.push([tab.resyncs, 1]);
+    else if (tab.role === "host") costs.push([this.teacherCommands, 1]);
+    await spendWhenAvailable(costs);
+  };
+
+  /** A new student identity, with the mirror of its vote bucket. */
+  readonly identityOf = (welcome: { participantId?: string; token?: string }, nickname: string): Identity => ({
+    participantId: welcome.participantId!,
+    token: welcome.token!,
+    nickname,
+    removed: false,
+    votes: budgetOf(RATE_LIMITS.votes),
+  });
 }

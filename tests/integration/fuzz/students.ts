@@ -4,7 +4,7 @@ import { waitUntil } from "../harness";
 import { commandsFor } from "./commands";
 import { voteOutcome } from "./oracles";
 import { CONVERGE_TIMEOUT_MS, type FuzzRun } from "./run";
-import { Budget, short, type Identity, type Outcome, type Tab } from "./wire";
+import { short, type Identity, type Outcome, type Tab } from "./wire";
 
 /** Students join, come back and vote, each answer checked against the state before it. */
 export function studentsFor(run: FuzzRun) {
@@ -31,13 +31,7 @@ export function studentsFor(run: FuzzRun) {
     expect(typeof welcome.token === "string" && welcome.token.length >= 32, `${what}: token`).toBe(true);
     expect(Object.hasOwn(before.participants, welcome.participantId!), `${what}: reused a participant id`).toBe(false);
     expect(await writesSince(before), `${what}: wrote`).toEqual(["participant:joined"]);
-    const identity: Identity = {
-      participantId: welcome.participantId!,
-      token: welcome.token!,
-      nickname,
-      removed: false,
-      votes: new Budget(10, 4),
-    };
+    const identity = run.identityOf(welcome, nickname);
     identities.push(identity);
     addTab("student", result.client, identity, `student ${identities.length} tab 1`);
     stats.joins++;

@@ -55,7 +55,11 @@ export const FUZZABLE_COMMANDS = (Object.keys(COMMAND_TABLE) as EventName[]).fil
 /** Keys that a plain object inherits: ids that must read as unknown, never as found. */
 export const PROTOTYPE_KEYS = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
 
-/** A local mirror of one of the server's token buckets; it is conservative because it starts later. */
+/**
+ * A local mirror of one of the server's token buckets; it is conservative because it starts later and spends a
+ * token when a command is sent, before the server does on receiving it. The fuzz waits for a token rather than run
+ * into the server's limit, so a seed's commands are answered alike on a fast machine and a loaded one.
+ */
 export class Budget {
   private tokens: number;
   private last = Date.now();
@@ -74,10 +78,32 @@ export class Budget {
     this.refill();
     return this.tokens >= 1;
   }
-  take(): void {
+  take(cost = 1): void {
     this.refill();
-    this.tokens = Math.max(0, this.tokens - 1);
+    this.tokens = Math.max(0, this.tokens - cost);
   }
+  /** Milliseconds until `cost` tokens are there (0 when they are): the bucket's own refill, not a guess. */
+  msUntilAvailable(cost = 1): number {
+    this.refill();
+    return this.tokens >= cost ? 0 : Math.ceil(((cost - this.tokens) / this.perSecond) * 1000);
+  }
+}
+
+/**
+ * A mirror of one of the server's buckets (RATE_LIMITS and FRAME_LIMITS in lib/constants.ts), a fifth smaller and
+ * slower: the margin keeps the fuzz clear of the limit even when the two clocks tick a little apart under load.
+ */
+export const budgetOf = (limit: { capacity: number; refillPerSecond: number }) =>
+  new Budget(Math.floor(limit.capacity * 0.8), limit.refillPerSecond * 0.8);
+
+/** Waits until every one of `costs` ([budget, tokens]) can be paid, then pays them. */
+export async function spendWhenAvailable(costs: [Budget, number][]): Promise<void> {
+  for (;;) {
+    const ms = Math.max(...costs.map(([b, cost]) => b.msUntilAvailable(cost)));
+    if (ms === 0) break;
+    await sleep(ms);
+  }
+  for (const [b, cost] of costs) b.take(cost);
 }
 
 export interface Identity {
@@ -96,8 +122,10 @@ export interface Tab {
   identity: Identity | null;
   /** We hold it open; the server must not have dropped it. */
   open: boolean;
-  /** Mirror of the server's per-socket command bucket (30 burst, 10/s). */
+  /** Mirror of the server's per-socket command bucket (30 burst, 10/s); spent on every frame the fuzz sends. */
   commands: Budget;
+  /** Mirror of the server's per-socket resync bucket (10 burst, 2/s), on top of `commands`. */
+  resyncs: Budget;
   /** Projector: the participantCount its `presence` record last held. */
   heardCount: number | null;
   /** Student: the nickname its own `name` record last held. */
