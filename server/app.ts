@@ -27,6 +27,7 @@ import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { attachSocketLayer } from "./edge/socket";
 import { disconnectSession, localPresence, socketOutbox, type IoServer } from "./edge/fanout";
 import { startSlowReaderSweep } from "./edge/slowReaders";
+import { flushTogether } from "./edge/flushTogether";
 import { LocalGateway } from "./rooms/gateway";
 import type { RoomOutbox } from "./rooms/room";
 import { ClusterGateway, type ClusterTimings } from "./scaleout/clusterGateway";
@@ -214,6 +215,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
     pingTimeout: SOCKET_PING_TIMEOUT_MS,
   });
   frames.watch(io.engine);
+  flushTogether(io.engine);
   io.engine.on("connection", (conn: Parameters<ConnectionGuard["opened"]>[0]) => connections.opened(conn));
 
   // engine.io took over the server's "request" listeners to serve /socket.io/; put one gate in front of all of
