@@ -8,7 +8,7 @@
  */
 
 /** Shipped catalogs (messages/{locale}.json). English is the source every other catalog is checked against. */
-export const LOCALES = ["en"] as const;
+export const LOCALES = ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ar"] as const;
 
 /** Generated from English at run time (i18n/pseudo.ts), chosen only through the cookie: for tests, never offered. */
 export const PSEUDO_LOCALE = "en-XA";
@@ -24,7 +24,7 @@ export const LOCALE_COOKIE = "NEXT_LOCALE";
 export const LOCALE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /** Each language in its own words, so a student finds theirs whatever the page is in now. */
-export const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
+export const LANGUAGE_NAMES: Record<AppLocale, string> = {
   en: "English",
   de: "Deutsch",
   fr: "Français",

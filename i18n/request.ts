@@ -15,6 +15,13 @@ type Messages = typeof en;
 /** One import per catalog, so the bundler knows each file and a request loads only its own. */
 const CATALOGS: Record<ShippedLocale, () => Promise<{ default: Messages }>> = {
   en: () => import("../messages/en.json"),
+  de: () => import("../messages/de.json"),
+  fr: () => import("../messages/fr.json"),
+  es: () => import("../messages/es.json"),
+  "pt-BR": () => import("../messages/pt-BR.json"),
+  ja: () => import("../messages/ja.json"),
+  "zh-CN": () => import("../messages/zh-CN.json"),
+  ar: () => import("../messages/ar.json"),
 };
 
 let pseudo: Messages | null = null;
