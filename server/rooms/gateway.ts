@@ -231,14 +231,15 @@ export class LocalGateway implements RoomGateway {
   }
 
   async connected(member: Member): Promise<void> {
-    const room = await this.rooms.load(member.sessionId);
+    // The room is in memory (its handshake just loaded it): no extra turn per join in a storm.
+    const room = this.rooms.get(member.sessionId) ?? (await this.rooms.load(member.sessionId));
     if (!room) return;
     if (member.participantId) room.presence.connect(member.participantId);
     else room.presence.watcherJoined(member.role === "projector" ? "projector" : "host");
   }
 
   async left(member: Member): Promise<void> {
-    const room = await this.rooms.load(member.sessionId);
+    const room = this.rooms.get(member.sessionId) ?? (await this.rooms.load(member.sessionId));
     if (!room) return;
     if (member.participantId) room.presence.disconnect(member.participantId, member.socketId ?? "");
     else room.presence.watcherLeft(member.role === "projector" ? "projector" : "host");

@@ -10,10 +10,16 @@ import type { BatchOutcome, QueuedWrite } from "./types";
 export abstract class BatchedStore {
   private readonly queue: WriteQueue<QueuedWrite>;
   private readonly writeErrorListeners: ((failures: ReadonlyMap<string, Error>) => void)[] = [];
+  /** Each session's peak write still waiting for its batch: a join storm raises the peak with every join, and one write per batch says it. */
+  private readonly queuedPeaks = new Map<string, Extract<QueuedWrite, { kind: "peak" }>>();
 
   constructor(description: string, onLog: (msg: string, err: Error) => void, kind: StoreKind) {
     this.queue = new WriteQueue(
-      (batch) => observeBatch(kind, batch, () => this.writeBatch(batch)),
+      (batch) => {
+        // Every queued write is in this batch (the queue hands over all it holds): later peaks start a new write.
+        this.queuedPeaks.clear();
+        return observeBatch(kind, batch, () => this.writeBatch(batch));
+      },
       (err, failures) => {
         // Every write carries its session, so a failure always names its sessions (never "all of them").
         const bySession = failures ?? new Map<string, Error>();
@@ -49,7 +55,14 @@ export abstract class BatchedStore {
 
   /** Queued with the events; best effort (a peak is presence, not a teaching event). */
   notePeakParticipants(sessionId: string, peak: number): void {
-    this.queue.push({ kind: "peak", sessionId, peak });
+    const queued = this.queuedPeaks.get(sessionId);
+    if (queued) {
+      queued.peak = Math.max(queued.peak, peak);
+      return;
+    }
+    const write = { kind: "peak" as const, sessionId, peak };
+    this.queuedPeaks.set(sessionId, write);
+    this.queue.push(write);
   }
 
   /** Queued with the join's event; durable at the same flush (the join waits for it before admitting the socket). */
