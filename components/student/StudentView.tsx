@@ -278,13 +278,13 @@ function StudentScreen({ code }: { code: string }) {
   return (
     <main className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
       <h1 className="sr-only">{snapshot.title ? t("titleInRoom", { title: snapshot.title, code }) : t("classInRoom", { code })}</h1>
-      <header className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
+      <header className="flex items-center justify-between gap-3">
         <p className="min-w-0 text-sm text-slate-300 [overflow-wrap:anywhere]">
           <span className="font-mono font-semibold tracking-widest text-white">{code}</span>
           {nickname ? ` · ${nickname}` : ""}
         </p>
-        <div className="flex items-center gap-2">
-          <LanguageSwitch />
+        <div className="flex shrink-0 items-center gap-2">
+          <LanguageSwitch compact />
           <ConnectionStatus ended={snapshot.status === "ended"} />
         </div>
       </header>
