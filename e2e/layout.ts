@@ -6,6 +6,38 @@ import { expect, type Page } from "@playwright/test";
  * and whatever spills out of the screen or out of its own box.
  */
 
+/**
+ * Waits until the page holds still, so what follows measures the final layout. The drawings are laid out from their
+ * boxes' sizes (a ResizeObserver, then React), a frame or two after the box changes: the page has settled once a few
+ * animation frames in a row change nothing in the drawings' markup, the boxes' places and sizes, or the scroll
+ * positions. CSS animations (the current arrow's) change none of these.
+ */
+export async function settle(page: Page, quietFrames = 3): Promise<void> {
+  await page.evaluate(async (frames) => {
+    await document.fonts.ready;
+    const look = () => {
+      const root = document.documentElement;
+      const parts = [`${window.scrollX},${window.scrollY},${root.scrollWidth},${root.scrollHeight}`];
+      for (const svg of document.querySelectorAll("svg")) parts.push(`${svg.clientWidth}x${svg.clientHeight}${svg.outerHTML}`);
+      for (const el of document.querySelectorAll<HTMLElement>("[data-testid], [role=region], main, section")) {
+        parts.push(
+          `${el.offsetLeft},${el.offsetTop},${el.offsetWidth},${el.offsetHeight},${el.scrollLeft},${el.scrollTop},${el.getAttribute("style")}`,
+        );
+      }
+      return parts.join("|");
+    };
+    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    let last = look();
+    // At most about ten seconds of frames: a page that never holds still is measured as it is, and its checks say so.
+    for (let quiet = 0, n = 0; quiet < frames && n < 600; n++) {
+      await frame();
+      const now = look();
+      quiet = now === last ? quiet + 1 : 0;
+      last = now;
+    }
+  }, quietFrames);
+}
+
 export interface TextSample {
   text: string;
   px: number;
