@@ -1,4 +1,4 @@
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { KUBE_VERSIONS, type KubeVersion } from "@/lib/lesson/versions";
 import type { Scenario } from "@/lib/lesson/types";
 import type { LessonDiagram } from "@/lib/lesson/model";
@@ -76,6 +76,7 @@ export function StepHeader({
  */
 export function CardStepTag({ card, className = "", onLight }: { card: number; className?: string; onLight?: boolean }) {
   const t = useTranslations("classroom");
+  const locale = useLocale();
   const tag = t("cardStep", { card });
   // A tooltip and a screen reader's text are plain strings: the mode's name is written as it is, untagged.
   const note = t.markup("cardOrderNote", { k8s: (chunks) => chunks });
@@ -83,6 +84,8 @@ export function CardStepTag({ card, className = "", onLight }: { card: number; c
     <span
       data-testid="card-step"
       data-card-step={card}
+      // Chrome in the reader's language, also where it sits inside the lesson's English (the step list).
+      lang={locale}
       title={t("cardStepTitle", { card, note })}
       className={`inline-block whitespace-nowrap rounded border px-1.5 ${onLight ? "border-slate-800 text-slate-900" : "border-slate-400/70 text-slate-200"} ${className}`}
     >

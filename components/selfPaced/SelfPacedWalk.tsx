@@ -40,6 +40,8 @@ export function SelfPacedWalk({
   const [error, setError] = useState<unknown>(null);
   const scenario = getScenario(assignment.mode, assignment.variant, assignment.kubeVersion);
   const custom = assignment.lesson !== null;
+  // The built-in lesson's own words are English until they are translated; a teacher's lesson is in the teacher's language.
+  const lessonLang = custom ? undefined : "en";
   const diagram = useMemo(
     () => (assignment.lesson ? customDiagram(assignment.lesson.lesson) : builtInDiagram(scenario)),
     [assignment.lesson, scenario],
@@ -106,14 +108,14 @@ export function SelfPacedWalk({
       )}
       {!custom && <ModeBadge mode={assignment.mode} scenario={scenario} version={assignment.kubeVersion} />}
       <div data-testid="selfpaced-step" data-step={step + 1} data-total={assignment.stepCount}>
-        <StepHeader scenario={diagram} snapshot={{ stepIndex: step }} lessonLang={custom ? undefined : "en"} />
+        <StepHeader scenario={diagram} snapshot={{ stepIndex: step }} lessonLang={lessonLang} />
       </div>
       <section aria-label={common("diagram")} className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
         {/* The lesson's left-to-right order in every language: lifelines never swap sides. */}
-        <div dir="ltr" className="sm:hidden">
+        <div dir="ltr" lang={lessonLang} className="sm:hidden">
           <StepTrail scenario={diagram} stepIndex={step} />
         </div>
-        <div dir="ltr" className="hidden sm:block">
+        <div dir="ltr" lang={lessonLang} className="hidden sm:block">
           <SequenceDiagram scenario={diagram} stepIndex={step} className="h-auto w-full" />
         </div>
       </section>

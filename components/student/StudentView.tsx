@@ -186,7 +186,17 @@ function PollBanner({ poll }: { poll: PublicSnapshot["poll"] }) {
 }
 
 /** The phone's full drawing opens on the current step, not scrolled to the left edge. */
-function FullDiagram({ scenario, stepIndex, picker }: { scenario: LessonDiagram; stepIndex: number; picker?: ElementPicker }) {
+function FullDiagram({
+  scenario,
+  stepIndex,
+  picker,
+  lessonLang,
+}: {
+  scenario: LessonDiagram;
+  stepIndex: number;
+  picker?: ElementPicker;
+  lessonLang?: string;
+}) {
   const t = useTranslations("student");
   const region = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
@@ -204,7 +214,15 @@ function FullDiagram({ scenario, stepIndex, picker }: { scenario: LessonDiagram;
     <details className="mt-2" onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="full-diagram">
       <summary className="cursor-pointer px-2 py-1 text-sky-200">{t("showFullDiagram")}</summary>
       {/* Lifelines keep their order in every language: the drawing (and its sideways scroll) is left to right. */}
-      <div ref={region} dir="ltr" className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={t("fullDiagramRegion")}>
+      <div
+        ref={region}
+        dir="ltr"
+        lang={lessonLang}
+        className="mt-2 overflow-x-auto"
+        tabIndex={0}
+        role="region"
+        aria-label={t("fullDiagramRegion")}
+      >
         <SequenceDiagram scenario={scenario} stepIndex={stepIndex} className="h-auto w-[720px] max-w-none" picker={picker} />
       </div>
     </details>
@@ -275,6 +293,8 @@ function StudentScreen({ code }: { code: string }) {
   const viewed = useMemo(() => ({ ...snapshot, stepIndex: viewStep }), [snapshot, viewStep]);
   const tap = useTappedElement();
   const question = useQuestionFocus(snapshot, viewStep, tap.tapped);
+  // The built-in lesson's own words are English until they are translated; a teacher's lesson is in the teacher's language.
+  const lessonLang = custom ? undefined : "en";
   return (
     <main className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
       <h1 className="sr-only">{snapshot.title ? t("titleInRoom", { title: snapshot.title, code }) : t("classInRoom", { code })}</h1>
@@ -303,18 +323,20 @@ function StudentScreen({ code }: { code: string }) {
         <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} paused={snapshot.paused} />
       )}
       {snapshot.status !== "ended" && <LookBackBar lookBack={lookBack} total={diagram.steps.length} />}
-      <StepHeader scenario={diagram} snapshot={viewed} lessonLang={custom ? undefined : "en"} />
+      <StepHeader scenario={diagram} snapshot={viewed} lessonLang={lessonLang} />
       <section
         aria-label={common("diagram")}
         className="relative rounded-2xl border border-slate-800 bg-slate-950/60 p-2"
         {...tap.handlers}
       >
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. Both keep the lesson's left-to-right order in every language. */}
-        <div dir="ltr" className="sm:hidden">
-          <StepTrail scenario={diagram} stepIndex={viewStep} picker={question.picker} />
-          <FullDiagram scenario={diagram} stepIndex={viewStep} picker={question.picker} />
+        <div className="sm:hidden">
+          <div dir="ltr" lang={lessonLang}>
+            <StepTrail scenario={diagram} stepIndex={viewStep} picker={question.picker} />
+          </div>
+          <FullDiagram scenario={diagram} stepIndex={viewStep} picker={question.picker} lessonLang={lessonLang} />
         </div>
-        <div dir="ltr" className="hidden sm:block">
+        <div dir="ltr" lang={lessonLang} className="hidden sm:block">
           <SequenceDiagram scenario={diagram} stepIndex={viewStep} className="h-auto w-full" picker={question.picker} />
         </div>
         {question.askAt && question.focus && (
