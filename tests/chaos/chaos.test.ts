@@ -6,7 +6,8 @@ import { runChaos } from "./runner";
  * The short chaos run of `npm test`: a fixed-size schedule (every kind of
  * fault at least once: a node killed, frozen and restarted, Redis killed
  * and frozen) while four classes run, checked by history (./checker.ts).
- * Each run draws a fresh seed and prints it; CHAOS_SEED=S replays one. The
+ * Each run draws a fresh seed and prints it; `CHAOS_SEED=S npx vitest run
+ * tests/chaos` or `npm run chaos -- --faults=6 --seed=S` replays one. The
  * long run is `npm run chaos -- --minutes=N --seed=S`.
  */
 

@@ -2,7 +2,7 @@ import { COMMANDS } from "../../lib/session/commands";
 import { decide } from "../../lib/session/decide";
 import type { Actor, Decision, DurableCommand } from "../../lib/session/decision";
 import type { SessionEvent, SessionEventBody, SessionState } from "../../lib/session";
-import { formatOp, type Op } from "./history";
+import { answerCode, formatOp, rel, type Op } from "./history";
 
 /**
  * Each sender's commands against the session's log: applied in the order
@@ -109,6 +109,12 @@ function sameEvent(expected: SessionEventBody, actual: SessionEvent): boolean {
   }
 }
 
+/** How the checker sees the run around a sender: its clock's start, and when each command's connection closed. */
+export interface OrderView {
+  t0: number;
+  connClosedAt(op: Op): number | undefined;
+}
+
 export interface OrderResult {
   ok: boolean;
   /** What went wrong, with the commands and events around it. */
@@ -119,7 +125,39 @@ export interface OrderResult {
  * `ops`: one sender's commands in the order sent; `mine`: the log indexes of
  * the sender's events, in log order.
  */
-export function checkSenderOrder(ops: readonly Op[], mine: readonly number[], states: LogStates, actor: Actor, t0: number): OrderResult {
+export function checkSenderOrder(
+  ops: readonly Op[],
+  mine: readonly number[],
+  states: LogStates,
+  actor: Actor,
+  view: OrderView,
+): OrderResult {
+  const result = walk(ops, mine, states, actor, view, fateOf);
+  if (result.ok) return result;
+  // Name the culprit when one command refused as not applied explains the log once taken as applied.
+  const refused = ops.filter((op) => op.answer && fateOf(op) === "not applied").slice(0, MAX_RELAXED);
+  for (const suspect of refused) {
+    if (walk(ops, mine, states, actor, view, (op) => (op === suspect ? "maybe" : fateOf(op))).ok)
+      return {
+        ok: false,
+        problem: `answered ${answerCode(suspect.answer!.ack)} (not applied), yet the log holds what it did:\n${formatOp(suspect, view.t0)}`,
+      };
+  }
+  return result;
+}
+
+/** At most this many refused commands are tried one by one as applied, to name a culprit. */
+const MAX_RELAXED = 200;
+
+function walk(
+  ops: readonly Op[],
+  mine: readonly number[],
+  states: LogStates,
+  actor: Actor,
+  view: OrderView,
+  fateOf: (op: Op) => Fate,
+): OrderResult {
+  const { t0 } = view;
   const events = states.events;
   const m = mine.length;
   let reach = new Set<number>([0]);
@@ -150,7 +188,7 @@ export function checkSenderOrder(ops: readonly Op[], mine: readonly number[], st
         ok: false,
         problem:
           `acknowledged ok but not in the log where it could be: ${why.join("; ")}; this sender's next event in the log is ${nextEvent}` +
-          `${suspects(durable.slice(0, durable.indexOf(op)), j, mine, states, actor, t0)}\n${formatOp(op, t0)}`,
+          `${suspects(durable.slice(0, durable.indexOf(op)), j, mine, states, actor, view)}\n${formatOp(op, t0)}`,
       };
     }
     reach = next;
@@ -162,21 +200,32 @@ export function checkSenderOrder(ops: readonly Op[], mine: readonly number[], st
     ok: false,
     problem:
       `event #${e.seq} ${JSON.stringify(e)} is in the log but no command of this sender explains it in the order sent (applied twice, ` +
-      `out of order, or after a refusal)${suspects(durable, furthest, mine, states, actor, t0)}`,
+      `out of order, or after a refusal)${suspects(durable, furthest, mine, states, actor, view)}`,
   };
 }
 
-/** The commands refused as not applied that would have made the sender's event j: the likely culprits, named. */
-function suspects(ops: readonly Op[], j: number, mine: readonly number[], states: LogStates, actor: Actor, t0: number): string {
+/**
+ * The commands that would have made the sender's event j and were not answered `ok`: the likely culprits, named,
+ * with what became of them (refused as not applied, or given up with its connection before the event was written).
+ */
+function suspects(ops: readonly Op[], j: number, mine: readonly number[], states: LogStates, actor: Actor, view: OrderView): string {
   if (j >= mine.length) return "";
   const event = states.events[mine[j]];
   const found = ops.filter((op) => {
-    if (fateOf(op) !== "not applied") return false;
+    if (fateOf(op) === "applied") return false;
     const dec = decideAt(states.at(mine[j]), op, actor);
     return !!dec?.ok && dec.events.length > 0 && sameEvent(dec.events[0], event);
   });
   if (found.length === 0) return "";
-  return `; it is what this command answered as not applied would have made:\n${found.map((op) => formatOp(op, t0)).join("\n")}`;
+  const why = (op: Op) => {
+    if (fateOf(op) === "not applied") return "answered as not applied";
+    const closed = view.connClosedAt(op);
+    // A command its client gave up on, on a connection that was gone, written after the sender's later commands.
+    if (closed !== undefined && closed < event.at)
+      return `its connection was gone at ${rel(closed, view.t0)}; #${event.seq} was written at ${rel(event.at, view.t0)}, after commands sent later`;
+    return "may have applied, but only in order";
+  };
+  return `; it is what these commands would have made:\n${found.map((op) => `${formatOp(op, view.t0)} [${why(op)}]`).join("\n")}`;
 }
 
 /** An applied command that changed nothing: the rules say so where it ran. */

@@ -106,7 +106,7 @@ describe("the chaos checker", () => {
 
   it("fails a step applied though it was answered UNAVAILABLE (not applied)", () => {
     expect(scenario({ answers: { 1: refused("UNAVAILABLE") }, redisFault: true }).join("\n")).toMatch(
-      /order: .*next event in the log is #4 .*"stepIndex":2/,
+      /order: .*answered UNAVAILABLE \(not applied\), yet the log holds what it did:\n.*step:go {"stepIndex":2}/,
     );
   });
 
@@ -120,6 +120,57 @@ describe("the chaos checker", () => {
         redisFault: true,
       }),
     ).toEqual([]);
+  });
+
+  it("fails a command applied after later ones, from a connection its client had given up on", () => {
+    const history = new History(1);
+    history.sessions = [{ id: SESSION, code: "ABCDEF", sheltered: false }];
+    history.conns.push(
+      { client: "c0 teacher", cls: 0, conn: 1, node: 0, openedAt: T0 - 1_000, welcomeAt: T0 - 990 },
+      { client: "c0 teacher", cls: 0, conn: 2, node: 1, openedAt: T0 + 500, welcomeAt: T0 + 510 },
+    );
+    history.conns[0].closed = { at: T0 + 400, reason: "ping timeout", byClient: false };
+    history.faults.push({ kind: "pause", node: 0, start: T0 - 100, end: T0 + 30_000 });
+    const stale = history.newOp({
+      client: "c0 teacher",
+      cls: 0,
+      conn: 1,
+      node: 0,
+      event: "step:go",
+      payload: { stepIndex: 3 },
+      sentAt: T0,
+    });
+    stale.reported = { at: T0 + 8_000, code: "UNCONFIRMED", local: true };
+    const later = history.newOp({
+      client: "c0 teacher",
+      cls: 0,
+      conn: 2,
+      node: 1,
+      event: "step:go",
+      payload: { stepIndex: 1 },
+      sentAt: T0 + 1_000,
+    });
+    later.answer = { at: T0 + 1_010, ack: ok() };
+    later.reported = { at: T0 + 1_010, code: "ok", local: false };
+    const events = log([
+      { type: "session:created", id: SESSION, code: "ABCDEF", title: "t" },
+      { type: "step:changed", stepIndex: 1 },
+      { type: "step:changed", stepIndex: 3 },
+    ]).map((e, i) => ({ ...e, at: T0 + i * 15_000 }));
+    const input: CheckInput = {
+      history,
+      logs: [events],
+      clients: [{ name: "c0 teacher", cls: 0, role: "host", participantId: undefined }],
+      budgetMs: 5_000,
+      slackMs: 1_000,
+      crashes: [],
+      t0: T0,
+      problems: [],
+    };
+    const found = check(input).violations.map((v) => `${v.invariant}: ${v.message}`);
+    expect(found.join("\n")).toMatch(
+      /order: .*step:go {"stepIndex":3}.*its connection was gone at \+0.400 s; #3 was written at \+30.000 s/s,
+    );
   });
 
   it("fails a vote applied twice", () => {

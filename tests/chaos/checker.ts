@@ -3,7 +3,7 @@ import { initialState, reduce, type SessionEvent } from "../../lib/session";
 import { checkSenderOrder, fateOf, LogStates, type Fate } from "./checkOrder";
 import { checkVotes } from "./checkVotes";
 import { Exposure } from "./exposure";
-import { answerCode, formatOp, rel, type CheckedClient, type History } from "./history";
+import { answerCode, formatOp, rel, type CheckedClient, type History, type Op } from "./history";
 
 /**
  * The invariants a chaos run must keep, checked after it from the history
@@ -67,6 +67,7 @@ export function check(input: CheckInput): CheckReport {
   const stats: Record<string, number> = {};
   const count = (key: string, n = 1) => (stats[key] = (stats[key] ?? 0) + n);
   const exposure = new Exposure(history);
+  const view = { t0, connClosedAt: (op: Op) => history.conns.find((c) => c.client === op.client && c.conn === op.conn)?.closed?.at };
 
   for (const crash of input.crashes) fail("no crash", crash);
   for (const problem of input.problems) fail("convergence", problem);
@@ -113,12 +114,12 @@ export function check(input: CheckInput): CheckReport {
       }
       teacherEvents.push(i);
     });
-    const order = checkSenderOrder(teacherOps, teacherEvents, states, { participantId: null }, t0);
+    const order = checkSenderOrder(teacherOps, teacherEvents, states, { participantId: null }, view);
     if (!order.ok) fail("order", `class ${cls} ${teacher.name}: ${order.problem}`);
     for (const s of students) {
       const mine: number[] = [];
       events.forEach((e, i) => e.type === "poll:voted" && e.participantId === s.participantId && mine.push(i));
-      const result = checkSenderOrder(opsOf(s.name), mine, states, { participantId: s.participantId! }, t0);
+      const result = checkSenderOrder(opsOf(s.name), mine, states, { participantId: s.participantId! }, view);
       if (!result.ok) fail("order", `class ${cls} ${s.name}: ${result.problem}`);
     }
     for (const v of checkVotes(cls, states, students, opsOf, t0)) fail("votes", v);
@@ -176,7 +177,9 @@ export function check(input: CheckInput): CheckReport {
     const answeredAt = conn.welcomeAt ?? (conn.refused && !/^(timeout|transport)/.test(conn.refused.code) ? conn.refused.at : undefined);
     const lifeEnd = Math.min(answeredAt ?? Infinity, conn.openedAt + limit);
     count("handshakes");
-    if (!nodeFaulted(conn.node, conn.openedAt, lifeEnd)) {
+    const cutOff = conn.closed?.byClient && conn.closed.at < lifeEnd;
+    if (cutOff) count("handshakes given up by their client (a student who left)");
+    else if (!nodeFaulted(conn.node, conn.openedAt, lifeEnd)) {
       if (answeredAt === undefined || answeredAt - conn.openedAt > limit)
         fail("budget", `${who}: handshake not answered within the budget (${conn.refused?.code ?? "no answer"})`);
       else if (!conn.welcomeAt && !exposure.touchedBy(sessionId, conn.node, conn.openedAt, conn.openedAt + limit))

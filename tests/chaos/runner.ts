@@ -75,9 +75,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     faults: o.faults,
     durationMs: o.minutes ? o.minutes * 60_000 - TAIL_MS : undefined,
   });
-  const replay = o.faults
-    ? `npx vitest run tests/chaos (CHAOS_SEED=${o.seed})`
-    : `npm run chaos -- --minutes=${o.minutes} --seed=${o.seed}`;
+  const replay = `npm run chaos -- ${o.faults ? `--faults=${o.faults}` : `--minutes=${o.minutes}`} --seed=${o.seed}`;
   log(`chaos: seed ${o.seed}, ${schedule.length} faults; replay: ${replay}`);
   log(describeSchedule(schedule));
 
