@@ -1,10 +1,10 @@
 import type { AppLocale } from "./locales";
-import type en from "../messages/en.json";
+import type { Messages } from "./request";
 
 // Keys and locales checked by the compiler: t("poll.closed") with a typo does not build.
 declare module "next-intl" {
   interface AppConfig {
     Locale: AppLocale;
-    Messages: typeof en;
+    Messages: Messages;
   }
 }

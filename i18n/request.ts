@@ -2,7 +2,11 @@ import { cookies, headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
 import { DEFAULT_LOCALE, LOCALE_COOKIE, PSEUDO_LOCALE, isAppLocale, isShippedLocale, resolveLocale, type ShippedLocale } from "./locales";
 import { pseudoCatalog } from "./pseudo";
-import type en from "../messages/en.json";
+import type core from "../messages/en.json";
+import type consoleArea from "../messages/console/en.json";
+import type projectorArea from "../messages/projector/en.json";
+import type teacherArea from "../messages/teacher/en.json";
+import type lessonArea from "../messages/lesson/en.json";
 
 /**
  * next-intl's request configuration, without i18n routing: the locale is the
@@ -10,18 +14,88 @@ import type en from "../messages/en.json";
  * every link the class shares stays one URL for every language.
  */
 
-type Messages = typeof en;
+export type Messages = typeof core & typeof consoleArea & typeof projectorArea & typeof teacherArea & typeof lessonArea;
+type Part = { default: object };
 
-/** One import per catalog, so the bundler knows each file and a request loads only its own. */
-const CATALOGS: Record<ShippedLocale, () => Promise<{ default: Messages }>> = {
-  en: () => import("../messages/en.json"),
-  de: () => import("../messages/de.json"),
-  fr: () => import("../messages/fr.json"),
-  es: () => import("../messages/es.json"),
-  "pt-BR": () => import("../messages/pt-BR.json"),
-  ja: () => import("../messages/ja.json"),
-  "zh-CN": () => import("../messages/zh-CN.json"),
-  ar: () => import("../messages/ar.json"),
+async function load(locale: ShippedLocale): Promise<Messages> {
+  const parts = await CATALOGS[locale]();
+  // The parts' namespaces are disjoint (tests/i18n/catalogs.test.ts), so their union is the whole catalog.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+  return Object.assign({}, ...parts.map((p) => p.default)) as Messages;
+}
+
+/**
+ * One import per catalog file, so the bundler knows each file and a request
+ * loads only its own language. A language's catalog is one file per area
+ * (messages/{locale}.json for the phones and shared words, then
+ * messages/{console,projector,teacher,lesson}/{locale}.json); each area owns
+ * its own top-level namespaces, so the parts merge without overlap.
+ */
+const CATALOGS: Record<ShippedLocale, () => Promise<Part[]>> = {
+  en: () =>
+    Promise.all([
+      import("../messages/en.json"),
+      import("../messages/console/en.json"),
+      import("../messages/projector/en.json"),
+      import("../messages/teacher/en.json"),
+      import("../messages/lesson/en.json"),
+    ]),
+  de: () =>
+    Promise.all([
+      import("../messages/de.json"),
+      import("../messages/console/de.json"),
+      import("../messages/projector/de.json"),
+      import("../messages/teacher/de.json"),
+      import("../messages/lesson/de.json"),
+    ]),
+  fr: () =>
+    Promise.all([
+      import("../messages/fr.json"),
+      import("../messages/console/fr.json"),
+      import("../messages/projector/fr.json"),
+      import("../messages/teacher/fr.json"),
+      import("../messages/lesson/fr.json"),
+    ]),
+  es: () =>
+    Promise.all([
+      import("../messages/es.json"),
+      import("../messages/console/es.json"),
+      import("../messages/projector/es.json"),
+      import("../messages/teacher/es.json"),
+      import("../messages/lesson/es.json"),
+    ]),
+  "pt-BR": () =>
+    Promise.all([
+      import("../messages/pt-BR.json"),
+      import("../messages/console/pt-BR.json"),
+      import("../messages/projector/pt-BR.json"),
+      import("../messages/teacher/pt-BR.json"),
+      import("../messages/lesson/pt-BR.json"),
+    ]),
+  ja: () =>
+    Promise.all([
+      import("../messages/ja.json"),
+      import("../messages/console/ja.json"),
+      import("../messages/projector/ja.json"),
+      import("../messages/teacher/ja.json"),
+      import("../messages/lesson/ja.json"),
+    ]),
+  "zh-CN": () =>
+    Promise.all([
+      import("../messages/zh-CN.json"),
+      import("../messages/console/zh-CN.json"),
+      import("../messages/projector/zh-CN.json"),
+      import("../messages/teacher/zh-CN.json"),
+      import("../messages/lesson/zh-CN.json"),
+    ]),
+  ar: () =>
+    Promise.all([
+      import("../messages/ar.json"),
+      import("../messages/console/ar.json"),
+      import("../messages/projector/ar.json"),
+      import("../messages/teacher/ar.json"),
+      import("../messages/lesson/ar.json"),
+    ]),
 };
 
 let pseudo: Messages | null = null;
@@ -30,10 +104,10 @@ async function messagesFor(locale: string): Promise<Messages> {
   if (locale === PSEUDO_LOCALE) {
     // Same keys as English by construction: only the text of each message changes.
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
-    pseudo ??= pseudoCatalog((await CATALOGS.en()).default) as Messages;
+    pseudo ??= pseudoCatalog(await load("en")) as Messages;
     return pseudo;
   }
-  return (await CATALOGS[isShippedLocale(locale) ? locale : DEFAULT_LOCALE]()).default;
+  return load(isShippedLocale(locale) ? locale : DEFAULT_LOCALE);
 }
 
 export default getRequestConfig(async ({ locale: asked }) => {

@@ -14,7 +14,11 @@ import { ERROR_CODES } from "@/lib/errorCodes";
  */
 
 const DIR = path.resolve(__dirname, "../../messages");
-const load = (locale: string): Catalog => JSON.parse(fs.readFileSync(path.join(DIR, `${locale}.json`), "utf8")) as Catalog;
+/** A language's catalog is one file per area (i18n/request.ts): the phones' and shared words, then each screen group's. */
+const AREAS = ["", "console", "projector", "teacher", "lesson"] as const;
+const readPart = (area: string, locale: string): Catalog =>
+  JSON.parse(fs.readFileSync(path.join(DIR, area, `${locale}.json`), "utf8")) as Catalog;
+const load = (locale: string): Catalog => Object.assign({}, ...AREAS.map((area) => readPart(area, locale))) as Catalog;
 
 function flatten(catalog: Catalog, prefix = ""): Map<string, string> {
   const out = new Map<string, string>();
@@ -52,9 +56,20 @@ function shape(message: string): string[] {
 const english = flatten(load("en"));
 
 describe("message catalogs", () => {
-  it("ships a catalog for every locale, and no catalog for a locale it does not offer", () => {
-    const files = fs.readdirSync(DIR).filter((f) => f.endsWith(".json"));
+  it.each(AREAS)("ships a catalog for every locale, and none for a locale it does not offer (area '%s')", (area) => {
+    const files = fs.readdirSync(path.join(DIR, area)).filter((f) => f.endsWith(".json"));
     expect(files.map((f) => f.replace(/\.json$/, "")).sort()).toEqual([...LOCALES].sort());
+  });
+
+  it("gives each top-level namespace to one area only, so a language's parts merge without overwriting", () => {
+    const owner = new Map<string, string>();
+    const clashes: string[] = [];
+    for (const area of AREAS)
+      for (const namespace of Object.keys(readPart(area, "en"))) {
+        if (owner.has(namespace)) clashes.push(`${namespace}: ${owner.get(namespace)} and ${area || "messages/"}`);
+        owner.set(namespace, area || "messages/");
+      }
+    expect(clashes).toEqual([]);
   });
 
   it.each(LOCALES.filter((l) => l !== "en"))("%s has exactly English's keys", (locale) => {
