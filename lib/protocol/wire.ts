@@ -10,7 +10,7 @@ export * from "../errorCodes";
 export * from "../roomCode";
 export { safeDecode, cleanText, lookalikeKey } from "../text";
 export { NICKNAME_MAX, TITLE_MAX, POLL_QUESTION_MAX, POLL_OPTION_MAX, QUESTION_TEXT_MAX, POLL_DURATIONS_S } from "../constants";
-export { ROLES, type Role } from "../session/types";
+export { ROLES, ROOM_LANGUAGES, type Role, type RoomLanguage } from "../session/types";
 export { newerVote, type MyUpvote, type MyVote, type TallyUpdate } from "../session/views";
 export type { Patch, PatchOf, StreamName, StreamRecords, PublicRecords, HostRecords, MeRecords } from "../session/projection";
 import type {
@@ -33,6 +33,7 @@ import type {
   PollReopen,
   PollVote,
   ProjectorFocusChoice,
+  ProjectorLanguageChoice,
   ProjectorPanelChoice,
   ResultsVisibility,
   RoomLock,
@@ -65,6 +66,7 @@ export type {
   PollReopen,
   PollVote,
   ProjectorFocusChoice,
+  ProjectorLanguageChoice,
   ProjectorPanelChoice,
   ResultsVisibility,
   RoomLock,
@@ -140,6 +142,8 @@ export interface ClientToServerEvents {
   "projector:show": (payload: ProjectorPanelChoice, ack: AckCallback) => void;
   /** teacher -> server: choose the object tab and the deep dive the projector's panels show */
   "projector:focus": (payload: ProjectorFocusChoice, ack: AckCallback) => void;
+  /** teacher -> server: the language every projector of the room reads (null: each projector's own browser's) */
+  "projector:language": (payload: ProjectorLanguageChoice, ack: AckCallback) => void;
   /** teacher -> server: pause the class (votes, questions and upvotes are refused until it resumes) or resume it */
   "class:pause": (payload: ClassPause, ack: AckCallback) => void;
   /** teacher -> server: lock or unlock the room to new joins */

@@ -4,7 +4,7 @@ import { LESSON_LIMITS } from "../lesson/model";
 import { KUBE_VERSIONS } from "../lesson/versions";
 import { NICKNAME_MAX, POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX, QUESTION_TEXT_MAX } from "../constants";
 import { cleanText } from "../text";
-import { PROJECTOR_OBJECTS, PROJECTOR_CHOICES, QUESTION_MODES, QUESTION_NAMES, type Role } from "./types";
+import { PROJECTOR_OBJECTS, PROJECTOR_CHOICES, QUESTION_MODES, QUESTION_NAMES, ROOM_LANGUAGES, type Role } from "./types";
 
 /**
  * Every command a client can send, in one table: its payload's schema, who
@@ -61,6 +61,12 @@ export const projectorFocusSchema = z.object({
   /** the title of a deep dive at the current step, or null for the step's first */
   deepDive: z.string().max(200).nullable().default(null),
 });
+/** The room's projector language, or null to let each projector follow its own browser. */
+export const projectorLanguageSchema = z.object({
+  language: z
+    .enum(ROOM_LANGUAGES, { error: `not a language the projector has: choose one of ${ROOM_LANGUAGES.join(", ")}, or null` })
+    .nullable(),
+});
 export const roomLockSchema = z.object({ locked: z.boolean() });
 export const participantRefSchema = z.object({ participantId: z.string().min(1).max(64) });
 export const participantRenameSchema = participantRefSchema.extend({
@@ -109,6 +115,7 @@ export type PollVote = z.infer<typeof pollVoteSchema>;
 export type ResultsVisibility = z.input<typeof resultsVisibilitySchema>;
 export type ProjectorPanelChoice = z.input<typeof projectorPanelSchema>;
 export type ProjectorFocusChoice = z.input<typeof projectorFocusSchema>;
+export type ProjectorLanguageChoice = z.input<typeof projectorLanguageSchema>;
 export type RoomLock = z.input<typeof roomLockSchema>;
 export type ParticipantRef = z.input<typeof participantRefSchema>;
 export type ParticipantRename = z.input<typeof participantRenameSchema>;
@@ -164,6 +171,7 @@ export const COMMANDS = {
   "results:show": { schema: resultsVisibilitySchema, roles: host, bucket: "commands", rerunnable: true },
   "projector:show": { schema: projectorPanelSchema, roles: host, bucket: "commands", rerunnable: true },
   "projector:focus": { schema: projectorFocusSchema, roles: host, bucket: "commands", rerunnable: true },
+  "projector:language": { schema: projectorLanguageSchema, roles: host, bucket: "commands", rerunnable: true },
   "room:lock": { schema: roomLockSchema, roles: host, bucket: "commands", rerunnable: true },
   "class:pause": { schema: classPauseSchema, roles: host, bucket: "commands", rerunnable: true },
   "participant:remove": { schema: participantRefSchema, roles: host, bucket: "commands", rerunnable: false },

@@ -112,6 +112,11 @@ export function decide(state: SessionState, command: DurableCommand, actor: Acto
       return accept(same ? [] : [{ type: "projector:focusChanged", focus }], null);
     }
 
+    case "projector:language": {
+      const { language } = command.payload;
+      return accept(language === state.projectorLanguage ? [] : [{ type: "projector:languageChanged", language }], null);
+    }
+
     case "class:pause":
       return accept(command.payload.paused === state.paused ? [] : [{ type: "class:paused", paused: command.payload.paused }], null);
 

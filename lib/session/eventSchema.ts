@@ -4,7 +4,7 @@ import { BINDING_MODES, VARIANTS } from "../lesson/types";
 import { customLessonSchema } from "../lesson/customSchema";
 import { MAX_PARTICIPANTS_PER_SESSION } from "../constants";
 import { questionTargetSchema } from "./commands";
-import { PROJECTOR_OBJECTS, PROJECTOR_CHOICES, QUESTION_MODES, QUESTION_NAMES, type SessionEvent } from "./types";
+import { PROJECTOR_OBJECTS, PROJECTOR_CHOICES, QUESTION_MODES, QUESTION_NAMES, ROOM_LANGUAGES, type SessionEvent } from "./types";
 
 /**
  * The shape of every durable event, checked where events are read (a store
@@ -68,6 +68,7 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
     type: z.literal("projector:focusChanged"),
     focus: z.object({ object: z.enum(PROJECTOR_OBJECTS), deepDive: z.string().nullable() }),
   }),
+  event({ type: z.literal("projector:languageChanged"), language: z.enum(ROOM_LANGUAGES).nullable() }),
   event({ type: z.literal("session:ended") }),
   event({ type: z.literal("questions:configured"), mode: z.enum(QUESTION_MODES), names: z.enum(QUESTION_NAMES) }),
   event({

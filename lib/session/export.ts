@@ -80,6 +80,7 @@ export function shareableLog(events: readonly SessionEvent[]): SessionEvent[] {
       case "results:visibility":
       case "projector:panelChanged":
       case "projector:focusChanged":
+      case "projector:languageChanged":
       case "session:ended":
         return e;
       default:

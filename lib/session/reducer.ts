@@ -10,8 +10,7 @@ import { isKubeVersion, type KubeVersion } from "../lesson/versions";
 /** The release a session created before the version switch printed: its events carry none. */
 const LOGGED_BEFORE_VERSIONS: KubeVersion = "1.33";
 
-export { activePoll, own };
-export { countVotes };
+export { activePoll, own, countVotes };
 
 /**
  * The one set of rules. The live server and replay both fold events through
@@ -43,6 +42,7 @@ export function initialState(): SessionState {
     resultsVisible: false,
     projectorPanel: "none",
     projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
+    projectorLanguage: null,
     pollOnProjector: false,
     kubeVersion: LOGGED_BEFORE_VERSIONS,
     lesson: null,
@@ -96,11 +96,9 @@ export function replay(events: readonly SessionEvent[], upToSeq = Infinity): Ses
 }
 
 /**
- * The rules, applied to a state the caller owns (the live room's, or a
- * replay's draft). Changing it in place keeps a join or a vote O(1) in a
- * lecture hall: copying a thousand-entry record per vote made a vote storm
- * quadratic. `reduce` and `replay` are built on this; there is no second
- * implementation of the rules.
+ * The rules, applied to a state the caller owns (the live room's, or a replay's draft). Changing it in place keeps a
+ * join or a vote O(1) in a lecture hall: copying a thousand-entry record per vote made a vote storm quadratic.
+ * `reduce` and `replay` are built on this; there is no second implementation of the rules.
  */
 export function applyEvent(state: SessionState, event: SessionEvent): void {
   apply(state, event);
@@ -297,6 +295,11 @@ function apply(s: SessionState, event: SessionEvent): void {
     case "projector:focusChanged":
       if (!focusIsValid(s, event.focus)) return;
       s.projectorFocus = { object: event.focus.object, deepDive: event.focus.deepDive };
+      return;
+
+    case "projector:languageChanged":
+      // Which languages there are was checked where the event was read (./eventSchema.ts).
+      s.projectorLanguage = event.language;
       return;
 
     case "session:ended": {

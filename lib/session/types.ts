@@ -89,6 +89,13 @@ export interface ModeSwitchNote {
   matched: boolean;
 }
 
+/**
+ * The interface languages the teacher can set the room's projector to: the shipped locales of i18n/locales.ts,
+ * copied because lib/ imports nothing outside lib/ (lib/session/projectorLanguage.test.ts holds the two lists equal).
+ */
+export const ROOM_LANGUAGES = ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ar"] as const;
+export type RoomLanguage = (typeof ROOM_LANGUAGES)[number];
+
 /** Whether students may ask: freely, only once the teacher approves each question, or not at all. */
 export const QUESTION_MODES = ["open", "moderated", "off"] as const;
 export type QuestionMode = (typeof QUESTION_MODES)[number];
@@ -165,6 +172,8 @@ export interface SessionState {
   resultsVisible: boolean;
   projectorPanel: ProjectorPanel;
   projectorFocus: ProjectorFocus;
+  /** The language the teacher chose for the projector (one screen for the whole room); null: each projector's own browser's. */
+  projectorLanguage: RoomLanguage | null;
   /**
    * The current poll takes the panel's place on the projector: set when a poll opens, re-opens or is revealed,
    * cleared when the teacher picks a panel or the class moves on from a closed poll.
@@ -219,6 +228,7 @@ export type SessionEventBody =
   | { type: "results:visibility"; visible: boolean }
   | { type: "projector:panelChanged"; panel: ProjectorChoice }
   | { type: "projector:focusChanged"; focus: ProjectorFocus }
+  | { type: "projector:languageChanged"; language: RoomLanguage | null }
   | { type: "session:ended" }
   | { type: "questions:configured"; mode: QuestionMode; names: QuestionNames }
   | {

@@ -68,6 +68,7 @@ describe("toPublicSnapshot", () => {
       projectorPanel: "objects",
       projectorSide: "objects",
       projectorFocus: { object: "PersistentVolumeClaim", deepDive: null },
+      projectorLanguage: null,
       participantCount: 2,
       poll: null,
       questions: { mode: "open", names: "either", shownId: null },

@@ -5,6 +5,7 @@ import type {
   ProjectorChoice,
   ModeSwitchNote,
   Poll,
+  RoomLanguage,
   PollOption,
   PollRound,
   PollStatus,
@@ -77,6 +78,8 @@ export interface PublicSnapshot {
   projectorSide: ProjectorChoice;
   /** Which object tab and which deep dive the projector's panels show. */
   projectorFocus: ProjectorFocus;
+  /** The language the teacher set the projector to (projector:language); null: each projector reads its own browser's. */
+  projectorLanguage: RoomLanguage | null;
   /** Students connected now (presence, not logged). */
   participantCount: number;
   poll: PublicPoll | null;
@@ -164,6 +167,7 @@ export function toPublicSnapshot(state: SessionState, connectedCount: number): P
     projectorPanel: state.projectorPanel,
     projectorSide: projectorSide(state),
     projectorFocus: state.projectorFocus,
+    projectorLanguage: state.projectorLanguage,
     participantCount: connectedCount,
     poll: poll ? toPublicPoll(poll, state.resultsVisible) : null,
     questions: questionSettingsView(state),
