@@ -269,6 +269,7 @@ export function createClassroomServer({ config, store, pages, redis }: Classroom
       subscriber: redis.subscriber,
       leaseClient: redis.leaseClient,
       localPresence: (sessionId) => localPresence(io, sessionId),
+      connected: (socketId) => io.sockets.sockets.get(socketId)?.connected === true,
       timings: {
         nodeTtlMs: redis.timings?.nodeTtlMs ?? DEFAULT_CLUSTER_NODE_TTL_MS,
         ackBudgetMs: redis.timings?.ackBudgetMs ?? DEFAULT_CLUSTER_ACK_BUDGET_MS,

@@ -94,6 +94,8 @@ export interface ClusterOptions {
   /** The students and watchers connected to a session through this node. */
   localPresence: (sessionId: string) => PresenceFigure;
   timings: ClusterTimings;
+  /** Whether one of this node's sockets is still connected (a command from one that is gone is not started: routing.ts). */
+  connected?: (socketId: string) => boolean;
   nodeId?: string;
 }
 
@@ -210,9 +212,12 @@ export class ClusterGateway implements RoomGateway {
     const sender = `${member.sessionId}|${member.participantId ?? member.role}`;
     const progress: Progress = { mayHaveRunOn: null };
     const call: Call = { method: "command", args: [member, command] };
+    const { connected } = this.o;
+    const socketId = member.socketId;
+    const wanted = connected && socketId ? () => connected(socketId) : undefined;
     const route = async (): Promise<Ack<unknown>> => {
       try {
-        return await this.routing.routeTyped(member.sessionId, call, { deadline, sender: `${this.nodeId}|${sender}`, progress });
+        return await this.routing.routeTyped(member.sessionId, call, { deadline, sender: `${this.nodeId}|${sender}`, progress, wanted });
       } catch (err) {
         return { ok: false, error: refusal(err, member.sessionId) };
       }
@@ -220,6 +225,8 @@ export class ClusterGateway implements RoomGateway {
     if (command.event === "poll:vote" && member.participantId) {
       // Taken here, in Redis (./voteIntake.ts); the owner only while the session has no gate yet.
       const vote = async (): Promise<Ack<unknown>> => {
+        // A vote read from a connection its student has given up on would overwrite the later one sent elsewhere.
+        if (wanted && !wanted()) return { ok: false, error: protocolError("UNAVAILABLE") };
         let cast: Awaited<ReturnType<typeof castVote>>;
         try {
           cast = await castVote(this.o.client, member, command.payload);

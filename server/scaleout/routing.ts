@@ -36,6 +36,14 @@ export interface RouteOptions {
   deadline: number;
   sender: string;
   progress: Progress;
+  /**
+   * Whether whoever sent the call is still there to be answered (its socket
+   * still connected), asked before every attempt. A call read from a
+   * connection its client has given up on (a node resuming from a freeze
+   * reads what was sent to it meanwhile) is not started: the client has sent
+   * later ones through another node, and this one would land after them.
+   */
+  wanted?: () => boolean;
 }
 
 export interface CallRouterOptions {
@@ -66,7 +74,7 @@ export class CallRouter {
    * UNAVAILABLE when the call certainly did not run, UNCONFIRMED when it may have.
    */
   private async route(sessionId: string, call: Call, how: RouteOptions): Promise<unknown> {
-    const { deadline, sender, progress } = how;
+    const { deadline, sender, progress, wanted } = how;
     const { nodeId, ownership, rpc } = this.o;
     // One id for every attempt, so the owner can tell a resend from a new call.
     const requestId = newId();
@@ -85,6 +93,7 @@ export class CallRouter {
         if (!rerunnable(call)) throw new UnavailableError("UNCONFIRMED");
         progress.mayHaveRunOn = null;
       }
+      if (wanted && !wanted()) throw new UnavailableError(progress.mayHaveRunOn ? "UNCONFIRMED" : "UNAVAILABLE");
       if (owner === nodeId) {
         try {
           return await this.runAsOwner(sessionId, call, sender, deadline, progress);
@@ -96,6 +105,9 @@ export class CallRouter {
         }
       }
       const waitMs = Math.min(attemptMs(this.o.nodeTtlMs), deadline - Date.now());
+      // From the moment it is sent it may run there, even if the sender's deadline passes before the answer comes
+      // back: whoever answers the sender meanwhile must say UNCONFIRMED, never UNAVAILABLE.
+      progress.mayHaveRunOn = owner;
       const response = await timeForward(rpc.call(owner, { id: requestId, from: nodeId, sessionId, sender, deadline, call }, waitMs));
       switch (response.status) {
         case "ok":
@@ -105,18 +117,21 @@ export class CallRouter {
           ownership.forgetCachedOwner(sessionId);
           continue;
         case "expired":
+          progress.mayHaveRunOn = null;
           throw new UnavailableError("UNAVAILABLE");
         case "failed":
           if (response.code === "INTERNAL") throw new Error(`the owner failed: ${response.message}`);
+          // The owner's own word: UNAVAILABLE when it certainly did not run it there.
+          if (response.code === "UNAVAILABLE") progress.mayHaveRunOn = null;
           throw new UnavailableError(response.code, response.message);
         case "unsent":
+          progress.mayHaveRunOn = null;
           await pause(RETRY_PAUSE_MS, deadline);
           continue;
         case "timeout":
         case "unknown":
-          // It may be running there. Resending the same id is safe (the owner answers a resend with the first
-          // answer); running it anywhere else is not, unless that owner says it never ran it.
-          progress.mayHaveRunOn = owner;
+          // It may be running there (progress says so already). Resending the same id is safe (the owner answers a
+          // resend with the first answer); running it anywhere else is not, unless that owner says it never ran it.
           ownership.forgetCachedOwner(sessionId);
           await pause(RETRY_PAUSE_MS, deadline);
           continue;
