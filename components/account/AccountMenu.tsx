@@ -1,7 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
 import { postJson } from "./api";
+import { useAccountErrorText } from "./useAccountErrorText";
 import { useAccountState } from "./useAccountState";
 
 /**
@@ -10,7 +13,9 @@ import { useAccountState } from "./useAccountState";
  * out" once signed in. Students never need any of it; the join form works the
  * same either way.
  */
-export function AccountMenu({ here = "/" }: { here?: string }) {
+export function AccountMenu({ here = "/", languageSwitch = false }: { here?: string; languageSwitch?: boolean }) {
+  const t = useTranslations("account.menu");
+  const errorText = useAccountErrorText();
   const [load, reload] = useAccountState();
   const [notice, setNotice] = useState("");
   const next = encodeURIComponent(here);
@@ -19,9 +24,9 @@ export function AccountMenu({ here = "/" }: { here?: string }) {
   async function signOut() {
     try {
       await postJson("/api/account/sign-out");
-      setNotice("You are signed out.");
+      setNotice(t("signedOut"));
     } catch (err) {
-      setNotice(err instanceof Error ? err.message : "Could not sign out.");
+      setNotice(errorText(err, "signOut"));
     }
     await reload();
   }
@@ -30,17 +35,19 @@ export function AccountMenu({ here = "/" }: { here?: string }) {
   if (load.status === "ready" && load.state.account) {
     const { displayName, admin } = load.state.account;
     body = (
-      <nav aria-label="Your account" data-testid="account-menu" data-account={displayName} className="flex flex-wrap items-center gap-2">
+      <nav aria-label={t("yours")} data-testid="account-menu" data-account={displayName} className="flex flex-wrap items-center gap-2">
         <a href="/account" className={link}>
-          <span className="sr-only">Signed in as </span>
-          {displayName}
-          {admin && <span className="ml-2 rounded bg-amber-300 px-1.5 py-0.5 text-xs font-bold text-slate-950">admin</span>}
+          {t.rich("signedInAs", {
+            hidden: (chunks) => <span className="sr-only">{chunks}</span>,
+            name: () => <span translate="no">{displayName}</span>,
+          })}
+          {admin && <span className="ms-2 rounded bg-amber-300 px-1.5 py-0.5 text-xs font-bold text-slate-950">{t("admin")}</span>}
         </a>
         <a href="/assignments" className={link}>
-          Assignments
+          {t("assignments")}
         </a>
         <a href="/results/builtin" className={link}>
-          Results
+          {t("results")}
         </a>
         <button
           type="button"
@@ -48,32 +55,33 @@ export function AccountMenu({ here = "/" }: { here?: string }) {
           data-testid="sign-out"
           className="rounded-lg border border-slate-500 px-3 py-2 font-semibold text-slate-100 hover:bg-slate-800"
         >
-          Sign out
+          {t("signOut")}
         </button>
       </nav>
     );
   } else if (load.status === "ready") {
     body = (
-      <nav aria-label="Teacher account" className="flex flex-wrap items-center gap-2">
+      <nav aria-label={t("teacherAccount")} className="flex flex-wrap items-center gap-2">
         <a href={`/account/sign-in?next=${next}`} data-testid="sign-in" className={link}>
-          Sign in
+          {t("signIn")}
         </a>
         <a
           href={`/account/sign-up?next=${next}`}
           data-testid="sign-up"
           className="rounded-lg border border-sky-300 px-3 py-2 font-semibold text-sky-200 hover:bg-slate-800"
         >
-          Create a teacher account
+          {t("signUp")}
         </a>
       </nav>
     );
   }
   return (
-    <div className="flex min-h-11 items-center justify-end gap-3">
+    <div className="flex min-h-11 flex-wrap items-center justify-end gap-3">
       <p role="status" className="text-sm text-slate-300">
         {notice}
       </p>
       {body}
+      {languageSwitch && <LanguageSwitch />}
     </div>
   );
 }

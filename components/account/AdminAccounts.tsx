@@ -1,8 +1,10 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { getJson } from "./api";
 import { panel } from "./Field";
+import { useAccountErrorText } from "./useAccountErrorText";
 
 interface Row {
   id: string;
@@ -14,29 +16,40 @@ interface Row {
 
 /** The administrator's view of who has an account on this server. */
 export function AdminAccounts() {
+  const t = useTranslations("account.admin");
+  const locale = useLocale();
+  const errorText = useAccountErrorText();
   const [rows, setRows] = useState<Row[] | null>(null);
   const [error, setError] = useState("");
   useEffect(() => {
     getJson<{ accounts: Row[] }>("/api/account/admin/accounts").then(
       (r) => setRows(r.accounts),
-      (err: unknown) => setError(err instanceof Error ? err.message : "Could not load the accounts."),
+      (err: unknown) => setError(errorText(err, "loadAccounts")),
     );
-  }, []);
+  }, [errorText]);
   return (
     <section className={panel} aria-labelledby="admin-heading">
       <h2 id="admin-heading" className="text-2xl font-semibold">
-        Accounts on this server
+        {t("heading")}
       </h2>
       <p className="mt-1 text-slate-300">
-        You are this server&apos;s administrator: every teacher&apos;s sessions and lessons are on the{" "}
-        <a href="/sessions" className="text-sky-300 underline">
-          saved sessions
-        </a>{" "}
-        and{" "}
-        <a href="/lessons" className="text-sky-300 underline">
-          lessons
-        </a>{" "}
-        pages, to end or delete. Operators manage accounts with npm run account.
+        {t.rich("lead", {
+          sessions: (chunks) => (
+            <a href="/sessions" className="text-sky-300 underline">
+              {chunks}
+            </a>
+          ),
+          lessons: (chunks) => (
+            <a href="/lessons" className="text-sky-300 underline">
+              {chunks}
+            </a>
+          ),
+          cmd: (chunks) => (
+            <code translate="no" dir="ltr">
+              {chunks}
+            </code>
+          ),
+        })}
       </p>
       {error && (
         <p role="alert" className="mt-2 text-rose-300">
@@ -44,30 +57,34 @@ export function AdminAccounts() {
         </p>
       )}
       {rows && (
-        <table className="mt-3 w-full text-left">
+        <table className="mt-3 w-full text-start">
           <thead>
             <tr className="text-slate-300">
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Name
+              <th scope="col" className="py-1 pe-3 font-medium">
+                {t("name")}
               </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Email
+              <th scope="col" className="py-1 pe-3 font-medium">
+                {t("email")}
               </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Role
+              <th scope="col" className="py-1 pe-3 font-medium">
+                {t("role")}
               </th>
               <th scope="col" className="py-1 font-medium">
-                Since
+                {t("since")}
               </th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.id} className="border-t border-slate-700">
-                <td className="py-2 pr-3">{r.displayName}</td>
-                <td className="py-2 pr-3">{r.email}</td>
-                <td className="py-2 pr-3">{r.admin ? "administrator" : "teacher"}</td>
-                <td className="py-2">{new Date(r.createdAt).toLocaleDateString()}</td>
+                <td className="py-2 pe-3" translate="no">
+                  {r.displayName}
+                </td>
+                <td className="py-2 pe-3" translate="no">
+                  {r.email}
+                </td>
+                <td className="py-2 pe-3">{r.admin ? t("administrator") : t("teacher")}</td>
+                <td className="py-2">{new Intl.DateTimeFormat(locale).format(r.createdAt)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,9 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useId, useState, type FormEvent } from "react";
 import type { CoteacherList, TeacherView } from "@/lib/account/ownership";
 import { requestJson } from "./api";
-import { problemOf, type Problem } from "./Field";
+import { useProblemOf, type Problem } from "./Field";
 
 /**
  * The teachers invited to a session (to drive its console) or a lesson (to
@@ -19,10 +20,12 @@ export function Coteachers({
 }: {
   path: string;
   initial: TeacherView[];
-  /** What the invitation gives, as the owner reads it: "drive this class" or "edit this lesson". */
-  what: string;
+  /** What the invitation gives: to drive a session's class, or to edit and teach a lesson. */
+  what: "session" | "lesson";
   onChange?: () => void;
 }) {
+  const t = useTranslations("account.coteachers");
+  const problemOf = useProblemOf();
   const id = useId();
   const [list, setList] = useState(initial);
   const [email, setEmail] = useState("");
@@ -38,8 +41,8 @@ export function Coteachers({
     try {
       const reply = await requestJson<CoteacherList>(path, { method: "POST", body: { email } });
       setList(reply.coteachers);
-      const added = reply.coteachers.find((t) => t.email === email.trim().toLowerCase());
-      setNotice(`${added?.displayName ?? email} can ${what} now.`);
+      const added = reply.coteachers.find((c) => c.email === email.trim().toLowerCase());
+      setNotice(t("added", { name: added?.displayName ?? email, what }));
       setEmail("");
       onChange?.();
     } catch (err) {
@@ -49,12 +52,12 @@ export function Coteachers({
     }
   }
 
-  async function remove(t: TeacherView) {
+  async function remove(teacher: TeacherView) {
     setProblem(null);
     try {
-      await requestJson(`${path}/${t.id}`, { method: "DELETE" });
-      setList((prev) => prev.filter((x) => x.id !== t.id));
-      setNotice(`${t.displayName} no longer has it.`);
+      await requestJson(`${path}/${teacher.id}`, { method: "DELETE" });
+      setList((prev) => prev.filter((x) => x.id !== teacher.id));
+      setNotice(t("removed", { name: teacher.displayName }));
       onChange?.();
     } catch (err) {
       setProblem(problemOf(err));
@@ -63,18 +66,21 @@ export function Coteachers({
 
   return (
     <div className="mt-3 rounded-lg border border-slate-700 p-3">
-      <h4 className="font-semibold">Co-teachers</h4>
+      <h4 className="font-semibold">{t("heading")}</h4>
       {list.length === 0 ? (
-        <p className="text-sm text-slate-300">Nobody else yet.</p>
+        <p className="text-sm text-slate-300">{t("nobody")}</p>
       ) : (
         <ul className="mt-1 space-y-1" data-testid="coteacher-list">
-          {list.map((t) => (
-            <li key={t.id} className="flex flex-wrap items-center gap-3" data-testid="coteacher" data-account-id={t.id}>
-              <span>
-                {t.displayName} <span className="text-sm text-slate-300">({t.email})</span>
+          {list.map((c) => (
+            <li key={c.id} className="flex flex-wrap items-center gap-3" data-testid="coteacher" data-account-id={c.id}>
+              <span translate="no">
+                {c.displayName} <span className="text-sm text-slate-300">({c.email})</span>
               </span>
-              <button type="button" onClick={() => void remove(t)} className="text-sm text-rose-200 underline">
-                Remove<span className="sr-only"> {t.displayName}</span>
+              <button type="button" onClick={() => void remove(c)} className="text-sm text-rose-200 underline">
+                {t.rich("remove", {
+                  hidden: (chunks) => <span className="sr-only">{chunks}</span>,
+                  name: () => <span translate="no">{c.displayName}</span>,
+                })}
               </button>
             </li>
           ))}
@@ -83,7 +89,7 @@ export function Coteachers({
       <form onSubmit={(e) => void invite(e)} data-testid="invite-coteacher" className="mt-2 flex flex-wrap items-end gap-2" noValidate>
         <div>
           <label htmlFor={`${id}-email`} className="block text-sm font-medium">
-            Invite a teacher by the email of their account, to {what}
+            {t("inviteLabel", { what })}
           </label>
           <input
             id={`${id}-email`}
@@ -93,7 +99,7 @@ export function Coteachers({
             onChange={(e) => setEmail(e.target.value)}
             aria-invalid={problem ? true : undefined}
             aria-describedby={problem ? `${id}-problem` : undefined}
-            className="mt-1 w-72 rounded-lg border border-slate-500 bg-slate-950 px-3 py-2"
+            className="mt-1 w-72 max-w-full rounded-lg border border-slate-500 bg-slate-950 px-3 py-2"
           />
         </div>
         <button
@@ -101,7 +107,7 @@ export function Coteachers({
           disabled={busy || email.trim() === ""}
           className="rounded-lg bg-sky-400 px-4 py-2 font-semibold text-slate-950 disabled:opacity-60"
         >
-          Invite
+          {t("invite")}
         </button>
       </form>
       <p role="status" className="mt-1 text-sm text-emerald-300">

@@ -1,12 +1,11 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState, type FormEvent } from "react";
 import type { AccountView } from "@/lib/account/rest";
 import { del, postJson } from "./api";
-import { Field, ProblemAlert, panel, problemOf, secondaryButton, type Problem } from "./Field";
+import { Field, ProblemAlert, panel, secondaryButton, useProblemOf, type Problem } from "./Field";
 import { addPasskey, passkeysAvailable } from "./passkey";
-
-const day = (ms: number) => new Date(ms).toLocaleDateString(undefined, { dateStyle: "medium" });
 
 /** How the account signs in: its password, its passkeys, and whether school sign-in is linked. */
 export function CredentialsSection({
@@ -20,6 +19,10 @@ export function CredentialsSection({
   minLength: number;
   onChange: () => Promise<void>;
 }) {
+  const t = useTranslations("account.credentials");
+  const locale = useLocale();
+  const day = (ms: number) => new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).format(ms);
+  const problemOf = useProblemOf();
   const [problem, setProblem] = useState<Problem | null>(null);
   const [notice, setNotice] = useState("");
   const [current, setCurrent] = useState("");
@@ -47,7 +50,7 @@ export function CredentialsSection({
         setCurrent("");
         setPassword("");
       },
-      account.hasPassword ? "Your password is changed." : "Your password is set.",
+      account.hasPassword ? t("passwordChanged") : t("passwordSet"),
     );
   }
 
@@ -55,46 +58,50 @@ export function CredentialsSection({
   return (
     <section className={panel} aria-labelledby="credentials-heading">
       <h2 id="credentials-heading" className="text-2xl font-semibold">
-        How you sign in
+        {t("heading")}
       </h2>
 
-      <h3 className="mt-5 text-lg font-semibold">Passkeys</h3>
+      <h3 className="mt-5 text-lg font-semibold">{t("passkeys")}</h3>
       {account.passkeys.length === 0 ? (
-        <p className="mt-1 text-slate-300">None yet.</p>
+        <p className="mt-1 text-slate-300">{t("none")}</p>
       ) : (
         <ul className="mt-2 grid gap-2">
           {account.passkeys.map((p, i) => (
             <li key={p.id} className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-700 p-3">
               <span>
-                Passkey {i + 1}, added {day(p.createdAt)}
-                {p.lastUsedAt ? `, last used ${day(p.lastUsedAt)}` : ", not used yet"}
-                {p.backedUp ? " (synced between your devices)" : ""}
+                {t("passkey", {
+                  n: i + 1,
+                  added: day(p.createdAt),
+                  used: p.lastUsedAt ? "yes" : "no",
+                  lastUsed: p.lastUsedAt ? day(p.lastUsedAt) : "",
+                  synced: p.backedUp ? "yes" : "no",
+                })}
               </span>
               <button
                 type="button"
-                onClick={() => void act(() => del(`/api/account/passkeys/${p.id}`), "The passkey is removed.")}
+                onClick={() => void act(() => del(`/api/account/passkeys/${p.id}`), t("passkeyRemoved"))}
                 className="rounded-lg border border-slate-500 px-3 py-2 font-semibold hover:bg-slate-800"
               >
-                Remove<span className="sr-only"> passkey {i + 1}</span>
+                {t.rich("removePasskey", { n: i + 1, hidden: (chunks) => <span className="sr-only">{chunks}</span> })}
               </button>
             </li>
           ))}
         </ul>
       )}
       {canPasskey && (
-        <button type="button" onClick={() => void act(addPasskey, "The passkey is added.")} className={`${secondaryButton} mt-3 md:w-auto`}>
-          Add a passkey on this device
+        <button type="button" onClick={() => void act(addPasskey, t("passkeyAdded"))} className={`${secondaryButton} mt-3 md:w-auto`}>
+          {t("addPasskey")}
         </button>
       )}
 
       {oidcEnabled && (
         <>
-          <h3 className="mt-6 text-lg font-semibold">School account</h3>
+          <h3 className="mt-6 text-lg font-semibold">{t("school")}</h3>
           {account.hasOidc ? (
-            <p className="mt-1 text-slate-200">Linked: you can sign in with your school account.</p>
+            <p className="mt-1 text-slate-200">{t("schoolLinked")}</p>
           ) : (
             <a href="/auth/oidc/start?link=1" className={`${secondaryButton} mt-2 inline-block w-auto`}>
-              Link your school account
+              {t("linkSchool")}
             </a>
           )}
         </>
@@ -102,12 +109,12 @@ export function CredentialsSection({
 
       <form onSubmit={savePassword} className="mt-6" aria-labelledby="password-form-heading" noValidate>
         <h3 id="password-form-heading" className="text-lg font-semibold">
-          {account.hasPassword ? "Change your password" : "Set a password"}
+          {account.hasPassword ? t("changeHeading") : t("setHeading")}
         </h3>
         {account.hasPassword && (
           <Field
             id="current-password"
-            label="Current password"
+            label={t("current")}
             type="password"
             autoComplete="current-password"
             value={current}
@@ -117,8 +124,8 @@ export function CredentialsSection({
         )}
         <Field
           id="new-password"
-          label="New password"
-          hint={`At least ${minLength} characters.`}
+          label={t("new")}
+          hint={t("atLeast", { min: minLength })}
           type="password"
           autoComplete="new-password"
           value={password}
@@ -126,7 +133,7 @@ export function CredentialsSection({
           error={fieldError("password")}
         />
         <button type="submit" className={`${secondaryButton} mt-4 md:w-auto`}>
-          {account.hasPassword ? "Change password" : "Set password"}
+          {account.hasPassword ? t("change") : t("set")}
         </button>
       </form>
       <p role="status" className="mt-3 text-emerald-300">

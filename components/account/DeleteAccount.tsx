@@ -1,11 +1,14 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import { postJson } from "./api";
-import { Field, ProblemAlert, panel, problemOf, type Problem } from "./Field";
+import { Field, ProblemAlert, panel, useProblemOf, type Problem } from "./Field";
 
 /** Deleting the account, confirmed by typing its email (a button alone is one slip away). */
 export function DeleteAccount({ email }: { email: string }) {
+  const t = useTranslations("account.delete");
+  const problemOf = useProblemOf();
   const [confirm, setConfirm] = useState("");
   const [problem, setProblem] = useState<Problem | null>(null);
 
@@ -23,16 +26,12 @@ export function DeleteAccount({ email }: { email: string }) {
   return (
     <form onSubmit={(e) => void remove(e)} className={`${panel} border-rose-400/60`} aria-labelledby="delete-heading" noValidate>
       <h2 id="delete-heading" className="text-2xl font-semibold">
-        Delete your account
+        {t("heading")}
       </h2>
-      <p className="mt-1 text-slate-300">
-        This deletes the account, its password and passkeys, and signs out every browser, and with it your lessons and ended sessions (their
-        replays and exports). What you shared with a co-teacher passes to them instead, and a session still running keeps running for its
-        consoles until it ends. It cannot be undone.
-      </p>
+      <p className="mt-1 text-slate-300">{t("explain")}</p>
       <Field
         id="delete-confirm"
-        label={`Type ${email} to confirm`}
+        label={t.rich("confirm", { email: () => <span translate="no">{email}</span> })}
         type="email"
         autoComplete="off"
         value={confirm}
@@ -44,7 +43,7 @@ export function DeleteAccount({ email }: { email: string }) {
         data-testid="delete-account"
         className="mt-4 rounded-lg bg-rose-700 px-4 py-3 font-semibold text-white hover:bg-rose-800"
       >
-        Delete my account
+        {t("submit")}
       </button>
       <ProblemAlert problem={problem} />
     </form>

@@ -1,6 +1,9 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useCallback } from "react";
 import { AccountApiError } from "./api";
+import { useAccountErrorText } from "./useAccountErrorText";
 
 /** A refusal to show: its sentence, and the form field it is about (if any). */
 export interface Problem {
@@ -8,8 +11,16 @@ export interface Problem {
   field?: string;
 }
 
-export const problemOf = (err: unknown): Problem =>
-  err instanceof AccountApiError ? { message: err.message, field: err.field } : { message: "Something went wrong. Try again." };
+/** Turns a refusal into a Problem in the page's language (useAccountErrorText). */
+export function useProblemOf(): (err: unknown) => Problem {
+  const text = useAccountErrorText();
+  const t = useTranslations("accountErrors");
+  return useCallback(
+    (err: unknown) =>
+      err instanceof AccountApiError ? { message: text(err), field: err.field } : { message: t("fallback.somethingWrong") },
+    [text, t],
+  );
+}
 
 /**
  * Says a refusal out loud (role=alert). One about a field is shown beside the
@@ -32,7 +43,7 @@ export function Field({
   ...input
 }: {
   id: string;
-  label: string;
+  label: React.ReactNode;
   hint?: string;
   error?: string | null;
 } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "id">) {

@@ -1,20 +1,25 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState, type FormEvent } from "react";
-import { messageForCode, postJson } from "./api";
+import { postJson } from "./api";
 import { claimThisBrowser } from "./claim";
-import { Field, ProblemAlert, panel, primaryButton, problemOf, secondaryButton, type Problem } from "./Field";
+import { Field, ProblemAlert, panel, primaryButton, secondaryButton, useProblemOf, type Problem } from "./Field";
 import { passkeysAvailable, signInWithPasskey } from "./passkey";
+import { useAccountCodeText } from "./useAccountErrorText";
 import { useAccountState } from "./useAccountState";
 
 /** Sign in with a password, a passkey, or the school's identity provider; then back to where the teacher was. */
 export function SignInView({ next, errorCode }: { next: string; errorCode: string | null }) {
+  const t = useTranslations("account.signIn");
+  const problemOf = useProblemOf();
+  const codeText = useAccountCodeText();
   const [load] = useAccountState();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(() => {
-    const message = messageForCode(errorCode);
+    const message = codeText(errorCode);
     return message ? { message } : null;
   });
   const [canPasskey, setCanPasskey] = useState(false);
@@ -45,19 +50,19 @@ export function SignInView({ next, errorCode }: { next: string; errorCode: strin
     <div className="mt-6 grid gap-6 md:grid-cols-[3fr_2fr]">
       <form onSubmit={submit} className={panel} aria-labelledby="password-heading" noValidate>
         <h2 id="password-heading" className="text-2xl font-semibold">
-          With your email and password
+          {t("withPassword")}
         </h2>
         {state?.account && (
           <p className="mt-2 text-slate-200">
-            You are signed in as <strong>{state.account.displayName}</strong>.{" "}
+            {t.rich("already", { name: () => <strong translate="no">{state.account?.displayName}</strong> })}{" "}
             <a href={next} className="text-sky-300 underline">
-              Continue
+              {t("continue")}
             </a>
           </p>
         )}
         <Field
           id="signin-email"
-          label="Email"
+          label={t("email")}
           type="email"
           name="email"
           autoComplete="username"
@@ -68,7 +73,7 @@ export function SignInView({ next, errorCode }: { next: string; errorCode: strin
         />
         <Field
           id="signin-password"
-          label="Password"
+          label={t("password")}
           type="password"
           name="password"
           autoComplete="current-password"
@@ -78,23 +83,23 @@ export function SignInView({ next, errorCode }: { next: string; errorCode: strin
           error={fieldError("password")}
         />
         <button type="submit" disabled={busy} data-testid="sign-in-submit" className={primaryButton}>
-          {busy ? "Signing in…" : "Sign in"}
+          {busy ? t("signingIn") : t("submit")}
         </button>
         <ProblemAlert problem={problem} />
         <p className="mt-2 text-slate-300">
-          No account yet?{" "}
+          {t("noAccount")}{" "}
           <a
             href={`/account/sign-up?next=${encodeURIComponent(next)}`}
             data-testid="sign-up"
             className="font-semibold text-sky-300 underline"
           >
-            Create a teacher account
+            {t("signUp")}
           </a>
         </p>
       </form>
       <section className={panel} aria-labelledby="other-heading">
         <h2 id="other-heading" className="text-2xl font-semibold">
-          Or
+          {t("or")}
         </h2>
         <div className="mt-4 grid gap-3">
           {canPasskey ? (
@@ -105,12 +110,10 @@ export function SignInView({ next, errorCode }: { next: string; errorCode: strin
               data-testid="sign-in-passkey"
               className={secondaryButton}
             >
-              Sign in with a passkey
+              {t("passkey")}
             </button>
           ) : (
-            <p className="text-sm text-slate-300">
-              Passkeys need this page on https (or on localhost); sign in with your password or your school account here.
-            </p>
+            <p className="text-sm text-slate-300">{t("noPasskeys")}</p>
           )}
           {state?.oidc.enabled && (
             <a
@@ -118,11 +121,11 @@ export function SignInView({ next, errorCode }: { next: string; errorCode: strin
               data-testid="sign-in-oidc"
               className={`${secondaryButton} block text-center`}
             >
-              Sign in with your school account
+              {t("school")}
             </a>
           )}
         </div>
-        <p className="mt-4 text-sm text-slate-300">Students do not need an account: they join with the room code on the home page.</p>
+        <p className="mt-4 text-sm text-slate-300">{t("students")}</p>
       </section>
     </div>
   );

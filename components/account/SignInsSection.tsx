@@ -1,15 +1,17 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
-import type { SignInMethod, SignInView } from "@/lib/account/rest";
+import type { SignInView } from "@/lib/account/rest";
 import { del, getJson, postJson } from "./api";
-import { ProblemAlert, panel, problemOf, type Problem } from "./Field";
-
-const METHOD: Record<SignInMethod, string> = { password: "password", passkey: "passkey", oidc: "school account" };
-const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+import { ProblemAlert, panel, useProblemOf, type Problem } from "./Field";
 
 /** Every browser signed in to the account: end one, or all of them at once. */
 export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<void> }) {
+  const t = useTranslations("account.signIns");
+  const locale = useLocale();
+  const when = (ms: number) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(ms);
+  const problemOf = useProblemOf();
   const [signIns, setSignIns] = useState<SignInView[] | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [notice, setNotice] = useState("");
@@ -20,7 +22,7 @@ export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<voi
     } catch (err) {
       setProblem(problemOf(err));
     }
-  }, []);
+  }, [problemOf]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -30,7 +32,7 @@ export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<voi
     try {
       await del(`/api/account/sign-ins/${s.id}`);
       if (s.current) return await onSignedOut();
-      setNotice("That browser is signed out.");
+      setNotice(t("ended"));
       await load();
     } catch (err) {
       setProblem(problemOf(err));
@@ -50,11 +52,11 @@ export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<voi
   return (
     <section className={panel} aria-labelledby="signins-heading">
       <h2 id="signins-heading" className="text-2xl font-semibold">
-        Where you are signed in
+        {t("heading")}
       </h2>
-      <p className="mt-1 text-slate-300">A sign-in lasts 30 days. End any you do not recognise.</p>
+      <p className="mt-1 text-slate-300">{t("lead", { days: 30 })}</p>
       {signIns === null ? (
-        <p className="mt-3 text-slate-300">Loading…</p>
+        <p className="mt-3 text-slate-300">{t("loading")}</p>
       ) : (
         <ul className="mt-3 grid gap-2" data-testid="sign-in-list">
           {signIns.map((s) => (
@@ -65,11 +67,17 @@ export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<voi
             >
               <div>
                 <p className="font-medium">
-                  {s.userAgent || "A browser"}{" "}
-                  {s.current && <span className="ml-1 rounded bg-sky-300 px-1.5 text-sm font-bold text-slate-950">this browser</span>}
+                  {s.userAgent ? (
+                    <span translate="no" dir="ltr">
+                      {s.userAgent}
+                    </span>
+                  ) : (
+                    t("aBrowser")
+                  )}{" "}
+                  {s.current && <span className="ms-1 rounded bg-sky-300 px-1.5 text-sm font-bold text-slate-950">{t("thisBrowser")}</span>}
                 </p>
                 <p className="text-sm text-slate-300">
-                  With a {METHOD[s.method]}, {when(s.createdAt)}; last seen {when(s.lastSeenAt)}
+                  {t("how", { method: s.method, since: when(s.createdAt), seen: when(s.lastSeenAt) })}
                 </p>
               </div>
               <button
@@ -77,7 +85,10 @@ export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<voi
                 onClick={() => void end(s)}
                 className="rounded-lg border border-slate-500 px-3 py-2 font-semibold hover:bg-slate-800"
               >
-                Sign out<span className="sr-only"> {s.current ? "this browser" : s.userAgent || "that browser"}</span>
+                {t.rich("signOut", {
+                  hidden: (chunks) => <span className="sr-only">{chunks}</span>,
+                  which: () => (s.current ? t("thisBrowser") : s.userAgent ? <span translate="no">{s.userAgent}</span> : t("thatBrowser")),
+                })}
               </button>
             </li>
           ))}
@@ -89,7 +100,7 @@ export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<voi
         data-testid="sign-out-everywhere"
         className="mt-4 rounded-lg bg-rose-300 px-4 py-3 font-semibold text-slate-950 hover:bg-rose-200"
       >
-        Sign out everywhere
+        {t("everywhere")}
       </button>
       <p role="status" className="mt-2 text-slate-300">
         {notice}

@@ -1,11 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState, type FormEvent } from "react";
-import { ACCOUNT_ERRORS, DISPLAY_NAME_MAX, EMAIL_MAX } from "@/lib/account/rest";
+import { DISPLAY_NAME_MAX, EMAIL_MAX } from "@/lib/account/rest";
 import { postJson } from "./api";
 import { claimThisBrowser } from "./claim";
-import { Field, ProblemAlert, panel, primaryButton, problemOf, secondaryButton, type Problem } from "./Field";
+import { Field, ProblemAlert, panel, primaryButton, secondaryButton, useProblemOf, type Problem } from "./Field";
 import { passkeysAvailable, signUpWithPasskey } from "./passkey";
+import { useAccountCodeText } from "./useAccountErrorText";
 import { useAccountState } from "./useAccountState";
 
 /**
@@ -14,6 +16,9 @@ import { useAccountState } from "./useAccountState";
  * the page says so before it happens.
  */
 export function SignUpView({ next }: { next: string }) {
+  const t = useTranslations("account.signUp");
+  const problemOf = useProblemOf();
+  const codeText = useAccountCodeText();
   const [load] = useAccountState();
   const [displayName, setDisplayName] = useState("");
   const [email, setEmail] = useState("");
@@ -44,8 +49,8 @@ export function SignUpView({ next }: { next: string }) {
 
   function withPasskey() {
     // The same two fields name the account; the passkey replaces the password.
-    if (!displayName.trim()) return setProblem({ field: "displayName", message: "Enter your name as your classes should see it." });
-    if (!email.trim()) return setProblem({ field: "email", message: "Enter your email." });
+    if (!displayName.trim()) return setProblem({ field: "displayName", message: t("enterName") });
+    if (!email.trim()) return setProblem({ field: "email", message: t("enterEmail") });
     void run(() => signUpWithPasskey(email, displayName));
   }
 
@@ -53,12 +58,12 @@ export function SignUpView({ next }: { next: string }) {
     return (
       <section className={`${panel} mt-6`} aria-labelledby="closed-heading">
         <h2 id="closed-heading" className="text-2xl font-semibold">
-          New accounts are made by the administrator
+          {t("closed")}
         </h2>
-        <p className="mt-2 text-slate-200">{ACCOUNT_ERRORS.SIGNUP_CLOSED}</p>
+        <p className="mt-2 text-slate-200">{codeText("SIGNUP_CLOSED")}</p>
         {load.state.oidc.enabled && (
           <a href={`/auth/oidc/start?next=${encodeURIComponent(next)}`} className={`${secondaryButton} mt-4 block text-center`}>
-            Sign in with your school account
+            {t("school")}
           </a>
         )}
       </section>
@@ -70,17 +75,17 @@ export function SignUpView({ next }: { next: string }) {
   return (
     <form onSubmit={submit} className={`${panel} mt-6 max-w-2xl`} aria-labelledby="signup-heading" noValidate>
       <h2 id="signup-heading" className="text-2xl font-semibold">
-        Your account
+        {t("yourAccount")}
       </h2>
       {load.status === "ready" && load.state.signup.firstAccount && (
         <p className="mt-2 rounded-lg border border-amber-300/60 bg-amber-300/10 p-3 text-amber-100" data-testid="first-account-note">
-          This is the first account on this server: it becomes the server&apos;s administrator.
+          {t("first")}
         </p>
       )}
       <Field
         id="signup-name"
-        label="Your name"
-        hint="As your classes and co-teachers will see it."
+        label={t("name")}
+        hint={t("nameHint")}
         name="displayName"
         autoComplete="name"
         required
@@ -91,7 +96,7 @@ export function SignUpView({ next }: { next: string }) {
       />
       <Field
         id="signup-email"
-        label="Email"
+        label={t("email")}
         type="email"
         name="email"
         autoComplete="email"
@@ -103,8 +108,8 @@ export function SignUpView({ next }: { next: string }) {
       />
       <Field
         id="signup-password"
-        label="Password"
-        hint={`At least ${policy.minLength} characters. A few unrelated words make a good one.`}
+        label={t("password")}
+        hint={t("passwordHint", { min: policy.minLength })}
         type="password"
         name="password"
         autoComplete="new-password"
@@ -115,22 +120,22 @@ export function SignUpView({ next }: { next: string }) {
         error={fieldError("password")}
       />
       <button type="submit" disabled={busy} data-testid="sign-up-submit" className={primaryButton}>
-        {busy ? "Creating your account…" : "Create account with this password"}
+        {busy ? t("creating") : t("submit")}
       </button>
       {canPasskey && (
         <button type="button" disabled={busy} onClick={withPasskey} data-testid="sign-up-passkey" className={`${secondaryButton} mt-3`}>
-          Create account with a passkey instead
+          {t("withPasskey")}
         </button>
       )}
       <ProblemAlert problem={problem} />
       <p className="mt-4 text-slate-300">
-        Already have an account?{" "}
+        {t("haveAccount")}{" "}
         <a
           href={`/account/sign-in?next=${encodeURIComponent(next)}`}
           data-testid="sign-in"
           className="font-semibold text-sky-300 underline"
         >
-          Sign in
+          {t("signIn")}
         </a>
       </p>
     </form>

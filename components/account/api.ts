@@ -47,6 +47,23 @@ async function call<T>(path: string, init: RequestInit): Promise<T> {
   throw new AccountApiError(res.status, code, read("message") ?? messageForCode(code) ?? ACCOUNT_ERRORS.INTERNAL, read("field"));
 }
 
+/**
+ * A lessons or sessions API answer (plain fetch, with this browser's keys):
+ * its body, or an AccountApiError carrying the refusal's code and the
+ * server's sentence (empty when it sent none), for useAccountErrorText.
+ */
+export async function readReply<T>(res: Response): Promise<T> {
+  const body: unknown = await res.json().catch(() => null);
+  if (res.ok && body !== null) {
+    // The contract (lib/protocol/rest.ts) types this path's body; the server is its only author.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+    return body as T;
+  }
+  const error = isRecord(body) && isRecord(body.error) ? body.error : null;
+  const code = typeof error?.code === "string" ? error.code : "INTERNAL";
+  throw new AccountApiError(res.status, code, typeof error?.message === "string" ? error.message : "");
+}
+
 /** Any JSON call of this server's account-authenticated API, with extra headers (this browser's keys, for instance). */
 export function requestJson<T>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
   const method = init.method ?? (init.body === undefined ? "GET" : "POST");

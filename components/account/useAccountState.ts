@@ -8,7 +8,8 @@ export type AccountLoad =
   | { status: "loading" }
   /** The server keeps no accounts (a store without them): the account controls are not shown. */
   | { status: "absent" }
-  | { status: "error"; message: string }
+  /** The server could not be asked (kept as it came, for useAccountErrorText to word it in the page's language). */
+  | { status: "error"; error: unknown }
   | { status: "ready"; state: AccountState };
 
 /** Who this browser is signed in as, read after hydration (the cookie is HttpOnly: only the server can say). */
@@ -19,7 +20,7 @@ export function useAccountState(): [AccountLoad, () => Promise<void>] {
       setLoad({ status: "ready", state: await getAccountState() });
     } catch (err) {
       if (err instanceof AccountApiError && err.status === 404) setLoad({ status: "absent" });
-      else setLoad({ status: "error", message: err instanceof Error ? err.message : "Could not reach the server." });
+      else setLoad({ status: "error", error: err });
     }
   }, []);
   useEffect(() => {

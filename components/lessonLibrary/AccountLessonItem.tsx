@@ -142,7 +142,7 @@ export function AccountLessonItem({
               Revoke the key other browsers hold
             </button>
           </p>
-          <Coteachers path={`/api/lessons/${l.id}/coteachers`} initial={l.coteachers} what="edit and teach this lesson" />
+          <Coteachers path={`/api/lessons/${l.id}/coteachers`} initial={l.coteachers} what="lesson" />
         </>
       )}
     </li>

@@ -211,7 +211,7 @@ export function AccountSessionItem({
           </ul>
         </details>
       )}
-      {s.relation === "owner" && <Coteachers path={`/api/sessions/${s.id}/coteachers`} initial={s.coteachers} what="drive this class" />}
+      {s.relation === "owner" && <Coteachers path={`/api/sessions/${s.id}/coteachers`} initial={s.coteachers} what="session" />}
     </li>
   );
 }

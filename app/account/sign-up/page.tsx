@@ -1,20 +1,28 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { SignUpView } from "@/components/account/SignUpView";
+import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
 import { safeNextPath } from "@/lib/account/rest";
 
-export const metadata = { title: "Create a teacher account · Dynamic provisioning, live" };
+export async function generateMetadata(): Promise<Metadata> {
+  const [t, meta] = await Promise.all([getTranslations("account.signUp"), getTranslations("meta")]);
+  return { title: t("title", { product: meta("product") }) };
+}
 
 export default async function SignUp({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const next = safeNextPath(typeof params.next === "string" ? params.next : null);
+  const t = await getTranslations("account.signUp");
   return (
     <main className="mx-auto max-w-5xl px-5 py-8">
-      <p>
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <a href="/" className="text-sky-300 underline">
-          Home
+          {t("home")}
         </a>
-      </p>
-      <h1 className="mt-2 text-3xl font-bold">Create a teacher account</h1>
-      <p className="mt-2 max-w-2xl text-slate-300">For teachers only: students join with a room code and never need an account.</p>
+        <LanguageSwitch />
+      </div>
+      <h1 className="mt-2 text-3xl font-bold">{t("heading")}</h1>
+      <p className="mt-2 max-w-2xl text-slate-300">{t("lead")}</p>
       <SignUpView next={next} />
     </main>
   );
