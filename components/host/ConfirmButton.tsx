@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useTranslations } from "next-intl";
 
 /**
  * A button for an action that cannot be taken back by accident (end the
@@ -17,18 +18,19 @@ export function ConfirmButton({
   testId,
   className,
   confirmClassName = "rounded-lg bg-rose-300 px-3 py-1.5 font-semibold text-slate-950 hover:bg-rose-200",
-  ariaLabel,
 }: {
+  /** The button's text (and so its name: a student's nickname inside it can be marked as theirs). */
   children: ReactNode;
-  /** Asked beside the buttons: "End this session for everyone?" */
-  question: string;
+  /** Asked beside the buttons, and the name of the group they are in: "End this session for everyone?" */
+  question: ReactNode;
   confirmLabel: string;
   onConfirm: () => void;
   testId: string;
   className: string;
   confirmClassName?: string;
-  ariaLabel?: string;
 }) {
+  const questionId = useId();
+  const common = useTranslations("common");
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const askRef = useRef<HTMLButtonElement>(null);
@@ -46,14 +48,14 @@ export function ConfirmButton({
   };
   if (!asking)
     return (
-      <button ref={askRef} type="button" data-testid={testId} aria-label={ariaLabel} onClick={() => setAsking(true)} className={className}>
+      <button ref={askRef} type="button" data-testid={testId} onClick={() => setAsking(true)} className={className}>
         {children}
       </button>
     );
   return (
     <span
       role="group"
-      aria-label={question}
+      aria-labelledby={questionId}
       className="inline-flex flex-wrap items-center gap-2"
       onKeyDown={(e) => {
         if (e.key === "Escape") {
@@ -62,7 +64,9 @@ export function ConfirmButton({
         }
       }}
     >
-      <span className="text-sm font-semibold text-slate-100">{question}</span>
+      <span id={questionId} className="text-sm font-semibold text-slate-100">
+        {question}
+      </span>
       <button
         ref={confirmRef}
         type="button"
@@ -81,7 +85,7 @@ export function ConfirmButton({
         onClick={cancel}
         className="rounded-lg border border-slate-500 px-3 py-1.5 font-semibold hover:bg-slate-800"
       >
-        Cancel
+        {common("cancel")}
       </button>
     </span>
   );

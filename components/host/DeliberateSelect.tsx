@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type ReactNode } from "react";
+import { useTranslations } from "next-intl";
 
 /** Keys with which a closed select changes its value in Chromium (and fires `change`) without opening. */
 const BROWSING_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"]);
@@ -30,6 +31,7 @@ export function DeliberateSelect<T extends string>({
   /** The options, as <option> elements. */
   children: ReactNode;
 }) {
+  const t = useTranslations("console");
   const [pending, setPending] = useState<T | null>(null);
   const [browsing, setBrowsing] = useState(false);
   const shown = pending ?? value;
@@ -70,7 +72,7 @@ export function DeliberateSelect<T extends string>({
       </select>
       {pending !== null && (
         <span id={`${testId}-pending`} data-testid={`${testId}-pending`} className="text-xs text-amber-200" role="status">
-          Enter to apply
+          {t("enterToApply")}
         </span>
       )}
     </span>

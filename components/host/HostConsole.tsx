@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useTranslations } from "next-intl";
 import { useLessonDiagram } from "@/components/live/useLesson";
 import { LiveSessionProvider, useHostSnapshot, useLive, useSend } from "@/components/live/LiveSession";
 import { ErrorScreen, SessionGate } from "@/components/classroom/SessionGate";
@@ -21,7 +22,9 @@ import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
 import { focusIfLost } from "./focus";
 import { ConfirmButton } from "./ConfirmButton";
-import { stepHeading } from "@/lib/lesson/stepNumbers";
+import { stepNumber } from "@/lib/lesson/stepNumbers";
+import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
+import { useErrorText } from "@/components/i18n/useErrorText";
 import { NewQuestionsCount } from "./NewQuestionsCount";
 import { useShowAnswer } from "./useShowAnswer";
 import { HostQuestions, LookingBackCount } from "@/components/questions/HostQuestions";
@@ -43,17 +46,19 @@ function useHostKey(code: string): string | null | undefined {
   return key;
 }
 
+/** A teacher's or a student's own words (a title, a room code): shown as written, never the interface's to translate. */
+export const own = (chunks: ReactNode) => <span translate="no">{chunks}</span>;
+
 export function HostConsole({ code }: { code: string }) {
+  const t = useTranslations("console");
+  const errors = useTranslations("errors");
   const hostKey = useHostKey(code);
   const exists = useJoinInfo(code, hostKey === null).status;
   if (hostKey === undefined || (hostKey === null && exists === "checking"))
-    return <main className="p-6 text-slate-300">Loading the console…</main>;
+    return <main className="p-6 text-slate-300">{t("loading")}</main>;
   if (hostKey === null && exists === "missing")
-    return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
-  if (hostKey === null) {
-    const message = `The console of session ${code} opens only in the browser that started it, with its host link, or for its teacher signed in: sign in and open it from Saved sessions.`;
-    return <ErrorScreen error={{ code: "NOT_HOST", message }} code={code} />;
-  }
+    return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: errors("NO_SUCH_SESSION") }} code={code} />;
+  if (hostKey === null) return <ErrorScreen error={{ code: "NOT_HOST", message: t("notHost", { code }) }} code={code} />;
   return (
     <LiveSessionProvider role="host" code={code} hostKey={hostKey}>
       <SessionGate>
@@ -75,6 +80,9 @@ function skipTo(id: string) {
 }
 
 function Console({ code }: { code: string }) {
+  const t = useTranslations("console");
+  const classroom = useTranslations("classroom");
+  const errorText = useErrorText();
   const snapshot = useHostSnapshot();
   const connection = useLive((s) => s.connection);
   const lastError = useLive((s) => s.lastError);
@@ -87,6 +95,13 @@ function Console({ code }: { code: string }) {
   const [showAnswer, setShowAnswer] = useShowAnswer();
   // While a "what happens next?" poll is open, what comes next is the answer: hidden on a screen the class may see.
   const guessing = snapshot.poll?.kind === "next-step" && snapshot.poll.status !== "revealed" && !showAnswer && !ended;
+  const nextNumber = stepNumber(diagram.steps, snapshot.stepIndex + 1);
+  const nextPreview = () => {
+    if (!next) return t("lastStep");
+    const { ordinal: step, card } = nextNumber;
+    const parts = { step, title: next.title, narration: next.narration };
+    return card === null ? t("nextPreview", parts) : t("nextPreviewCard", { ...parts, card: classroom("cardStep", { card }) });
+  };
   // "End session" disappears with the session: focus goes to what is left to do (the replay).
   useEffect(() => {
     if (ended) focusIfLost(endedRef.current);
@@ -97,44 +112,48 @@ function Console({ code }: { code: string }) {
     // teacher's tools (right) scroll on their own, so a growing card never moves what the teacher is looking at.
     <div className="xl:flex xl:h-screen xl:flex-col" data-testid="console" data-state={snapshot.status}>
       {/* The first Tab: straight to the step and poll controls, past the header. */}
-      <nav aria-label="Skip links">
+      <nav aria-label={t("skipLinks")}>
         <a
           href="#step-controls"
           onClick={skipTo("next-step")}
           className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:shadow-lg"
           data-testid="skip-link"
         >
-          Skip to step controls
+          {t("skipToSteps")}
         </a>
         <a
           href="#poll-heading"
           onClick={skipTo("poll-first")}
           className="sr-only rounded-lg bg-sky-400 px-3 py-2 font-semibold text-slate-950 focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:shadow-lg"
         >
-          Skip to the poll
+          {t("skipToPoll")}
         </a>
       </nav>
       <header
-        className="sticky top-0 z-20 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b border-slate-800 bg-slate-950/95 px-4 py-2 lg:px-6 xl:static"
+        className="sticky top-0 z-20 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b border-slate-800 bg-slate-950/95 py-2 ps-4 pe-48 lg:ps-6 xl:static"
         data-testid="console-header"
       >
         <div className="flex min-w-0 items-baseline gap-3">
           <h1 className="min-w-0 text-sm uppercase tracking-widest text-slate-300 [overflow-wrap:anywhere]">
-            Teacher console{snapshot.title ? ` · ${snapshot.title}` : ""}
+            {snapshot.title ? t.rich("headingTitled", { title: snapshot.title, own }) : t("heading")}
           </h1>
           <p className="flex items-baseline gap-2">
-            <span className="text-sm text-slate-300">Room code</span>
-            <span data-testid="room-code" className="font-mono text-3xl font-bold tracking-[0.2em] text-white">
+            <span className="text-sm text-slate-300">{t("roomCode")}</span>
+            <span data-testid="room-code" translate="no" dir="ltr" className="font-mono text-3xl font-bold tracking-[0.2em] text-white">
               {code}
             </span>
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <p className={`rounded-lg bg-slate-800 px-3 py-2 ${ended ? "text-slate-300" : ""}`} aria-live="polite">
-            <span data-testid="participant-count" className="font-bold tabular-nums">
-              {snapshot.participantCount}
-            </span>{" "}
-            {snapshot.participantCount === 1 ? "student" : "students"} {ended ? "were connected at the end" : "connected"}
+            {t.rich(ended ? "studentsAtEnd" : "studentsConnected", {
+              count: snapshot.participantCount,
+              n: (chunks) => (
+                <span data-testid="participant-count" className="font-bold tabular-nums">
+                  {chunks}
+                </span>
+              ),
+            })}
           </p>
           {!ended && <LookingBackCount />}
           <NewQuestionsCount />
@@ -143,7 +162,7 @@ function Console({ code }: { code: string }) {
             role="status"
             data-testid="console-status"
           >
-            {ended ? "Ended" : connection === "connected" ? "Live" : "Reconnecting…"}
+            {ended ? t("ended") : connection === "connected" ? t("live") : t("reconnecting")}
           </span>
           {!ended && (
             <button
@@ -151,10 +170,10 @@ function Console({ code }: { code: string }) {
               data-testid="room-lock"
               aria-pressed={snapshot.locked}
               onClick={() => void send("room:lock", { locked: !snapshot.locked })}
-              title={snapshot.locked ? "Let new students join again." : "Nobody new can join; students already in can come back."}
+              title={snapshot.locked ? t("unlockTitle") : t("lockTitle")}
               className={`rounded-lg px-3 py-2 font-semibold ${snapshot.locked ? "bg-amber-200 text-slate-950 hover:bg-amber-100" : "border border-slate-500 hover:bg-slate-800"}`}
             >
-              {snapshot.locked ? "Room locked: unlock" : "Lock room"}
+              {snapshot.locked ? t("unlock") : t("lock")}
             </button>
           )}
           {!ended && (
@@ -163,10 +182,10 @@ function Console({ code }: { code: string }) {
               data-testid="pause-class"
               aria-pressed={snapshot.paused}
               onClick={() => void send("class:pause", { paused: !snapshot.paused })}
-              title="While paused, phones and the projector say so, and votes, questions and upvotes wait."
+              title={t("pauseTitle")}
               className={`rounded-lg px-3 py-2 font-semibold ${snapshot.paused ? "bg-amber-300 text-slate-950 hover:bg-amber-200" : "border border-amber-300/70 text-amber-100 hover:bg-slate-800"}`}
             >
-              {snapshot.paused ? "Resume class" : "Pause class"}
+              {snapshot.paused ? t("resume") : t("pause")}
             </button>
           )}
           <a
@@ -176,17 +195,17 @@ function Console({ code }: { code: string }) {
             data-testid="open-projector"
             className="rounded-lg border border-slate-500 px-3 py-2 font-semibold hover:bg-slate-800"
           >
-            Open projector view
+            {t("openProjector")}
           </a>
           {!ended && (
             <ConfirmButton
               testId="end-session"
-              question="End this session for everyone? It becomes read-only and can be replayed."
-              confirmLabel="End session"
+              question={t("endQuestion")}
+              confirmLabel={t("endSession")}
               onConfirm={() => void send("session:end", {})}
               className="rounded-lg border border-rose-400/60 px-3 py-2 font-semibold text-rose-200 hover:bg-rose-950"
             >
-              End session
+              {t("endSession")}
             </ConfirmButton>
           )}
         </div>
@@ -201,25 +220,28 @@ function Console({ code }: { code: string }) {
         <div className="min-w-0 space-y-4 pt-4 xl:col-start-1 xl:row-start-1" data-testid="console-steps">
           {ended && (
             <p role="status" className="rounded-lg bg-slate-800 p-3 text-lg">
-              This session has ended. It is saved:{" "}
-              <a
-                ref={endedRef}
-                href={`/replay/${snapshot.sessionId}`}
-                className="font-semibold text-sky-300 underline"
-                data-testid="replay-link"
-              >
-                replay it
-              </a>{" "}
-              or see{" "}
-              <a href="/sessions" className="text-sky-300 underline">
-                all your sessions
-              </a>
-              .
+              {t.rich("endedNotice", {
+                replay: (chunks) => (
+                  <a
+                    ref={endedRef}
+                    href={`/replay/${snapshot.sessionId}`}
+                    className="font-semibold text-sky-300 underline"
+                    data-testid="replay-link"
+                  >
+                    {chunks}
+                  </a>
+                ),
+                sessions: (chunks) => (
+                  <a href="/sessions" className="text-sky-300 underline">
+                    {chunks}
+                  </a>
+                ),
+              })}
             </p>
           )}
           {lastError && (
             <p role="alert" className="rounded-lg bg-rose-950 px-3 py-2 text-rose-100">
-              {lastError.message}
+              {errorText(lastError)}
             </p>
           )}
           <div className="flex flex-wrap items-start justify-between gap-4">
@@ -233,7 +255,7 @@ function Console({ code }: { code: string }) {
         </div>
         <aside
           className="mt-6 min-w-0 space-y-4 xl:col-start-2 xl:row-span-2 xl:row-start-1 xl:mt-0 xl:min-h-0 xl:overflow-y-auto xl:py-4 xl:pr-1"
-          aria-label="Teacher tools"
+          aria-label={t("tools")}
           data-testid="console-tools"
         >
           {/* What the projector shows comes first: it never moves when the poll card below it grows. */}
@@ -244,18 +266,14 @@ function Console({ code }: { code: string }) {
           <HostQuestions snapshot={snapshot} disabled={ended} />
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">
             <h2 id="notes-heading" className="text-lg font-semibold">
-              Speaker notes
+              {t("speakerNotes")}
             </h2>
             <p className="mt-2 text-slate-200" data-testid="speaker-notes">
               {step?.speakerNotes}
             </p>
-            <h3 className="mt-4 text-sm font-semibold uppercase tracking-wider text-slate-300">Coming next</h3>
+            <h3 className="mt-4 text-sm font-semibold uppercase tracking-wider text-slate-300">{t("comingNext")}</h3>
             <p className="mt-1 text-slate-300" data-testid="next-preview">
-              {guessing
-                ? "Hidden while the class predicts it (tick “Show me the answer” to see it)."
-                : next
-                  ? `${stepHeading(diagram.steps, snapshot.stepIndex + 1)}: ${next.narration}`
-                  : "This is the last step."}
+              {guessing ? t("nextHidden") : nextPreview()}
             </p>
           </section>
           {/* Binding modes belong to the Kubernetes lesson only. */}
@@ -279,6 +297,11 @@ function Console({ code }: { code: string }) {
           {!custom && <LabLink mode={snapshot.mode} variant={snapshot.variant} version={snapshot.kubeVersion} />}
         </div>
       </main>
+      {/* Drawn in the header's top corner (the header keeps room for it), but last in the Tab order: the language is
+          chosen once, and the class's controls stay the first Tabs from the top. */}
+      <div className="fixed end-4 top-3 z-30 lg:end-6" data-testid="console-language">
+        <LanguageSwitch />
+      </div>
     </div>
   );
 }

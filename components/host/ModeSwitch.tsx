@@ -1,6 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useTranslations } from "next-intl";
+import { k8s } from "@/components/i18n/Kube";
 import { BINDING_MODES } from "@/lib/lesson/types";
 import { VARIANTS_BY_MODE, getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
@@ -15,6 +17,8 @@ import { SCENARIO_IDS, scenarioParts, type ScenarioId } from "@/lib/lesson/kubeC
  * applies; Escape or Cancel puts the choice back.
  */
 export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
+  const t = useTranslations("console");
+  const common = useTranslations("common");
   const send = useSend();
   const options = BINDING_MODES.flatMap((mode) =>
     VARIANTS_BY_MODE[mode].map((variant) => ({ id: `${mode}/${variant}`, scenario: getScenario(mode, variant, snapshot.kubeVersion) })),
@@ -36,11 +40,9 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="mode-heading">
       <h2 id="mode-heading" className="text-lg font-semibold">
-        Binding mode
+        {t("modeHeading")}
       </h2>
-      <p className="mt-1 text-sm text-slate-300">
-        Every screen switches together and keeps its place when the other mode has the same moment. Choose, then switch.
-      </p>
+      <p className="mt-1 text-sm text-slate-300">{t("modeLead")}</p>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -59,8 +61,8 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
         }}
       >
         <fieldset disabled={disabled} className="mt-3" data-testid="mode-switch" data-value={current}>
-          <legend className="sr-only">StorageClass binding mode for every screen</legend>
-          <div role="radiogroup" aria-label="StorageClass binding mode" className="grid gap-1">
+          <legend className="sr-only">{t.rich("modeLegend", { k8s })}</legend>
+          <div role="radiogroup" aria-label={t.markup("modeGroup", { k8s: (chunks) => chunks })} className="grid gap-1">
             {options.map(({ id, scenario }) => (
               <label
                 key={id}
@@ -79,19 +81,19 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
                   className="h-4 w-4 accent-sky-400"
                 />
                 <span data-testid="mode-name">{scenarioName(scenario)}</span>
-                {id === current && <span className="ml-auto text-sm text-slate-300">on every screen now</span>}
+                {id === current && <span className="ms-auto text-sm text-slate-300">{t("modeCurrent")}</span>}
               </label>
             ))}
           </div>
         </fieldset>
         {pending && (
-          <div className="mt-3 flex flex-wrap items-center gap-2" role="group" aria-label="Switch the mode">
+          <div className="mt-3 flex flex-wrap items-center gap-2" role="group" aria-label={t("modePending")}>
             <button
               type="submit"
               data-testid="mode-apply"
               className="rounded-lg bg-sky-400 px-4 py-2 font-semibold text-slate-950 hover:bg-sky-300"
             >
-              Switch every screen to {scenarioName(chosenScenario)}
+              {t("modeApply", { mode: scenarioName(chosenScenario) })}
             </button>
             <button
               type="button"
@@ -99,7 +101,7 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
               onClick={cancel}
               className="rounded-lg border border-slate-500 px-3 py-2 font-semibold hover:bg-slate-800"
             >
-              Cancel
+              {common("cancel")}
             </button>
           </div>
         )}

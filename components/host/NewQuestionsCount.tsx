@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { useTranslations } from "next-intl";
 import { useLive } from "@/components/live/LiveSession";
 
 /**
@@ -10,6 +11,7 @@ import { useLive } from "@/components/live/LiveSession";
  * goes to the list.
  */
 export function NewQuestionsCount() {
+  const t = useTranslations("console");
   const state = useLive((s) => s.questions);
   const questions = state?.audience === "host" ? state.questions : [];
   const count = questions.filter((q) => !q.hidden && !q.askerRemoved && (q.status === "pending" || q.status === "open")).length;
@@ -41,7 +43,7 @@ export function NewQuestionsCount() {
       }`}
     >
       <span aria-live="polite" aria-atomic="true">
-        <span className="tabular-nums">{count}</span> {count === 1 ? "question" : "questions"} waiting
+        {t.rich("questionsWaiting", { count, n: (chunks) => <span className="tabular-nums">{chunks}</span> })}
       </span>
     </a>
   );

@@ -1,6 +1,7 @@
 "use client";
 
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useTranslations } from "next-intl";
 import type { HostSnapshot } from "@/lib/session/views";
 import { splitRoster, type ListedStudent } from "@/lib/session/roster";
 import { lookalikeKey } from "@/lib/protocol/wire";
@@ -13,6 +14,22 @@ const SHOWN_MAX = 100;
 
 const collator = new Intl.Collator(undefined, { sensitivity: "base", numeric: true });
 
+/** A student's nickname: their own word, as they wrote it. */
+const nick = (chunks: ReactNode) => <span translate="no">{chunks}</span>;
+
+/**
+ * A button's short word on screen and its full name for a screen reader ("Rename" / "Rename Ann"): the name is in
+ * the button's text rather than an aria-label, so the nickname inside it can say it is not the interface's words.
+ */
+export function Spoken({ shown, name }: { shown: ReactNode; name: ReactNode }) {
+  return (
+    <>
+      <span aria-hidden="true">{shown}</span>
+      <span className="sr-only">{name}</span>
+    </>
+  );
+}
+
 /** Connected first, then by name. */
 const byPresenceThenName = (a: ListedStudent, b: ListedStudent) =>
   Number(b.connected) - Number(a.connected) || collator.compare(a.nickname, b.nickname) || a.number - b.number;
@@ -22,6 +39,7 @@ type FocusNext = { participantId: string; testId: "participant-readmit" | "parti
 
 /** Who has joined and who is connected now; rename, remove and let back in, each in place. */
 export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
+  const t = useTranslations("consoleStudents");
   const send = useSend();
   const roster = useLive((s) => s.roster);
   // The roster changes every half second in a join storm; the list is rebuilt once per change, off the typing path.
@@ -53,36 +71,40 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
   return (
     <section ref={listRef} className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="people-heading">
       <h2 id="people-heading" className="text-lg font-semibold" tabIndex={-1}>
-        Students ({snapshot.participantCount} connected, {listed.length} joined)
+        {t("heading", { connected: snapshot.participantCount, joined: listed.length })}
       </h2>
-      {snapshot.locked && <p className="mt-2 text-sm text-amber-200">Locked: nobody new can join.</p>}
+      {snapshot.locked && <p className="mt-2 text-sm text-amber-200">{t("locked")}</p>}
       <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm">
         <p>
-          Projector views open:{" "}
-          <span data-testid="projector-count" className="font-semibold tabular-nums">
-            {snapshot.projectorCount}
-          </span>
-          {snapshot.projectorCount > 1 && <span className="text-amber-200"> (more than your own window?)</span>}
+          {t.rich("projectors", {
+            count: snapshot.projectorCount,
+            n: (chunks) => (
+              <span data-testid="projector-count" className="font-semibold tabular-nums">
+                {chunks}
+              </span>
+            ),
+          })}
+          {snapshot.projectorCount > 1 && <span className="text-amber-200"> {t("projectorsMany")}</span>}
         </p>
         {!disabled && snapshot.projectorCount > 0 && (
           <ConfirmButton
             testId="projectors-close"
-            question={`Close every projector view?${snapshot.locked ? "" : " Lock the room first, or they can open again."}`}
-            confirmLabel="Close them"
+            question={snapshot.locked ? t("closeProjectors") : t("closeProjectorsUnlocked")}
+            confirmLabel={t("closeThem")}
             onConfirm={() => {
               void send("projectors:close", {});
               document.getElementById("people-heading")?.focus();
             }}
             className="rounded-lg border border-slate-500 px-3 py-1 font-semibold hover:bg-slate-800"
           >
-            Close projector views
+            {t("closeProjectorViews")}
           </ConfirmButton>
         )}
       </div>
       {listed.length > SHOWN_MAX / 2 && (
         <div className="mt-3">
           <label htmlFor="participant-search" className="text-sm text-slate-300">
-            Find a student
+            {t("find")}
           </label>
           <input
             id="participant-search"
@@ -90,7 +112,7 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
             data-testid="participant-search"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
-            placeholder="Name or #number"
+            placeholder={t("findPlaceholder")}
             className="mt-1 w-full rounded-lg border border-slate-500 bg-slate-950 px-3 py-1.5 text-slate-100"
           />
         </div>
@@ -108,24 +130,24 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
             }}
           />
         ))}
-        {listed.length === 0 && <li className="text-slate-400">Nobody has joined yet.</li>}
-        {listed.length > 0 && matching.length === 0 && <li className="text-slate-400">Nobody by that name.</li>}
+        {listed.length === 0 && <li className="text-slate-400">{t("nobody")}</li>}
+        {listed.length > 0 && matching.length === 0 && <li className="text-slate-400">{t("noMatch")}</li>}
       </ul>
       {matching.length > people.length && (
         <p className="mt-1 text-sm text-slate-300" data-testid="participant-more">
-          Showing {people.length} of {matching.length}. Type a name to find a student.
+          {t("showing", { shown: people.length, total: matching.length })}
         </p>
       )}
       {removed.length > 0 && (
         <div className="mt-3 border-t border-slate-700 pt-3">
           <h3 className="text-sm font-semibold uppercase tracking-wider text-slate-300" id="removed-heading">
-            Removed ({removed.length})
+            {t("removed", { count: removed.length })}
           </h3>
           <ul className="mt-1 space-y-1" data-testid="removed-list" aria-labelledby="removed-heading">
             {removed.map((p) => (
               <li key={p.id} className="flex items-center justify-between gap-2" data-participant-id={p.id}>
                 <span className="min-w-0 text-slate-300 [overflow-wrap:anywhere]">
-                  {p.nickname} <span className="text-sm text-slate-400">#{p.number}</span>
+                  <span translate="no">{p.nickname}</span> <span className="text-sm text-slate-400">#{p.number}</span>
                 </span>
                 {!disabled && (
                   <button
@@ -135,10 +157,9 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
                       setFocusNext({ participantId: p.id, testId: "participant-rename" });
                     }}
                     className="shrink-0 rounded px-2 py-1 text-sm text-emerald-300 hover:bg-slate-800"
-                    aria-label={`Let ${p.nickname} back in`}
                     data-testid="participant-readmit"
                   >
-                    Let back in
+                    <Spoken shown={t("readmit")} name={t.rich("readmitName", { name: p.nickname, nick })} />
                   </button>
                 )}
               </li>
@@ -152,6 +173,8 @@ export function Participants({ snapshot, disabled }: { snapshot: HostSnapshot; d
 
 /** One student: connected or away, a number when another name looks the same; rename in place, remove after asking. */
 function StudentRow({ student: p, disabled, onRemoved }: { student: ListedStudent; disabled?: boolean; onRemoved: () => void }) {
+  const t = useTranslations("consoleStudents");
+  const common = useTranslations("common");
   const send = useSend();
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(p.nickname);
@@ -189,7 +212,7 @@ function StudentRow({ student: p, disabled, onRemoved }: { student: ListedStuden
           }}
         >
           <label className="sr-only" htmlFor={`rename-${p.id}`}>
-            New name for {p.nickname}
+            {t.rich("newName", { name: p.nickname, nick })}
           </label>
           <input
             id={`rename-${p.id}`}
@@ -201,10 +224,10 @@ function StudentRow({ student: p, disabled, onRemoved }: { student: ListedStuden
             className="min-w-0 flex-1 rounded-md border border-slate-500 bg-slate-950 px-2 py-1 text-slate-100"
           />
           <button type="submit" data-testid="rename-save" className="rounded-md bg-sky-400 px-2 py-1 text-sm font-semibold text-slate-950">
-            Save
+            {t("save")}
           </button>
           <button type="button" onClick={close} className="rounded-md border border-slate-500 px-2 py-1 text-sm font-semibold">
-            Cancel
+            {common("cancel")}
           </button>
         </form>
       ) : (
@@ -213,14 +236,14 @@ function StudentRow({ student: p, disabled, onRemoved }: { student: ListedStuden
           data-connected={p.connected}
         >
           <span aria-hidden="true">{p.connected ? "● " : "○ "}</span>
-          {p.nickname}
+          <span translate="no">{p.nickname}</span>
           {p.lookalike && (
-            <span className="ml-1 rounded bg-slate-700 px-1 text-sm text-slate-100" title="Another student's name looks the same">
+            <span className="ms-1 rounded bg-slate-700 px-1 text-sm text-slate-100" title={t("lookalikeTitle")}>
               #{p.number}
-              <span className="sr-only"> (another student has a name that looks the same)</span>
+              <span className="sr-only"> {t("lookalike")}</span>
             </span>
           )}
-          <span className="sr-only">{p.connected ? " (connected)" : " (away)"}</span>
+          <span className="sr-only"> {p.connected ? t("connected") : t("away")}</span>
         </span>
       )}
       {!disabled && !renaming && (
@@ -233,16 +256,14 @@ function StudentRow({ student: p, disabled, onRemoved }: { student: ListedStuden
               setRenaming(true);
             }}
             className="rounded px-2 py-1 text-sm text-sky-300 hover:bg-slate-800"
-            aria-label={`Rename ${p.nickname}`}
             data-testid="participant-rename"
           >
-            Rename
+            <Spoken shown={t("rename")} name={t.rich("renameName", { name: p.nickname, nick })} />
           </button>
           <ConfirmButton
             testId="participant-remove"
-            ariaLabel={`Remove ${p.nickname}`}
-            question={`Remove ${p.nickname}?`}
-            confirmLabel="Remove"
+            question={t.rich("removeQuestion", { name: p.nickname, nick })}
+            confirmLabel={t("remove")}
             onConfirm={() => {
               void send("participant:remove", { participantId: p.id });
               onRemoved();
@@ -250,7 +271,7 @@ function StudentRow({ student: p, disabled, onRemoved }: { student: ListedStuden
             className="rounded px-2 py-1 text-sm text-rose-300 hover:bg-rose-950"
             confirmClassName="rounded bg-rose-300 px-2 py-1 text-sm font-semibold text-slate-950"
           >
-            Remove
+            <Spoken shown={t("remove")} name={t.rich("removeName", { name: p.nickname, nick })} />
           </ConfirmButton>
         </span>
       )}

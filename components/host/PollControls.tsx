@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useTranslations } from "next-intl";
 import { POLL_DURATIONS_S, POLL_OPTION_MAX, POLL_QUESTION_MAX } from "@/lib/protocol/wire";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
@@ -9,6 +10,7 @@ import { TallyBars } from "@/components/poll/TallyBars";
 import { Countdown } from "@/components/poll/Countdown";
 import { VoteProgress } from "@/components/poll/VoteProgress";
 import { focusIfLost } from "./focus";
+import { useErrorText } from "@/components/i18n/useErrorText";
 
 /** Open "what happens next?" or a custom poll, watch the tally, close, reveal, re-open. */
 export function PollControls({
@@ -23,6 +25,7 @@ export function PollControls({
   showAnswer: boolean;
   onShowAnswer: (show: boolean) => void;
 }) {
+  const t = useTranslations("consolePoll");
   const send = useSend();
   const poll = snapshot.poll;
   const results = useLiveResults(poll, snapshot.rev);
@@ -51,7 +54,7 @@ export function PollControls({
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="poll-heading" data-testid="poll-controls">
       <h2 id="poll-heading" className="text-lg font-semibold" tabIndex={-1}>
-        Poll
+        {t("heading")}
       </h2>
       {canOpen && (
         <div className="mt-3 space-y-3">
@@ -64,10 +67,10 @@ export function PollControls({
               onClick={(e) => e.detail < 2 && void send("poll:open", { kind: "next-step", durationS })}
               className="rounded-lg bg-violet-400 px-4 py-3 font-semibold text-slate-950 hover:bg-violet-300"
             >
-              What happens next?
+              {t("whatNext")}
             </button>
             <label className="flex items-center gap-2 text-sm">
-              Timer
+              {t("timer")}
               <select
                 value={durationS}
                 onChange={(e) => setDurationS(Number(e.target.value))}
@@ -76,7 +79,7 @@ export function PollControls({
               >
                 {POLL_DURATIONS_S.map((d) => (
                   <option key={d} value={d}>
-                    {d === 0 ? "none" : `${d} s`}
+                    {d === 0 ? t("noTimer") : t("seconds", { seconds: d })}
                   </option>
                 ))}
               </select>
@@ -88,7 +91,7 @@ export function PollControls({
             aria-expanded={customOpen}
             className="text-sm text-sky-300 underline"
           >
-            {customOpen ? "Hide custom poll" : "Ask your own question"}
+            {customOpen ? t("hideCustom") : t("askOwn")}
           </button>
           {customOpen && <CustomPollForm durationS={durationS} onDone={() => setCustomOpen(false)} />}
         </div>
@@ -96,8 +99,9 @@ export function PollControls({
       {poll && results && (
         <div className="mt-4 space-y-3" data-poll-id={poll.id} data-poll-status={poll.status}>
           <p className="font-semibold">
-            {poll.question}
-            {poll.round > 1 && <span className="ml-2 text-sm text-slate-400">(round {poll.round})</span>}
+            {/* A teacher's own question is theirs, as written; the lesson's comes as the lesson gives it. */}
+            {poll.kind === "custom" ? <span translate="no">{poll.question}</span> : poll.question}
+            {poll.round > 1 && <span className="ms-2 text-sm text-slate-400">{t("round", { round: poll.round })}</span>}
           </p>
           <div className="text-slate-300" aria-live="polite" data-testid="poll-voted">
             {poll.status === "open" ? (
@@ -106,13 +110,9 @@ export function PollControls({
                 <Countdown closesAt={poll.closesAt} />
               </div>
             ) : poll.status === "closed" ? (
-              `Closed with ${results.total} ${results.total === 1 ? "vote" : "votes"}. ${
-                snapshot.resultsVisible
-                  ? "The class sees these results (live results are on); reveal to show the answer."
-                  : "The class has not seen the results yet."
-              }`
+              t(snapshot.resultsVisible ? "closedSeen" : "closedUnseen", { votes: results.total })
             ) : (
-              `Revealed to the class.`
+              t("revealed")
             )}
           </div>
           {/* The actions first, under the count: they stay in view however long the options below grow. */}
@@ -126,7 +126,7 @@ export function PollControls({
                   onClick={(e) => e.detail < 2 && void send("poll:close", { pollId: poll.id })}
                   className="rounded-lg bg-amber-300 px-4 py-2 font-semibold text-slate-950"
                 >
-                  Close poll
+                  {t("close")}
                 </button>
                 <label className="flex items-center gap-2 text-sm">
                   <input
@@ -136,7 +136,7 @@ export function PollControls({
                     data-testid="poll-show-live"
                     className="h-5 w-5"
                   />
-                  Show live results to the class
+                  {t("showLive")}
                 </label>
               </>
             )}
@@ -148,7 +148,7 @@ export function PollControls({
                 onClick={(e) => e.detail < 2 && void send("poll:reveal", { pollId: poll.id })}
                 className="rounded-lg bg-emerald-400 px-4 py-2 font-semibold text-slate-950"
               >
-                Reveal answer and results
+                {t("reveal")}
               </button>
             )}
             {poll.status !== "open" && !disabled && (
@@ -158,7 +158,7 @@ export function PollControls({
                 onClick={(e) => e.detail < 2 && void send("poll:reopen", { pollId: poll.id, durationS })}
                 className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
               >
-                Ask again
+                {t("askAgain")}
               </button>
             )}
           </div>
@@ -172,13 +172,11 @@ export function PollControls({
                 data-testid="show-answer"
                 className="h-5 w-5"
               />
-              Show me the answer (hidden by default: a mirrored screen would give it away)
+              {t("showAnswer")}
             </label>
           )}
           {poll.history.length > 1 && <RoundShift poll={poll} answerShown={answerShown} />}
-          {poll.status === "revealed" && poll.kind === "next-step" && (
-            <p className="text-sm text-slate-300">Press Next to play the step they predicted.</p>
-          )}
+          {poll.status === "revealed" && poll.kind === "next-step" && <p className="text-sm text-slate-300">{t("pressNext")}</p>}
         </div>
       )}
     </section>
@@ -187,31 +185,35 @@ export function PollControls({
 
 /** First vote versus the latest, per option: did discussion move the class? */
 function RoundShift({ poll, answerShown }: { poll: NonNullable<HostSnapshot["poll"]>; answerShown: boolean }) {
+  const t = useTranslations("consolePoll");
   const first = poll.history[0];
   const last = poll.history[poll.history.length - 1];
-  const pct = (n: number, total: number) => (total ? Math.round((n / total) * 100) : 0);
+  // Whole percents, as before: the share is rounded first, then the locale writes it ("42 %", "٤٢٪").
+  const share = (n: number, total: number) => (total ? Math.round((n / total) * 100) / 100 : 0);
   return (
     <table className="w-full text-sm" data-testid="poll-shift">
-      <caption className="text-left font-semibold text-slate-300">Shift between round 1 and round {last.round}</caption>
+      <caption className="text-start font-semibold text-slate-300">{t("shift", { round: last.round })}</caption>
       <thead>
-        <tr className="text-left text-slate-400">
-          <th scope="col" className="w-full pr-2">
-            Option
+        <tr className="text-start text-slate-400">
+          <th scope="col" className="w-full pe-2 text-start">
+            {t("option")}
           </th>
-          <th scope="col" className="whitespace-nowrap px-2 text-right">
-            Round 1
+          <th scope="col" className="whitespace-nowrap px-2 text-end">
+            {t("roundN", { round: 1 })}
           </th>
-          <th scope="col" className="whitespace-nowrap pl-2 text-right">
-            Round {last.round}
+          <th scope="col" className="whitespace-nowrap ps-2 text-end">
+            {t("roundN", { round: last.round })}
           </th>
         </tr>
       </thead>
       <tbody>
         {poll.options.map((o) => (
           <tr key={o.id} className={answerShown && o.id === poll.correctOptionId ? "text-emerald-200" : ""}>
-            <td className="pr-2 [overflow-wrap:anywhere]">{o.text}</td>
-            <td className="px-2 text-right tabular-nums">{pct(first.counts[o.id] ?? 0, first.total)}%</td>
-            <td className="pl-2 text-right tabular-nums">{pct(last.counts[o.id] ?? 0, last.total)}%</td>
+            <td className="pe-2 [overflow-wrap:anywhere]" translate={poll.kind === "custom" ? "no" : undefined}>
+              {o.text}
+            </td>
+            <td className="px-2 text-end tabular-nums">{t("percent", { share: share(first.counts[o.id] ?? 0, first.total) })}</td>
+            <td className="ps-2 text-end tabular-nums">{t("percent", { share: share(last.counts[o.id] ?? 0, last.total) })}</td>
           </tr>
         ))}
       </tbody>
@@ -220,6 +222,8 @@ function RoundShift({ poll, answerShown }: { poll: NonNullable<HostSnapshot["pol
 }
 
 function CustomPollForm({ durationS, onDone }: { durationS: number; onDone: () => void }) {
+  const t = useTranslations("consolePoll");
+  const errorText = useErrorText();
   const send = useSend();
   const [question, setQuestion] = useState("");
   const [options, setOptions] = useState(["", ""]);
@@ -230,29 +234,29 @@ function CustomPollForm({ durationS, onDone }: { durationS: number; onDone: () =
     e.preventDefault();
     const filled = options.map((o) => o.trim());
     if (!question.trim() || filled.some((o) => !o)) {
-      setError("Write the question and every option (or remove empty ones).");
+      setError(t("fillIn"));
       return;
     }
     const ack = await send("poll:open", { kind: "custom", question, options: filled, correctIndex: correct, durationS });
     if (ack.ok) onDone();
-    else setError(ack.error.message);
+    else setError(errorText(ack.error));
   }
 
   return (
     <form onSubmit={submit} className="space-y-2 rounded-lg border border-slate-700 p-3" data-testid="custom-poll-form">
       <label htmlFor="custom-question" className="block text-sm font-semibold">
-        Question
+        {t("question")}
       </label>
       <input
         id="custom-question"
         value={question}
         maxLength={POLL_QUESTION_MAX}
         onChange={(e) => setQuestion(e.target.value)}
-        placeholder="Why did the Pod stay Pending?"
+        placeholder={t.markup("questionPlaceholder", { k8s: (chunks) => chunks })}
         className="w-full rounded border border-slate-600 bg-slate-950 px-2 py-2"
       />
       <fieldset>
-        <legend className="text-sm font-semibold">Options (mark the right one, if any)</legend>
+        <legend className="text-sm font-semibold">{t("options")}</legend>
         {options.map((o, i) => (
           <div key={i} className="mt-2 flex items-center gap-2">
             <input
@@ -260,14 +264,14 @@ function CustomPollForm({ durationS, onDone }: { durationS: number; onDone: () =
               name="correct"
               checked={correct === i}
               onChange={() => setCorrect(i)}
-              aria-label={`Option ${i + 1} is correct`}
+              aria-label={t("optionCorrect", { n: i + 1 })}
               className="h-5 w-5"
             />
             <input
               value={o}
               maxLength={POLL_OPTION_MAX}
               onChange={(e) => setOptions(options.map((x, j) => (j === i ? e.target.value : x)))}
-              aria-label={`Option ${i + 1}`}
+              aria-label={t("optionN", { n: i + 1 })}
               className="min-w-0 flex-1 rounded border border-slate-600 bg-slate-950 px-2 py-1.5"
             />
             {options.length > 2 && (
@@ -277,7 +281,7 @@ function CustomPollForm({ durationS, onDone }: { durationS: number; onDone: () =
                   setOptions(options.filter((_, j) => j !== i));
                   setCorrect(correct === i ? null : correct !== null && correct > i ? correct - 1 : correct);
                 }}
-                aria-label={`Remove option ${i + 1}`}
+                aria-label={t("removeOption", { n: i + 1 })}
                 className="rounded px-2 text-rose-300"
               >
                 ✕
@@ -293,14 +297,14 @@ function CustomPollForm({ durationS, onDone }: { durationS: number; onDone: () =
             onClick={() => setOptions([...options, ""])}
             className="rounded border border-slate-500 px-3 py-1.5 text-sm"
           >
-            Add option
+            {t("addOption")}
           </button>
         )}
         <button type="button" onClick={() => setCorrect(null)} className="rounded border border-slate-500 px-3 py-1.5 text-sm">
-          No right answer
+          {t("noRightAnswer")}
         </button>
         <button type="submit" className="rounded bg-violet-400 px-3 py-1.5 text-sm font-semibold text-slate-950">
-          Open this poll
+          {t("openThis")}
         </button>
       </div>
       {error && (

@@ -1,20 +1,20 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { PROJECTOR_OBJECTS, PROJECTOR_PANELS, type ProjectorChoice, type ProjectorObject } from "@/lib/session/types";
 import { deepDivesAt } from "@/lib/session/rules";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
-import { PANEL_LABELS } from "@/components/lessonPanels/panelLabels";
 import { moveWithinGroup } from "./focus";
 
-const OBJECT_LABELS: Record<ProjectorObject, string> = {
+/** Kubernetes kinds as kubectl abbreviates them: never translated. The Events list is named in the reader's language. */
+const KIND_LABELS: Record<Exclude<ProjectorObject, "events">, string> = {
   PersistentVolumeClaim: "PVC",
   PersistentVolume: "PV",
   Pod: "Pod",
   StorageClass: "StorageClass",
   VolumeAttachment: "VolumeAttachment",
-  events: "Events",
 };
 
 /**
@@ -26,10 +26,11 @@ const OBJECT_LABELS: Record<ProjectorObject, string> = {
  * A teacher's own lesson has no Kubernetes panels: its poll or the diagram.
  */
 export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot: HostSnapshot; disabled?: boolean; custom?: boolean }) {
+  const t = useTranslations("console");
   const send = useSend();
   const side = snapshot.projectorSide;
   const choices: ProjectorChoice[] = [...(snapshot.poll ? (["poll"] as const) : []), ...(custom ? (["none"] as const) : PROJECTOR_PANELS)];
-  const name = (c: ProjectorChoice) => (c === "none" ? "Diagram only" : c === "poll" ? "The poll" : PANEL_LABELS[c]);
+  const name = (c: ProjectorChoice) => t("panel", { panel: c });
   const focus = snapshot.projectorFocus;
   // The step's own deep dives first, then the card's "not shown" list (which every step offers).
   const dives = deepDivesAt(snapshot);
@@ -39,12 +40,12 @@ export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot:
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="projector-panel-heading">
       <h2 id="projector-panel-heading" className="text-lg font-semibold">
-        On the projector
+        {t("projectorHeading")}
       </h2>
       <div
         className="mt-2 flex flex-wrap gap-2"
         role="group"
-        aria-label="Beside the diagram on the projector"
+        aria-label={t("projectorChoice")}
         data-own-keys=""
         onKeyDown={moveWithinGroup}
         data-testid="projector-choice"
@@ -72,7 +73,7 @@ export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot:
         <div
           className="mt-3 flex flex-wrap gap-2"
           role="group"
-          aria-label="Object the projector shows"
+          aria-label={t("projectorObject")}
           data-own-keys=""
           onKeyDown={moveWithinGroup}
         >
@@ -92,7 +93,13 @@ export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot:
               }
               className={`rounded-md px-2.5 py-1 text-sm font-semibold ${focus.object === o ? "bg-sky-400 text-slate-950" : "border border-slate-600"}`}
             >
-              {OBJECT_LABELS[o]}
+              {o === "events" ? (
+                t("events")
+              ) : (
+                <span translate="no" dir="ltr">
+                  {KIND_LABELS[o]}
+                </span>
+              )}
             </button>
           ))}
         </div>
@@ -101,7 +108,7 @@ export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot:
         <div
           className="mt-3 flex flex-wrap gap-2"
           role="group"
-          aria-label="Deep dive the projector opens"
+          aria-label={t("projectorDeepDive")}
           data-own-keys=""
           onKeyDown={moveWithinGroup}
         >
@@ -118,7 +125,7 @@ export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot:
                 i === ownCount ? "border-dashed" : ""
               }`}
             >
-              {i >= ownCount && <span className="sr-only">Not on the card: </span>}
+              {i >= ownCount && <span className="sr-only">{t("notOnCard")} </span>}
               {d.title}
             </button>
           ))}

@@ -1,11 +1,12 @@
 "use client";
 
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { useTranslations } from "next-intl";
 import { focusIfLost, keyBelongsTo } from "./focus";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import { useSend } from "@/components/live/LiveSession";
 import { CardStepTag } from "@/components/classroom/StepHeader";
-import { cardStepSpoken, stepNumber } from "@/lib/lesson/stepNumbers";
+import { stepNumber } from "@/lib/lesson/stepNumbers";
 
 /** Previous / next, a clickable list of every step, and the keyboard: Right/Space next, Left previous, Home/End. */
 export function StepControls({
@@ -20,8 +21,13 @@ export function StepControls({
   /** While the class predicts the next step, later steps show their number only. */
   hideFuture?: boolean;
 }) {
+  const t = useTranslations("console");
+  const classroom = useTranslations("classroom");
   const send = useSend();
   const last = scenario.steps.length - 1;
+  // The card step in words that make sense in a tooltip on their own, as CardStepTag reads it aloud.
+  const cardSpoken = (card: number) =>
+    `${classroom("cardStep", { card })} (${classroom.markup("cardOrderNote", { k8s: (chunks) => chunks })})`;
 
   useEffect(() => {
     if (disabled) return;
@@ -105,7 +111,7 @@ export function StepControls({
           className="rounded-lg border border-slate-500 px-5 py-3 text-lg font-semibold hover:bg-slate-800 disabled:opacity-40"
           aria-keyshortcuts="ArrowLeft"
         >
-          ← Previous
+          {t("previous")}
         </button>
         <button
           ref={nextRef}
@@ -117,11 +123,11 @@ export function StepControls({
           className="rounded-lg bg-sky-400 px-6 py-3 text-lg font-semibold text-slate-950 hover:bg-sky-300 disabled:opacity-40"
           aria-keyshortcuts="ArrowRight Space"
         >
-          Next →
+          {t("next")}
         </button>
-        <p className="text-sm text-slate-400">Keys: → or Space next, ← previous, Home / End.</p>
+        <p className="text-sm text-slate-400">{t("keys")}</p>
       </div>
-      <nav aria-label="Go to step (arrow keys move between steps)">
+      <nav aria-label={t("stepList")}>
         <ol className="flex flex-wrap gap-2" data-testid="step-list" data-own-keys="" ref={listRef} onKeyDown={onListKey}>
           {scenario.steps.map((s, i) => {
             // Numbered in the order this mode runs; the card's number beside it where the mode moved the step.
@@ -140,8 +146,14 @@ export function StepControls({
                   data-testid="step-jump"
                   data-index={i}
                   data-ordinal={ordinal}
-                  title={hidden ? undefined : `Step ${ordinal}: ${s.title}${card !== null ? `, ${cardStepSpoken(card)}` : ""}`}
-                  aria-label={hidden ? `Step ${ordinal} (name hidden while the class votes)` : undefined}
+                  title={
+                    hidden
+                      ? undefined
+                      : card === null
+                        ? t("stepTitle", { step: ordinal, title: s.title })
+                        : t("stepTitleCard", { step: ordinal, title: s.title, card: cardSpoken(card) })
+                  }
+                  aria-label={hidden ? t("stepHidden", { step: ordinal }) : undefined}
                   className={`rounded-md border px-2.5 py-1.5 text-sm font-semibold ${
                     i === stepIndex
                       ? "border-yellow-300 bg-yellow-300 text-slate-950"

@@ -1,6 +1,8 @@
 "use client";
 
-import { KUBE_VERSIONS, KUBE_VERSION_LABELS } from "@/lib/lesson/versions";
+import { useTranslations } from "next-intl";
+import { KUBE_VERSIONS } from "@/lib/lesson/versions";
+import { k8s } from "@/components/i18n/Kube";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
 import { moveWithinGroup } from "./focus";
@@ -11,19 +13,26 @@ import { moveWithinGroup } from "./focus";
  * click switches, so nothing changes on every screen by accident.
  */
 export function VersionSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
+  const t = useTranslations("console");
+  const classroom = useTranslations("classroom");
   const send = useSend();
+  // The oldest and newest releases stand for every release before or after them (KUBE_VERSION_LABELS, in words).
+  const label = (v: (typeof KUBE_VERSIONS)[number]) =>
+    v === KUBE_VERSIONS[0]
+      ? classroom("versionOrOlder", { version: v })
+      : v === KUBE_VERSIONS[KUBE_VERSIONS.length - 1]
+        ? classroom("versionOrLater", { version: v })
+        : v;
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="version-heading">
       <h2 id="version-heading" className="text-lg font-semibold">
-        Kubernetes version
+        {t("versionHeading")}
       </h2>
-      <p className="mt-1 text-sm text-slate-300">
-        The release your class&apos;s cluster runs (<code>kubectl version</code>): events and objects read as it prints them.
-      </p>
+      <p className="mt-1 text-sm text-slate-300">{t.rich("versionLead", { code: (chunks) => <code>{k8s(chunks)}</code> })}</p>
       <div
         className="mt-3 flex flex-wrap gap-2"
         role="group"
-        aria-label="Kubernetes version every screen follows"
+        aria-label={t("versionGroup")}
         data-own-keys=""
         onKeyDown={moveWithinGroup}
         data-testid="k8s-version"
@@ -42,7 +51,7 @@ export function VersionSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; 
               snapshot.kubeVersion === v ? "bg-slate-100 text-slate-950" : "border border-slate-600 hover:bg-slate-800"
             }`}
           >
-            {KUBE_VERSION_LABELS[v]}
+            {label(v)}
           </button>
         ))}
       </div>

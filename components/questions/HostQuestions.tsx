@@ -2,28 +2,29 @@
 
 import { DeliberateSelect } from "@/components/host/DeliberateSelect";
 import { useEffect, useRef, useState } from "react";
+import { useTranslations } from "next-intl";
 import { useCustomLesson } from "@/components/live/useLesson";
-import { QUESTION_MODES, QUESTION_NAMES, type QuestionMode, type QuestionNames } from "@/lib/session/types";
-import { describeTarget, groupQuestions, type HostQuestion } from "@/lib/session/questions";
+import { QUESTION_MODES, QUESTION_NAMES } from "@/lib/session/types";
+import { groupQuestions, type HostQuestion } from "@/lib/session/questions";
 import type { HostSnapshot } from "@/lib/session/views";
-import { errorText, useLive, useSend } from "@/components/live/LiveSession";
-
-const MODE_LABELS: Record<QuestionMode, string> = { open: "On", moderated: "Moderated (approve first)", off: "Off" };
-const NAME_LABELS: Record<QuestionNames, string> = {
-  either: "Student chooses",
-  anonymous: "Always anonymous",
-  named: "Always with nickname",
-};
+import { useLive, useSend } from "@/components/live/LiveSession";
+import { useErrorText } from "@/components/i18n/useErrorText";
+import { useDescribeTarget } from "@/components/i18n/useDescribeTarget";
 
 /** How many students are looking back at an earlier step right now: a count, never who. */
 export function LookingBackCount() {
+  const t = useTranslations("hostQuestions");
   const count = useLive((s) => s.lookingBack);
   return (
     <p className="rounded-lg bg-slate-800 px-3 py-2 text-lg" aria-live="polite">
-      <span data-testid="looking-back-count" data-count={count} className="font-bold tabular-nums">
-        {count}
-      </span>{" "}
-      looking back
+      {t.rich("lookingBack", {
+        count,
+        n: (chunks) => (
+          <span data-testid="looking-back-count" data-count={count} className="font-bold tabular-nums">
+            {chunks}
+          </span>
+        ),
+      })}
     </p>
   );
 }
@@ -35,9 +36,11 @@ export function LookingBackCount() {
  * console may be mirrored on the projector.
  */
 export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; disabled?: boolean }) {
+  const t = useTranslations("hostQuestions");
   const send = useSend();
   const state = useLive((s) => s.questions);
   const lesson = useCustomLesson();
+  const describeTarget = useDescribeTarget(lesson);
   const questions = state?.audience === "host" ? state.questions : [];
   const groups = groupQuestions(questions);
   const { mode, names, shownId } = snapshot.questions;
@@ -49,13 +52,12 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
       data-testid="host-questions"
     >
       <h2 id="host-questions-heading" className="text-lg font-semibold" tabIndex={-1}>
-        Questions ({questions.length}
-        {waiting ? `, ${waiting} waiting for approval` : ""})
+        {waiting ? t("headingWaiting", { count: questions.length, waiting }) : t("heading", { count: questions.length })}
       </h2>
       <HidePending waiting={waiting} disabled={disabled} />
       <div className="mt-2 flex flex-wrap gap-3 text-sm">
         <label className="flex items-center gap-2">
-          Questions
+          {t("mode")}
           <DeliberateSelect
             testId="questions-mode"
             value={mode}
@@ -66,13 +68,13 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
           >
             {QUESTION_MODES.map((m) => (
               <option key={m} value={m}>
-                {MODE_LABELS[m]}
+                {t("modeOption", { mode: m })}
               </option>
             ))}
           </DeliberateSelect>
         </label>
         <label className="flex items-center gap-2">
-          Names
+          {t("names")}
           <DeliberateSelect
             testId="questions-names"
             value={names}
@@ -83,19 +85,21 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
           >
             {QUESTION_NAMES.map((n) => (
               <option key={n} value={n}>
-                {NAME_LABELS[n]}
+                {t("namesOption", { names: n })}
               </option>
             ))}
           </DeliberateSelect>
         </label>
       </div>
       {groups.length === 0 ? (
-        <p className="mt-3 text-slate-400">No questions yet. Students tap a part of the diagram to ask about it.</p>
+        <p className="mt-3 text-slate-400">{t("none")}</p>
       ) : (
         <div className="mt-3 space-y-3">
           {groups.map((group) => (
-            <section key={group.key} aria-label={describeTarget(group, lesson)} data-testid="question-group">
-              <h3 className="text-sm font-semibold uppercase tracking-wider text-amber-200">{describeTarget(group, lesson)}</h3>
+            <section key={group.key} aria-labelledby={`question-group-${group.key}`} data-testid="question-group">
+              <h3 id={`question-group-${group.key}`} className="text-sm font-semibold uppercase tracking-wider text-amber-200">
+                {describeTarget(group)}
+              </h3>
               <ul className="mt-1 space-y-2">
                 {group.questions.map((q) => (
                   <HostQuestionItem key={q.id} question={q} shown={shownId === q.id} disabled={disabled} />
@@ -117,6 +121,9 @@ export function HostQuestions({ snapshot, disabled }: { snapshot: HostSnapshot; 
  * outcome is said in a live region. Nothing the class saw changes.
  */
 function HidePending({ waiting, disabled }: { waiting: number; disabled?: boolean }) {
+  const t = useTranslations("hostQuestions");
+  const errorText = useErrorText();
+  const common = useTranslations("common");
   const send = useSend();
   const [asking, setAsking] = useState(false);
   const [said, setSaid] = useState("");
@@ -142,7 +149,7 @@ function HidePending({ waiting, disabled }: { waiting: number; disabled?: boolea
     close("heading");
     const ack = await send("question:hide", { allPending: true, block });
     if (!ack.ok) setSaid(errorText(ack.error));
-    else setSaid(`${count === 1 ? "1 question" : `${count} questions`} hidden${block ? "; their askers may not ask again" : ""}.`);
+    else setSaid(t(block ? "hiddenBlocked" : "hidden", { count }));
   };
   const button = "rounded-lg border px-2.5 py-1.5 text-sm font-semibold";
   return (
@@ -159,7 +166,7 @@ function HidePending({ waiting, disabled }: { waiting: number; disabled?: boolea
           }}
           className={`${button} mt-2 border-rose-300 text-rose-100 hover:bg-rose-950`}
         >
-          Hide all waiting ({waiting})
+          {t("hideAllWaiting", { count: waiting })}
         </button>
       )}
       {!disabled && asking && (
@@ -175,8 +182,7 @@ function HidePending({ waiting, disabled }: { waiting: number; disabled?: boolea
           }}
         >
           <p id="hide-pending-question" className="w-full text-sm font-semibold text-slate-100">
-            Hide the {waiting === 1 ? "question" : `${waiting} questions`} waiting for approval? The class never saw{" "}
-            {waiting === 1 ? "it" : "them"}.
+            {t("hideQuestion", { count: waiting })}
           </p>
           <button
             ref={firstChoiceRef}
@@ -185,7 +191,7 @@ function HidePending({ waiting, disabled }: { waiting: number; disabled?: boolea
             onClick={() => void hideAll(false)}
             className="rounded-lg bg-rose-300 px-3 py-1.5 text-sm font-semibold text-slate-950 hover:bg-rose-200"
           >
-            Hide {waiting === 1 ? "it" : "them"}
+            {t("hideThem", { count: waiting })}
           </button>
           <button
             type="button"
@@ -193,7 +199,7 @@ function HidePending({ waiting, disabled }: { waiting: number; disabled?: boolea
             onClick={() => void hideAll(true)}
             className="rounded-lg bg-rose-300 px-3 py-1.5 text-sm font-semibold text-slate-950 hover:bg-rose-200"
           >
-            Hide and stop {waiting === 1 ? "its asker" : "their askers"} asking
+            {t("hideAndBlock", { count: waiting })}
           </button>
           <button
             type="button"
@@ -201,7 +207,7 @@ function HidePending({ waiting, disabled }: { waiting: number; disabled?: boolea
             onClick={() => close()}
             className="rounded-lg border border-slate-500 px-3 py-1.5 text-sm font-semibold hover:bg-slate-800"
           >
-            Cancel
+            {common("cancel")}
           </button>
         </div>
       )}
@@ -219,6 +225,7 @@ function HidePending({ waiting, disabled }: { waiting: number; disabled?: boolea
 }
 
 function HostQuestionItem({ question: q, shown, disabled }: { question: HostQuestion; shown: boolean; disabled?: boolean }) {
+  const t = useTranslations("hostQuestions");
   const send = useSend();
   const visible = q.status !== "pending" && !q.hidden && !q.askerRemoved;
   const button = "rounded-lg border px-2.5 py-1.5 text-sm font-semibold disabled:opacity-40";
@@ -231,20 +238,22 @@ function HostQuestionItem({ question: q, shown, disabled }: { question: HostQues
       data-status={q.hidden || q.askerRemoved ? "hidden" : q.status}
     >
       <div className="flex items-start justify-between gap-2">
-        <p className="[overflow-wrap:anywhere]">{q.text}</p>
-        <span className="shrink-0 rounded-full bg-slate-800 px-2 font-bold tabular-nums" aria-label={`${q.votes} upvotes`}>
-          ▲ {q.votes}
+        <p className="[overflow-wrap:anywhere]" translate="no">
+          {q.text}
+        </p>
+        <span className="shrink-0 rounded-full bg-slate-800 px-2 font-bold tabular-nums" aria-label={t("upvotes", { votes: q.votes })}>
+          {t("upvotesShort", { votes: q.votes })}
         </span>
       </div>
       {/* slate-300, not 400: a waiting or hidden question is drawn at 75 % opacity, and its line must still read at 4.5:1. */}
       <p className="text-sm text-slate-300">
-        {q.anonymous ? "Anonymous" : (q.by ?? "?")}
-        {q.status === "pending" && !q.hidden && <span className="text-amber-200"> · waiting for your approval</span>}
-        {q.status === "answered" && <span className="text-emerald-200"> · answered</span>}
-        {q.hidden && " · hidden"}
-        {q.askerBlocked && " · its asker may not ask again"}
-        {q.askerRemoved && " · hidden: the student was removed"}
-        {shown && <span className="text-amber-200"> · on the projector</span>}
+        {q.anonymous ? t("anonymous") : <span translate="no">{q.by ?? "?"}</span>}
+        {q.status === "pending" && !q.hidden && <span className="text-amber-200"> {t("waitingApproval")}</span>}
+        {q.status === "answered" && <span className="text-emerald-200"> {t("answered")}</span>}
+        {q.hidden && <span> {t("hiddenTag")}</span>}
+        {q.askerBlocked && <span> {t("blockedTag")}</span>}
+        {q.askerRemoved && <span> {t("removedTag")}</span>}
+        {shown && <span className="text-amber-200"> {t("onProjector")}</span>}
       </p>
       {!disabled && (
         <div className="mt-1 flex flex-wrap gap-1.5">
@@ -255,7 +264,7 @@ function HostQuestionItem({ question: q, shown, disabled }: { question: HostQues
               onClick={() => void send("question:approve", { questionId: q.id })}
               className={`${button} border-emerald-400 text-emerald-100`}
             >
-              Approve
+              {t("approve")}
             </button>
           )}
           {q.status !== "pending" && (
@@ -266,7 +275,7 @@ function HostQuestionItem({ question: q, shown, disabled }: { question: HostQues
               onClick={() => void send("question:answer", { questionId: q.id, answered: q.status !== "answered" })}
               className={`${button} border-slate-500`}
             >
-              {q.status === "answered" ? "✓ Answered" : "Mark answered"}
+              {q.status === "answered" ? t("isAnswered") : t("markAnswered")}
             </button>
           )}
           <button
@@ -277,7 +286,7 @@ function HostQuestionItem({ question: q, shown, disabled }: { question: HostQues
             onClick={() => void send("question:show", { questionId: shown ? null : q.id })}
             className={`${button} border-amber-300 text-amber-100`}
           >
-            {shown ? "Take off the projector" : "Show on projector"}
+            {shown ? t("takeOff") : t("show")}
           </button>
           <button
             type="button"
@@ -286,7 +295,7 @@ function HostQuestionItem({ question: q, shown, disabled }: { question: HostQues
             onClick={() => void send("question:hide", { questionId: q.id, hidden: !q.hidden })}
             className={`${button} border-slate-500`}
           >
-            {q.hidden ? (q.askerBlocked ? "Unhide and let them ask" : "Unhide") : q.status === "pending" ? "Reject" : "Hide"}
+            {q.hidden ? (q.askerBlocked ? t("unhideUnblock") : t("unhide")) : q.status === "pending" ? t("reject") : t("hide")}
           </button>
         </div>
       )}
