@@ -2,6 +2,7 @@ import { cookies, headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
 import { DEFAULT_LOCALE, LOCALE_COOKIE, PSEUDO_LOCALE, isAppLocale, isShippedLocale, resolveLocale, type ShippedLocale } from "./locales";
 import { pseudoCatalog } from "./pseudo";
+import { FALLBACK_NAMESPACE } from "../lib/lesson/proseKey";
 import type core from "../messages/en.json";
 import type consoleArea from "../messages/console/en.json";
 import type projectorArea from "../messages/projector/en.json";
@@ -19,9 +20,33 @@ type Part = { default: object };
 
 async function load(locale: ShippedLocale): Promise<Messages> {
   const parts = await CATALOGS[locale]();
+  // The lesson's content may be translated in part (docs/i18n.md): English fills the rest, key by key.
+  if (locale !== DEFAULT_LOCALE)
+    parts.push({ default: withEnglishLesson(parts.pop()!.default, (await import("../messages/lesson/en.json")).default) });
   // The parts' namespaces are disjoint (tests/i18n/catalogs.test.ts), so their union is the whole catalog.
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
   return Object.assign({}, ...parts.map((p) => p.default)) as Messages;
+}
+
+type Namespaces = Record<string, Record<string, unknown>>;
+const namespaces = (area: object): Namespaces =>
+  Object.fromEntries(Object.entries(area).map(([ns, v]) => [ns, typeof v === "object" && v !== null ? { ...v } : {}]));
+
+/**
+ * A language's lesson area with English under it: every key English has, the
+ * language's own where it has one. Which keys came from English is listed under
+ * FALLBACK_NAMESPACE, so the page can mark that text lang="en" (lib/lesson/localize.ts).
+ */
+function withEnglishLesson(own: object, english: object): object {
+  const mine = namespaces(own);
+  const out: Namespaces = {};
+  const fallback: Namespaces = {};
+  for (const [ns, messages] of Object.entries(namespaces(english))) {
+    out[ns] = { ...messages, ...mine[ns] };
+    const missing = Object.keys(messages).filter((key) => !(key in (mine[ns] ?? {})));
+    if (missing.length) fallback[ns] = Object.fromEntries(missing.map((key) => [key, DEFAULT_LOCALE]));
+  }
+  return { ...out, [FALLBACK_NAMESPACE]: fallback };
 }
 
 /**

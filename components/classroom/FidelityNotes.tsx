@@ -3,15 +3,19 @@ import { ARROW_LEGEND, FIDELITY_NOTES, versionLabel, versionNotes } from "@/lib/
 import type { KubeVersion } from "@/lib/lesson/versions";
 import { ARROW_STYLES } from "@/components/theme";
 import { keysOf } from "@/lib/guards";
+import { useLessonProse } from "@/components/i18n/useScenario";
 
 /** The card's legend and fidelity notes: reachable from every view. */
 export function FidelityNotes({ version }: { version: KubeVersion }) {
   const t = useTranslations("classroom");
+  // The card's legend and notes in the reader's language where the lesson is translated, each marked with its own.
+  const prose = useLessonProse();
+  const legend = (kind: keyof typeof ARROW_LEGEND) => prose.localize(ARROW_LEGEND[kind]);
   return (
     <details className="rounded-xl border border-slate-700 bg-slate-900/60 p-3">
       <summary className="cursor-pointer font-semibold">{t("fidelitySummary")}</summary>
-      {/* The legend and the notes are the lesson's own words (English until the lesson is translated); the drawing stays left to right. */}
-      <ul lang="en" className="mt-3 grid gap-2 sm:grid-cols-2" aria-label={t("arrowLegend")}>
+      {/* The legend and the notes are the lesson's own words; the drawing stays left to right. */}
+      <ul className="mt-3 grid gap-2 sm:grid-cols-2" aria-label={t("arrowLegend")}>
         {keysOf(ARROW_LEGEND).map((kind) => (
           <li key={kind} className="flex items-center gap-3">
             <svg width="56" height="14" aria-hidden="true" className="shrink-0">
@@ -31,13 +35,15 @@ export function FidelityNotes({ version }: { version: KubeVersion }) {
                 strokeWidth="2"
               />
             </svg>
-            <span>{ARROW_LEGEND[kind]}</span>
+            <span lang={legend(kind).lang}>{legend(kind).text}</span>
           </li>
         ))}
       </ul>
-      <ul lang="en" className="mt-3 list-disc space-y-1 ps-5 text-slate-300">
+      <ul className="mt-3 list-disc space-y-1 ps-5 text-slate-300" data-testid="fidelity-notes">
         {FIDELITY_NOTES.map((n) => (
-          <li key={n}>{n}</li>
+          <li key={n} lang={prose.localize(n).lang}>
+            {prose.localize(n).text}
+          </li>
         ))}
       </ul>
       <h3 className="mt-3 font-semibold">{t("otherReleases", { version: versionLabel(version) })}</h3>

@@ -15,15 +15,21 @@ export function StepHeader({
   snapshot,
   large,
   lessonLang,
+  captionLang = lessonLang,
 }: {
   scenario: Pick<LessonDiagram, "steps">;
   snapshot: Pick<PublicSnapshot, "stepIndex">;
   large?: boolean;
   /**
-   * The language of the lesson's own words (title, narration, why): "en" for the built-in lesson until it is
-   * translated; unset for a teacher's lesson, which is in whatever language its teacher wrote.
+   * The language of the lesson's own words (narration, why): the reader's where the built-in lesson is
+   * translated, "en" where it is not; unset for a teacher's lesson, which is in whatever language its teacher wrote.
    */
   lessonLang?: string;
+  /**
+   * The language of the step's title. The built-in lesson's titles are the card's captions (CREATE PVC),
+   * never translated, so "en" there whatever the narration's language; a teacher's lesson's follow lessonLang.
+   */
+  captionLang?: string;
 }) {
   const t = useTranslations("classroom");
   const step = scenario.steps[snapshot.stepIndex];
@@ -50,7 +56,7 @@ export function StepHeader({
           )}
         </p>
         <h2
-          lang={lessonLang}
+          lang={captionLang}
           className={`mt-1 font-bold ${large ? "text-[2rem] leading-tight" : "text-2xl sm:text-3xl"} ${step?.failed ? "text-rose-300" : ""}`}
         >
           {step ? `${ordinal} ${step.title}` : "—"}

@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import type { PublicPoll } from "@/lib/session/views";
 import { useLive } from "@/components/live/LiveSession";
+import { usePollText } from "@/components/i18n/useScenario";
 
 /**
  * One live region that is always on the page, so a screen reader hears a
@@ -13,6 +14,7 @@ import { useLive } from "@/components/live/LiveSession";
 export function PollAnnouncer({ poll }: { poll: PublicPoll | null }) {
   const t = useTranslations("announce");
   const myVote = useLive((s) => s.myVote);
+  const words = usePollText();
   const [message, setMessage] = useState("");
   const keyOf = (p: PublicPoll) => `${p.id}:${p.round}:${p.status}`;
   // What was already on screen when the page loaded is not news: the card itself is read in page order.
@@ -24,16 +26,17 @@ export function PollAnnouncer({ poll }: { poll: PublicPoll | null }) {
     if (key === last.current) return;
     last.current = key;
     if (poll.status === "open") {
-      setMessage(t(poll.round > 1 ? "reopened" : "opened", { question: poll.question, count: poll.options.length }));
+      setMessage(t(poll.round > 1 ? "reopened" : "opened", { question: words.question(poll.question).text, count: poll.options.length }));
     } else if (poll.status === "closed") {
       setMessage(t("closed"));
     } else {
       const correct = poll.options.find((o) => o.id === poll.correctOptionId);
       const mine = myVote && myVote.pollId === poll.id && myVote.round === poll.round ? myVote.optionId : null;
       const verdict = mine === null ? "answerNoVote" : mine === correct?.id ? "answerRight" : "answerWrong";
-      setMessage(correct ? t(verdict, { answer: correct.text }) : t("results"));
+      // The answer's misconception note is on the card itself (read in page order); the announcement names the answer.
+      setMessage(correct ? t(verdict, { answer: words.option(correct.text).text }) : t("results"));
     }
-  }, [poll, myVote, t]);
+  }, [poll, myVote, t, words]);
 
   return (
     <div className="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="poll-announcer">

@@ -8,6 +8,7 @@ import { TallyBars } from "./TallyBars";
 import { useLiveResults } from "./useLiveResults";
 import { Countdown } from "./Countdown";
 import { useErrorText } from "@/components/i18n/useErrorText";
+import { usePollText } from "@/components/i18n/useScenario";
 
 /**
  * What the receipt under the options says: a vote's answer, or, for a vote
@@ -43,6 +44,8 @@ export function PollCard({
   const t = useTranslations("poll");
   const common = useTranslations("common");
   const errorText = useErrorText();
+  // The built-in lesson's polls arrive in English: the question, options and notes in the reader's language where translated.
+  const words = usePollText();
   const send = useSend();
   const actions = useLiveActions();
   const myVote = useLive((s) => s.myVote);
@@ -94,8 +97,12 @@ export function PollCard({
         {open ? (paused ? t("openPaused") : t("open")) : poll.revealed ? t("revealed") : t("closed")}{" "}
         {open && <Countdown closesAt={poll.closesAt} />}
       </p>
-      <h2 id="poll-question" className="mt-1 text-xl font-bold [overflow-wrap:anywhere] sm:text-2xl">
-        {poll.question}
+      <h2
+        id="poll-question"
+        lang={words.question(poll.question).lang}
+        className="mt-1 text-xl font-bold [overflow-wrap:anywhere] sm:text-2xl"
+      >
+        {words.question(poll.question).text}
       </h2>
       {!poll.revealed && (
         // With live results on, each option carries its own bar: one list, not the options and then the bars.
@@ -128,9 +135,9 @@ export function PollCard({
                   } ${open ? "" : "cursor-default"}`}
                 >
                   <span className="flex items-baseline justify-between gap-3">
-                    <span className="min-w-0">
+                    <span className="min-w-0" lang={words.option(o.text).lang}>
                       {selected && <span aria-hidden="true">✓ </span>}
-                      {o.text}
+                      {words.option(o.text).text}
                     </span>
                     {liveResults && (
                       <span className="shrink-0 text-base tabular-nums">
@@ -169,13 +176,19 @@ export function PollCard({
             {poll.correctOptionId === null ? (
               <p className="text-lg">{t("noSingleAnswer")}</p>
             ) : mine === null ? (
-              <p className="text-lg">{t("didNotVote", { answer: poll.options.find((o) => o.id === poll.correctOptionId)?.text ?? "" })}</p>
+              <p className="text-lg">
+                {t("didNotVote", { answer: words.option(poll.options.find((o) => o.id === poll.correctOptionId)?.text ?? "").text })}
+              </p>
             ) : mine === poll.correctOptionId ? (
               <p className="text-xl font-bold text-emerald-300">{t("right")}</p>
             ) : (
               <p className="text-xl font-bold text-amber-300">{common("notQuite")}</p>
             )}
-            {chosen?.note && <p className="mt-2 text-slate-200">{chosen.note}</p>}
+            {chosen?.note && (
+              <p className="mt-2 text-slate-200" data-testid="poll-note" lang={words.note(chosen.note).lang}>
+                {words.note(chosen.note).text}
+              </p>
+            )}
           </div>
         )}
       </div>

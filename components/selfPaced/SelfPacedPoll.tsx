@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
 import type { AnswerFeedback, PublicAssignment } from "@/lib/course/rest";
+import { usePollText } from "@/components/i18n/useScenario";
 
 /**
  * "What happens next?" on the student's own: the options as big buttons;
@@ -23,6 +24,8 @@ export function SelfPacedPoll({
 }) {
   const t = useTranslations("selfPaced");
   const common = useTranslations("common");
+  // The built-in lesson's polls come in English: in the reader's language where translated.
+  const words = usePollText();
   const feedback = useRef<HTMLDivElement>(null);
   const answeredId = answer?.optionId;
   useEffect(() => {
@@ -37,8 +40,8 @@ export function SelfPacedPoll({
       data-testid="selfpaced-poll"
       data-poll-id={poll.id}
     >
-      <h2 id={`poll-${poll.id}`} className="text-xl font-bold">
-        {poll.question}
+      <h2 id={`poll-${poll.id}`} lang={words.question(poll.question).lang} className="text-xl font-bold">
+        {words.question(poll.question).text}
       </h2>
       <div className="mt-3 grid gap-2" role="group" aria-label={t("answers")}>
         {poll.options.map((o) => {
@@ -62,7 +65,7 @@ export function SelfPacedPoll({
               onClick={() => onChoose(o.id)}
               className={`min-h-12 rounded-xl border-2 px-4 py-3 text-start text-lg [overflow-wrap:anywhere] disabled:cursor-default ${tone}`}
             >
-              {o.text}
+              <span lang={words.option(o.text).lang}>{words.option(o.text).text}</span>
               {answer && isRight && <span className="ms-2 font-semibold text-emerald-200">{t("rightAnswer")}</span>}
               {answer && chosen && !isRight && <span className="ms-2 font-semibold text-rose-200">{t("yourAnswer")}</span>}
             </button>
@@ -79,8 +82,16 @@ export function SelfPacedPoll({
           data-correct={answer.correct === null ? "none" : String(answer.correct)}
         >
           <p className={`text-xl font-bold ${answer.correct === false ? "text-rose-200" : "text-emerald-200"}`}>{verdict}</p>
-          {answer.note && <p className="text-slate-100">{answer.note}</p>}
-          {answer.rightNote && <p className="text-emerald-100">{answer.rightNote}</p>}
+          {answer.note && (
+            <p className="text-slate-100" lang={words.note(answer.note).lang}>
+              {words.note(answer.note).text}
+            </p>
+          )}
+          {answer.rightNote && (
+            <p className="text-emerald-100" lang={words.note(answer.rightNote).lang}>
+              {words.note(answer.rightNote).text}
+            </p>
+          )}
         </div>
       )}
     </section>

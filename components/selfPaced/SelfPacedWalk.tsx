@@ -6,6 +6,7 @@ import type { AnsweredPoll, PublicAssignment, StudentProgressView } from "@/lib/
 import { builtInDiagram, customDiagram } from "@/lib/lesson/model";
 import { getScenario } from "@/lib/lesson/scenarios";
 import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
+import { useLocalizedScenario } from "@/components/i18n/useScenario";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { StepTrail } from "@/components/diagram/StepTrail";
 import { ModeBadge, StepHeader } from "@/components/classroom/StepHeader";
@@ -38,10 +39,12 @@ export function SelfPacedWalk({
   const [busy, setBusy] = useState(false);
   // The refusal itself, put into words when shown: a language switch re-words it.
   const [error, setError] = useState<unknown>(null);
-  const scenario = getScenario(assignment.mode, assignment.variant, assignment.kubeVersion);
+  // The built-in lesson's prose in the reader's language where translated (English, marked so, where not);
+  // a teacher's lesson is in the teacher's language.
+  const localized = useLocalizedScenario(getScenario(assignment.mode, assignment.variant, assignment.kubeVersion));
+  const scenario = localized.scenario;
   const custom = assignment.lesson !== null;
-  // The built-in lesson's own words are English until they are translated; a teacher's lesson is in the teacher's language.
-  const lessonLang = custom ? undefined : "en";
+  const lessonLang = custom ? undefined : (localized.lang ?? "en");
   const diagram = useMemo(
     () => (assignment.lesson ? customDiagram(assignment.lesson.lesson) : builtInDiagram(scenario)),
     [assignment.lesson, scenario],
@@ -108,7 +111,12 @@ export function SelfPacedWalk({
       )}
       {!custom && <ModeBadge mode={assignment.mode} scenario={scenario} version={assignment.kubeVersion} />}
       <div data-testid="selfpaced-step" data-step={step + 1} data-total={assignment.stepCount}>
-        <StepHeader scenario={diagram} snapshot={{ stepIndex: step }} lessonLang={lessonLang} />
+        <StepHeader
+          scenario={diagram}
+          snapshot={{ stepIndex: step }}
+          lessonLang={custom ? undefined : localized.langOf(diagram.steps[step]?.narration)}
+          captionLang={custom ? undefined : "en"}
+        />
       </div>
       <section aria-label={common("diagram")} className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
         {/* The lesson's left-to-right order in every language: lifelines never swap sides. */}

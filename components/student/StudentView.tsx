@@ -286,15 +286,13 @@ function StudentScreen({ code }: { code: string }) {
   const common = useTranslations("common");
   const snapshot = usePublicSnapshot();
   const nickname = useLive((s) => s.welcome?.nickname);
-  const { diagram, scenario, custom } = useLessonDiagram(snapshot);
+  const { diagram, scenario, custom, lessonLang, langOf } = useLessonDiagram(snapshot);
   const lookBack = useLookBack(snapshot);
   // While looking back the diagram, the step and the inspector show the step being read; the class's step stays live above.
   const viewStep = lookBack.viewStep;
   const viewed = useMemo(() => ({ ...snapshot, stepIndex: viewStep }), [snapshot, viewStep]);
   const tap = useTappedElement();
   const question = useQuestionFocus(snapshot, viewStep, tap.tapped);
-  // The built-in lesson's own words are English until they are translated; a teacher's lesson is in the teacher's language.
-  const lessonLang = custom ? undefined : "en";
   return (
     <main className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
       <h1 className="sr-only">{snapshot.title ? t("titleInRoom", { title: snapshot.title, code }) : t("classInRoom", { code })}</h1>
@@ -323,7 +321,13 @@ function StudentScreen({ code }: { code: string }) {
         <PollCard key={`${snapshot.poll.id}:${snapshot.poll.round}`} poll={snapshot.poll} paused={snapshot.paused} />
       )}
       {snapshot.status !== "ended" && <LookBackBar lookBack={lookBack} total={diagram.steps.length} />}
-      <StepHeader scenario={diagram} snapshot={viewed} lessonLang={lessonLang} />
+      {/* The built-in lesson's narration is in the reader's language where translated; its titles are the card's captions. */}
+      <StepHeader
+        scenario={diagram}
+        snapshot={viewed}
+        lessonLang={langOf(diagram.steps[viewStep]?.narration)}
+        captionLang={custom ? undefined : "en"}
+      />
       <section
         aria-label={common("diagram")}
         className="relative rounded-2xl border border-slate-800 bg-slate-950/60 p-2"
