@@ -133,6 +133,16 @@ function knownPhrases(): string[] {
     "timed out waiting for the condition",
     "image: nginx",
     'persistentvolumeclaims "data" is forbidden: exceeded quota: …',
+    "Node Affinity: Required Terms: Term 0:",
+    "Required value: Local volume requires node affinity",
+    "no volume plugin matched name:",
+    "CheckNodeAffinity(pv, node.Labels)",
+    "1 Insufficient cpu",
+    "zonal-wffc",
+    "zonal-immediate",
+    "local-storage",
+    "ext4",
+    "Unschedulable",
   ])
     set.add(p);
   phrases = [...set].filter((p) => p.length > 2).sort((a, b) => b.length - a.length);
