@@ -1,20 +1,16 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import type { AccountLesson, RotatedLessonKey } from "@/lib/account/ownership";
 import { requestJson } from "@/components/account/api";
 import { Coteachers } from "@/components/account/Coteachers";
+import { useAccountErrorText } from "@/components/account/useAccountErrorText";
 import { exportMermaid } from "./LessonsList";
 import { forgetLessonKey, lessonHeaders, saveLessonKey } from "./lessonKeys";
 import { startLessonSession } from "./startLesson";
 
 const secondary = "rounded-lg border border-slate-500 px-3 py-2 hover:bg-slate-800";
-
-function standing(l: AccountLesson): string {
-  if (l.relation === "owner") return "Yours";
-  if (l.relation === "coteacher") return `Shared with you by ${l.owner ?? "its owner"}`;
-  return l.owner ? `${l.owner}'s` : "Owned by no account (written by a browser's key)";
-}
 
 /**
  * One lesson of a signed-in list. Owner and co-teachers start a session from
@@ -32,15 +28,29 @@ export function AccountLessonItem({
   say: (message: string, failed?: boolean) => void;
   reload: () => void;
 }) {
+  const t = useTranslations("library");
+  const locale = useLocale();
+  const errorText = useAccountErrorText();
   const [busy, setBusy] = useState(false);
+  const owner = () => <span translate="no">{l.owner}</span>;
+  const standing =
+    l.relation === "owner"
+      ? t("yours")
+      : l.relation === "coteacher"
+        ? l.owner
+          ? t.rich("sharedBy", { owner })
+          : t("sharedByOwner")
+        : l.owner
+          ? t.rich("ownersLesson", { owner })
+          : t("noOwner");
   const teaches = l.relation === "owner" || l.relation === "coteacher";
 
   async function remove() {
-    if (!window.confirm(`Delete "${l.title}"? Sessions that ran it keep their replays.`)) return;
+    if (!window.confirm(t("confirmDelete", { title: l.title }))) return;
     const res = await fetch(`/api/lessons/${l.id}`, { method: "DELETE", headers: lessonHeaders(l.id) });
-    if (!res.ok) return say("Could not delete that lesson.", true);
+    if (!res.ok) return say(errorText(null, "deleteLesson"), true);
     forgetLessonKey(l.id);
-    say(`"${l.title}" is deleted.`);
+    say(t("deleted", { title: l.title }));
     reload();
   }
 
@@ -49,10 +59,10 @@ export function AccountLessonItem({
     try {
       const { lessonKey } = await requestJson<RotatedLessonKey>(`/api/lessons/${l.id}/key`, { method: "POST", body: {} });
       saveLessonKey(l.id, lessonKey);
-      say("Other browsers' key to this lesson is revoked: only your account (and this browser) opens it now.");
+      say(t("keyRevoked"));
       reload();
     } catch (err) {
-      say(err instanceof Error ? err.message : "Could not revoke the key.", true);
+      say(errorText(err, "revokeKey"), true);
     } finally {
       setBusy(false);
     }
@@ -69,12 +79,12 @@ export function AccountLessonItem({
     >
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="min-w-0">
-          <h3 id={headingId} className="text-lg font-semibold [overflow-wrap:anywhere]">
+          <h3 id={headingId} className="text-lg font-semibold [overflow-wrap:anywhere]" translate="no">
             {l.title}
           </h3>
           <p className="text-sm text-slate-300">
-            {standing(l)} · {l.stepCount} steps · {l.lifelineCount} participants · version {l.version} ·{" "}
-            {new Date(l.updatedAt).toLocaleString()}
+            {standing} · {t("facts", { steps: l.stepCount, participants: l.lifelineCount, version: l.version })} ·{" "}
+            {new Date(l.updatedAt).toLocaleString(locale)}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -82,39 +92,39 @@ export function AccountLessonItem({
             <button
               type="button"
               data-testid="lesson-start"
-              onClick={() => void startLessonSession(l.id).then((msg) => msg && say(msg, true))}
+              onClick={() => void startLessonSession(l.id).then((err) => err && say(errorText(err, "startSession"), true))}
               className="rounded-lg bg-emerald-400 px-3 py-2 font-semibold text-slate-950"
             >
-              Start a session
+              {t("start")}
             </button>
           )}
           {(teaches || l.relation === "admin") && (
             <a href={`/lessons/edit?id=${l.id}`} className={secondary}>
-              Edit
+              {t("edit")}
             </a>
           )}
           {teaches && (
             <a href={`/lessons/edit?id=${l.id}&copy=1`} className={secondary}>
-              Duplicate
+              {t("duplicate")}
             </a>
           )}
           {teaches && (
             <a href={`/assignments?lesson=${encodeURIComponent(l.id)}`} className={secondary} data-testid="lesson-assign">
-              Assign at their own pace
+              {t("assign")}
             </a>
           )}
           {teaches && (
             <a href={`/results/${encodeURIComponent(l.id)}`} className={secondary}>
-              Results
+              {t("results")}
             </a>
           )}
           <button
             type="button"
             data-testid="lesson-export"
-            onClick={() => void exportMermaid(l.id).then((ok) => ok || say("Could not export that lesson.", true))}
+            onClick={() => void exportMermaid(l.id).then((ok) => ok || say(errorText(null, "exportLesson"), true))}
             className={secondary}
           >
-            Export Mermaid
+            {t("export")}
           </button>
           {(l.relation === "owner" || l.relation === "admin") && (
             <button
@@ -123,7 +133,7 @@ export function AccountLessonItem({
               data-testid="lesson-delete"
               className="rounded-lg border border-rose-400/60 px-3 py-2 text-rose-200 hover:bg-rose-950"
             >
-              Delete
+              {t("delete")}
             </button>
           )}
         </div>
@@ -131,7 +141,7 @@ export function AccountLessonItem({
       {l.relation === "owner" && (
         <>
           <p className="mt-2 text-sm text-slate-300">
-            {l.keyHere ? "This browser holds the lesson's key." : "The lesson's key is held by the browser that wrote it."}{" "}
+            {l.keyHere ? t("keyHere") : t("keyElsewhere")}{" "}
             <button
               type="button"
               disabled={busy}
@@ -139,7 +149,7 @@ export function AccountLessonItem({
               data-testid="lesson-rotate-key"
               className="text-sky-300 underline"
             >
-              Revoke the key other browsers hold
+              {t("revokeKey")}
             </button>
           </p>
           <Coteachers path={`/api/lessons/${l.id}/coteachers`} initial={l.coteachers} what="lesson" />

@@ -1,11 +1,14 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useTranslations } from "next-intl";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { readReply } from "@/components/account/api";
+import { useAccountErrorText } from "@/components/account/useAccountErrorText";
 import { SequenceDiagram } from "@/components/diagram/SequenceDiagram";
 import { LESSON_LIMITS, builtInDiagram, customDiagram, type CustomLesson } from "@/lib/lesson/model";
 import { diagramAsCustomLesson, parseMermaidLesson, toMermaid, type LessonParseError } from "@/lib/lesson/mermaid";
 import { getScenario } from "@/lib/lesson/scenarios";
-import { readApi, type CreatedLesson, type LessonDetail } from "@/lib/protocol/rest";
+import type { CreatedLesson, LessonDetail } from "@/lib/protocol/rest";
 import { lessonHeaders, saveLessonKey } from "./lessonKeys";
 import { startLessonSession } from "./startLesson";
 
@@ -52,7 +55,12 @@ function withCode(message: string) {
  * renderer, errors pointed at their line and column. Saving sends the parsed
  * lesson (and the text, for export); the server checks it again.
  */
+/** Mermaid syntax inside a catalog sentence: code, never translated. */
+const syntax = (chunks: ReactNode) => <code translate="no">{chunks}</code>;
+
 export function LessonEditor() {
+  const t = useTranslations("authoring");
+  const errorText = useAccountErrorText();
   const [source, setSource] = useState("");
   const [editing, setEditing] = useState<{ id: string; version: number } | null>(null);
   const [lesson, setLesson] = useState<CustomLesson | null>(null);
@@ -75,13 +83,15 @@ export function LessonEditor() {
       return;
     }
     void fetch(`/api/lessons/${encodeURIComponent(id)}`, { headers: lessonHeaders(id) })
-      .then((res) => readApi<LessonDetail>(res))
-      .then((reply) => {
-        if (!reply.ok) return setStatus(reply.message);
-        setSource(reply.body.source);
-        if (params.get("copy") !== "1") setEditing({ id, version: reply.body.version });
-      });
-  }, []);
+      .then((res) => readReply<LessonDetail>(res))
+      .then(
+        (lesson) => {
+          setSource(lesson.source);
+          if (params.get("copy") !== "1") setEditing({ id, version: lesson.version });
+        },
+        (err: unknown) => setStatus(errorText(err)),
+      );
+  }, [errorText]);
 
   useEffect(() => {
     let stale = false;
@@ -133,27 +143,30 @@ export function LessonEditor() {
     setBusy(true);
     setStatus(null);
     const body = JSON.stringify({ lesson, source });
-    const res = editing
-      ? await fetch(`/api/lessons/${editing.id}`, {
-          method: "PUT",
-          headers: { "content-type": "application/json", ...lessonHeaders(editing.id) },
-          body,
-        })
-      : await fetch("/api/lessons", { method: "POST", headers: { "content-type": "application/json" }, body });
-    setBusy(false);
-    if (editing) {
-      const reply = await readApi<{ id: string; version: number }>(res);
-      if (!reply.ok) return setStatus(reply.message);
-      setEditing(reply.body);
-      setSaved(reply.body);
-      setStatus(`Saved as version ${reply.body.version}.`);
-    } else {
-      const reply = await readApi<CreatedLesson>(res);
-      if (!reply.ok) return setStatus(reply.message);
-      saveLessonKey(reply.body.id, reply.body.lessonKey);
-      setEditing({ id: reply.body.id, version: reply.body.version });
-      setSaved({ id: reply.body.id, version: reply.body.version });
-      setStatus("Saved. It is listed under Your lessons in this browser.");
+    try {
+      const res = editing
+        ? await fetch(`/api/lessons/${editing.id}`, {
+            method: "PUT",
+            headers: { "content-type": "application/json", ...lessonHeaders(editing.id) },
+            body,
+          })
+        : await fetch("/api/lessons", { method: "POST", headers: { "content-type": "application/json" }, body });
+      if (editing) {
+        const version = await readReply<{ id: string; version: number }>(res);
+        setEditing(version);
+        setSaved(version);
+        setStatus(t("savedVersion", { version: version.version }));
+      } else {
+        const created = await readReply<CreatedLesson>(res);
+        saveLessonKey(created.id, created.lessonKey);
+        setEditing({ id: created.id, version: created.version });
+        setSaved({ id: created.id, version: created.version });
+        setStatus(t("savedNew"));
+      }
+    } catch (err) {
+      setStatus(errorText(err));
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -164,28 +177,18 @@ export function LessonEditor() {
     <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <section aria-labelledby="source-heading" className="space-y-3">
         <h2 id="source-heading" className="text-xl font-semibold">
-          Mermaid sequence diagram
+          {t("sourceHeading")}
         </h2>
         <div className="space-y-2 text-sm text-slate-300" data-testid="lesson-syntax">
-          <p>
-            Each message is a step: <code>A-&gt;&gt;B: what is sent</code> (<code>-&gt;&gt;</code> solid, <code>--&gt;&gt;</code> dotted).
-            Comment lines under a message add details:
-          </p>
-          <ul className="list-disc space-y-1 pl-5">
-            <li>
-              <code>%% title: Short name</code>, directly under the message: what the step is called in the step list, on the console, the
-              projector and phones, in polls and replays (at most {LESSON_LIMITS.shortTitle} characters). The arrow keeps the whole message,
-              so a long URL or code can stay in it.
-            </li>
-            <li>
-              <code>%% narration:</code> one line for the class, <code>%% say:</code> speaker notes, <code>%% why:</code> shown after the
-              step, <code>%% wrong:</code> the misconception note when it is a wrong answer.
-            </li>
+          <p>{t.rich("syntaxSteps", { c: syntax })}</p>
+          <ul className="list-disc space-y-1 ps-5">
+            <li>{t.rich("syntaxTitle", { c: syntax, max: LESSON_LIMITS.shortTitle })}</li>
+            <li>{t.rich("syntaxNotes", { c: syntax })}</li>
           </ul>
-          <p>Loops, alt/opt/par blocks, rect, activations and boxes are not supported.</p>
+          <p>{t.rich("syntaxUnsupported", { c: syntax })}</p>
         </div>
         <label htmlFor="lesson-source" className="sr-only">
-          Mermaid text
+          {t("sourceLabel")}
         </label>
         <textarea
           id="lesson-source"
@@ -194,13 +197,15 @@ export function LessonEditor() {
           value={source}
           onChange={(e) => setSource(e.target.value)}
           spellCheck={false}
+          translate="no"
+          dir="ltr"
           rows={22}
           className="w-full rounded-xl border border-slate-600 bg-slate-950 p-3 font-mono text-sm text-slate-100"
           aria-describedby={error ? "lesson-error" : undefined}
           aria-invalid={error ? true : undefined}
         />
         <label className="inline-block cursor-pointer rounded-lg border border-slate-500 px-3 py-2 text-sm font-semibold hover:bg-slate-800">
-          Upload a .mmd file
+          {t.rich("upload", { c: syntax })}
           <input
             type="file"
             accept=".mmd,.md,.txt,text/plain"
@@ -209,7 +214,7 @@ export function LessonEditor() {
           />
         </label>{" "}
         <a href="/lessons/edit?builtin=1" className="text-sm text-sky-300 underline">
-          Start from the built-in lesson (12 steps)
+          {t("fromBuiltIn", { steps: 12 })}
         </a>
         {error && (
           <div
@@ -221,15 +226,29 @@ export function LessonEditor() {
             className="space-y-2 rounded-lg bg-rose-950 px-3 py-2 text-rose-100 [overflow-wrap:anywhere]"
           >
             <p>
-              <button type="button" onClick={showErrorLine} className="font-semibold underline">
-                Line {error.line}, column {error.column}
-              </button>
-              : {withCode(error.message)}
+              {t.rich("errorAt", {
+                line: error.line,
+                column: error.column,
+                at: (chunks) => (
+                  <button type="button" onClick={showErrorLine} className="font-semibold underline">
+                    {chunks}
+                  </button>
+                ),
+                // The parser's sentence (lib/lesson/mermaid.ts) is English, and quotes the teacher's own Mermaid.
+                message: () => <span lang="en">{withCode(error.message)}</span>,
+              })}
             </p>
             {error.suggestion && (
               <p className="flex flex-wrap items-center gap-2">
                 <span>
-                  Line {error.line} would read: <code data-testid="lesson-error-suggestion">{error.suggestion}</code>
+                  {t.rich("wouldRead", {
+                    line: error.line,
+                    suggestion: () => (
+                      <code data-testid="lesson-error-suggestion" translate="no" dir="ltr">
+                        {error.suggestion}
+                      </code>
+                    ),
+                  })}
                 </span>
                 <button
                   type="button"
@@ -237,7 +256,7 @@ export function LessonEditor() {
                   onClick={applySuggestion}
                   className="rounded-md border border-rose-200 px-2 py-0.5 text-sm font-semibold hover:bg-rose-900"
                 >
-                  Use this line
+                  {t("useLine")}
                 </button>
               </p>
             )}
@@ -251,20 +270,20 @@ export function LessonEditor() {
             onClick={() => void save()}
             className="rounded-lg bg-sky-400 px-5 py-2 font-semibold text-slate-950 disabled:opacity-50"
           >
-            {editing ? "Save as a new version" : "Save lesson"}
+            {editing ? t("saveVersion") : t("save")}
           </button>
           {saved && (
             <button
               type="button"
               data-testid="lesson-start"
-              onClick={() => void startLessonSession(saved.id).then((msg) => msg && setStatus(msg))}
+              onClick={() => void startLessonSession(saved.id).then((err) => err && setStatus(errorText(err, "startSession")))}
               className="rounded-lg border border-emerald-400 px-5 py-2 font-semibold text-emerald-100 hover:bg-emerald-950"
             >
-              Start a session
+              {t("start")}
             </button>
           )}
           <a href="/lessons" className="text-sky-300 underline">
-            Your lessons
+            {t("yourLessons")}
           </a>
         </div>
         {status && (
@@ -275,28 +294,36 @@ export function LessonEditor() {
       </section>
       <section aria-labelledby="preview-heading">
         <h2 id="preview-heading" className="text-xl font-semibold [overflow-wrap:anywhere]">
-          Preview {lesson ? `${stale ? "of the last version without errors " : ""}· ${lesson.title} · ${lesson.steps.length} steps` : ""}
+          {lesson
+            ? t.rich("preview", {
+                stale: stale ? "yes" : "no",
+                steps: lesson.steps.length,
+                title: () => <span translate="no">{lesson.title}</span>,
+              })
+            : t("previewEmpty")}
         </h2>
         {stale && (
           <p
             data-testid="lesson-preview-stale"
             className="mt-2 rounded-lg border border-amber-300/70 bg-amber-950 px-3 py-2 text-amber-100"
           >
-            <strong>Out of date.</strong> This is the lesson as it was before the error on line {stale.line}; it updates when the text reads
-            again.
+            {t.rich("stale", { line: stale.line, strong: (chunks) => <strong>{chunks}</strong> })}
           </p>
         )}
         <div
           data-testid="lesson-preview"
           data-steps={diagram?.steps.length ?? 0}
           data-stale={error ? "true" : undefined}
+          // The preview is the teacher's own lesson, drawn as written; lifelines keep their order in any language.
+          translate="no"
+          dir="ltr"
           className={`mt-3 rounded-2xl border bg-slate-950/60 p-2 ${stale ? "border-dashed border-amber-300/70 opacity-50 grayscale" : "border-slate-800"}`}
         >
           {diagram ? (
             <SequenceDiagram scenario={diagram} stepIndex={diagram.steps.length - 1} className="h-auto w-full" />
           ) : (
-            <p className="p-4 text-slate-300">
-              {error ? "The diagram appears here once the text has no errors." : "The diagram appears here as the class will see it."}
+            <p className="p-4 text-slate-300" translate="yes" dir="auto">
+              {error ? t("diagramAfterErrors") : t("diagramHere")}
             </p>
           )}
         </div>

@@ -1,19 +1,23 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
-import { readApi, type LessonList } from "@/lib/protocol/rest";
+import type { LessonList } from "@/lib/protocol/rest";
+import { readReply } from "@/components/account/api";
+import { useAccountErrorText } from "@/components/account/useAccountErrorText";
 import { forgetLessonKey, lessonHeaders } from "./lessonKeys";
 import { startLessonSession } from "./startLesson";
 
 /** Where a new lesson starts: a blank sequence diagram, or the built-in lesson's. */
 export function NewLessonLinks() {
+  const t = useTranslations("library");
   return (
     <p className="flex flex-wrap gap-3">
       <a href="/lessons/edit" data-testid="new-lesson" className="rounded-lg bg-sky-400 px-5 py-2 font-semibold text-slate-950">
-        New lesson from a sequence diagram
+        {t("newLesson")}
       </a>
       <a href="/lessons/edit?builtin=1" className="rounded-lg border border-slate-500 px-5 py-2 font-semibold hover:bg-slate-800">
-        Start from the built-in lesson
+        {t("fromBuiltIn")}
       </a>
     </p>
   );
@@ -39,22 +43,27 @@ export async function exportMermaid(id: string): Promise<boolean> {
  * list replaces it (./MyLessons.tsx).
  */
 export function LessonsList() {
+  const t = useTranslations("library");
+  const locale = useLocale();
+  const errorText = useAccountErrorText();
   const [list, setList] = useState<LessonList | null>(null);
   const [message, setMessage] = useState<string | null>(null);
 
   const load = useCallback(async () => {
-    const reply = await readApi<LessonList>(await fetch("/api/lessons", { headers: lessonHeaders() }));
-    if (reply.ok) setList(reply.body);
-    else setMessage(reply.message);
-  }, []);
+    try {
+      setList(await readReply<LessonList>(await fetch("/api/lessons", { headers: lessonHeaders() })));
+    } catch (err) {
+      setMessage(errorText(err, "loadLessons"));
+    }
+  }, [errorText]);
   useEffect(() => {
     void load();
   }, [load]);
 
   async function remove(id: string, title: string) {
-    if (!window.confirm(`Delete "${title}"? Sessions that ran it keep their replays.`)) return;
+    if (!window.confirm(t("confirmDelete", { title }))) return;
     const res = await fetch(`/api/lessons/${id}`, { method: "DELETE", headers: lessonHeaders(id) });
-    if (!res.ok) return setMessage("Could not delete that lesson.");
+    if (!res.ok) return setMessage(errorText(null, "deleteLesson"));
     forgetLessonKey(id);
     await load();
   }
@@ -67,8 +76,8 @@ export function LessonsList() {
           {message}
         </p>
       )}
-      {list && list.lessons.length === 0 && <p className="text-slate-300">No lessons in this browser yet.</p>}
-      <ul className="space-y-3" aria-label="Your lessons">
+      {list && list.lessons.length === 0 && <p className="text-slate-300">{t("noneHere")}</p>}
+      <ul className="space-y-3" aria-label={t("yourLessons")}>
         {list?.lessons.map((l) => (
           <li
             key={l.id}
@@ -77,40 +86,43 @@ export function LessonsList() {
             className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-700 bg-slate-900/70 p-4"
           >
             <div className="min-w-0">
-              <p className="text-lg font-semibold [overflow-wrap:anywhere]">{l.title}</p>
+              <p className="text-lg font-semibold [overflow-wrap:anywhere]" translate="no">
+                {l.title}
+              </p>
               <p className="text-sm text-slate-300">
-                {l.stepCount} steps · {l.lifelineCount} participants · version {l.version} · {new Date(l.updatedAt).toLocaleString()}
+                {t("facts", { steps: l.stepCount, participants: l.lifelineCount, version: l.version })} ·{" "}
+                {new Date(l.updatedAt).toLocaleString(locale)}
               </p>
             </div>
             <div className="flex flex-wrap gap-2">
               <button
                 type="button"
                 data-testid="lesson-start"
-                onClick={() => void startLessonSession(l.id).then((msg) => msg && setMessage(msg))}
+                onClick={() => void startLessonSession(l.id).then((err) => err && setMessage(errorText(err, "startSession")))}
                 className="rounded-lg bg-emerald-400 px-3 py-2 font-semibold text-slate-950"
               >
-                Start a session
+                {t("start")}
               </button>
               <a href={`/lessons/edit?id=${l.id}`} className="rounded-lg border border-slate-500 px-3 py-2 hover:bg-slate-800">
-                Edit
+                {t("edit")}
               </a>
               <a href={`/lessons/edit?id=${l.id}&copy=1`} className="rounded-lg border border-slate-500 px-3 py-2 hover:bg-slate-800">
-                Duplicate
+                {t("duplicate")}
               </a>
               <button
                 type="button"
                 data-testid="lesson-export"
-                onClick={() => void exportMermaid(l.id).then((ok) => ok || setMessage("Could not export that lesson."))}
+                onClick={() => void exportMermaid(l.id).then((ok) => ok || setMessage(errorText(null, "exportLesson")))}
                 className="rounded-lg border border-slate-500 px-3 py-2 hover:bg-slate-800"
               >
-                Export Mermaid
+                {t("export")}
               </button>
               <button
                 type="button"
                 onClick={() => void remove(l.id, l.title)}
                 className="rounded-lg border border-rose-400/60 px-3 py-2 text-rose-200 hover:bg-rose-950"
               >
-                Delete
+                {t("delete")}
               </button>
             </div>
           </li>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useAccountState } from "@/components/account/useAccountState";
 import { LessonsList, NewLessonLinks } from "./LessonsList";
 import { MyLessons } from "./MyLessons";
@@ -9,8 +10,9 @@ import { MyLessons } from "./MyLessons";
  * administrator, every lesson); signed out, those this browser's keys open.
  */
 export function LessonsView() {
+  const t = useTranslations("library");
   const [load] = useAccountState();
-  if (load.status === "loading") return <p className="mt-6">Loading…</p>;
+  if (load.status === "loading") return <p className="mt-6">{t("loading")}</p>;
   const account = load.status === "ready" ? load.state.account : null;
   if (!account) return <LessonsList />;
   return (

@@ -1,9 +1,11 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import type { AccountLessonList } from "@/lib/account/ownership";
 import { requestJson } from "@/components/account/api";
 import { claimThisBrowser } from "@/components/account/claim";
+import { useAccountErrorText } from "@/components/account/useAccountErrorText";
 import { AccountLessonItem } from "./AccountLessonItem";
 import { lessonHeaders } from "./lessonKeys";
 
@@ -14,6 +16,8 @@ import { lessonHeaders } from "./lessonKeys";
  * Loading first claims what this browser's lesson keys hold.
  */
 export function MyLessons({ all = false }: { all?: boolean }) {
+  const t = useTranslations("library");
+  const errorText = useAccountErrorText();
   const [list, setList] = useState<AccountLessonList | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
@@ -25,9 +29,9 @@ export function MyLessons({ all = false }: { all?: boolean }) {
       setList(await requestJson<AccountLessonList>(path, { headers: lessonHeaders() }));
       setError(null);
     } catch (err) {
-      setError(err instanceof Error ? err.message : "Could not load your lessons.");
+      setError(errorText(err, "loadLessons"));
     }
-  }, [all]);
+  }, [all, errorText]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -45,9 +49,9 @@ export function MyLessons({ all = false }: { all?: boolean }) {
   return (
     <section className="mt-6 space-y-3" aria-labelledby={headingId}>
       <h2 id={headingId} className="text-2xl font-semibold">
-        {all ? "Every lesson on this server" : "Your lessons"}
+        {all ? t("everyHeading") : t("yourLessons")}
       </h2>
-      {all && <p className="text-slate-300">You are this server&apos;s administrator: delete any teacher&apos;s lesson.</p>}
+      {all && <p className="text-slate-300">{t("adminLead")}</p>}
       <p role="status" className="text-emerald-300">
         {notice}
       </p>
@@ -56,13 +60,13 @@ export function MyLessons({ all = false }: { all?: boolean }) {
           {error}
         </p>
       )}
-      {list === null && !error && <p>Loading…</p>}
+      {list === null && !error && <p>{t("loading")}</p>}
       {list && list.lessons.length === 0 && (
         <p data-testid={`${testId}-empty`} className="text-slate-300">
-          {all ? "No lessons yet." : "No lessons in your account yet."}
+          {all ? t("noneYet") : t("noneInAccount")}
         </p>
       )}
-      <ul className="space-y-3" data-testid={testId} aria-label={all ? "Every lesson" : "Your lessons"}>
+      <ul className="space-y-3" data-testid={testId} aria-label={all ? t("every") : t("yourLessons")}>
         {list?.lessons.map((l) => (
           <AccountLessonItem key={l.id} lesson={l} say={say} reload={() => void load()} />
         ))}
