@@ -104,13 +104,21 @@ export function check(input: CheckInput): CheckReport {
     const closedByTeacher = new Set(
       teacherOps.filter((o) => o.event === "poll:close" && fateOf(o) === "applied").map((o) => o.payload.pollId as string),
     );
+    // A close the teacher was told may or may not have been applied (UNCONFIRMED, or no answer).
+    const maybeClosedByTeacher = new Set(
+      teacherOps.filter((o) => o.event === "poll:close" && fateOf(o) === "maybe").map((o) => o.payload.pollId as string),
+    );
     const teacherEvents: number[] = [];
     events.forEach((e, i) => {
       if (e.type === "session:created" || e.type === "participant:joined" || e.type === "poll:voted") return;
       if (e.type === "poll:closed" && timed.has(e.pollId) && !closedByTeacher.has(e.pollId)) {
-        // The countdown's (or the teacher's, unconfirmed): never before its time.
-        if (e.at < timed.get(e.pollId)!) fail("order", `class ${cls}: poll ${e.pollId} closed at #${e.seq} before its countdown ended`);
-        return;
+        // At or after its time: the countdown's, or the teacher's unconfirmed close; either is in order.
+        if (e.at >= timed.get(e.pollId)!) return;
+        // Before its time only the teacher's unconfirmed close can have made it: checked in the teacher's order below.
+        if (!maybeClosedByTeacher.has(e.pollId)) {
+          fail("order", `class ${cls}: poll ${e.pollId} closed at #${e.seq} before its countdown ended`);
+          return;
+        }
       }
       teacherEvents.push(i);
     });
