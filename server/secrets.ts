@@ -1,9 +1,26 @@
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import { ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from "../lib/protocol";
 
+const SECRET_BYTES = 32;
+/**
+ * Secrets are cut from a pool of random bytes drawn 128 at a time: one
+ * randomBytes call per secret was a measurable part of a join storm's CPU
+ * (each is a trip into OpenSSL's generator; node's randomUUID pools the same
+ * way). Bytes handed out are zeroed in the pool, so the pool never holds a
+ * secret already given to someone.
+ */
+const pool = { bytes: Buffer.alloc(0), at: 0 };
+
 /** 256-bit secret, URL-safe: host keys and student tokens. */
 export function newSecret(): string {
-  return randomBytes(32).toString("base64url");
+  if (pool.at + SECRET_BYTES > pool.bytes.length) {
+    pool.bytes = randomBytes(SECRET_BYTES * 128);
+    pool.at = 0;
+  }
+  const secret = pool.bytes.toString("base64url", pool.at, pool.at + SECRET_BYTES);
+  pool.bytes.fill(0, pool.at, pool.at + SECRET_BYTES);
+  pool.at += SECRET_BYTES;
+  return secret;
 }
 
 export function newId(): string {
