@@ -186,7 +186,7 @@ export async function runSchool(kind: ServerKind, run: number, o: SchoolOptions)
     const withStudents = await gcReading();
 
     // Idle: everyone connected, nobody acting, the join's garbage collected: what holding the sockets costs (the product
-    // pings every 10 s, the baseline every 25 s, socket.io's default). A scrape of /metrics ends it, so the server's
+    // and the baseline both ping every 25 s, socket.io's default). A scrape of /metrics ends it, so the server's
     // event-loop histogram starts afresh for the lessons.
     const idleCpu0 = { server: serverCpuMs(server), at: now() };
     await sleep(IDLE_WINDOW_MS);
