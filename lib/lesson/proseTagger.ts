@@ -41,7 +41,9 @@ function flat(elements: MessageFormatElement[]): string {
     .map((el) => {
       if (el.type === TYPE.literal) return el.value;
       if (el.type === TYPE.tag) return flat(el.children);
-      throw new Error(`a lesson message has no placeholders, found ${JSON.stringify(el)}`);
+      // Only the poll templates have placeholders: {title} reads as itself, so English and a translation compare alike.
+      if (el.type === TYPE.argument) return `{${el.value}}`;
+      throw new Error(`a lesson message has only text, tags and plain placeholders, found ${JSON.stringify(el)}`);
     })
     .join("");
 }
