@@ -1,26 +1,17 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import type { AccountSession, ConsoleView, OpenedConsole } from "@/lib/account/ownership";
 import { requestJson } from "@/components/account/api";
 import { Coteachers } from "@/components/account/Coteachers";
+import { useAccountErrorText } from "@/components/account/useAccountErrorText";
 import { forgetHostKey, saveHostKey } from "@/components/live/hostKeyStore";
 import { ShareLink } from "./ShareLink";
-import { EXPORTS, download, duration, setSharing } from "./sessionFiles";
+import { EXPORTS, download, setSharing, useDuration } from "./sessionFiles";
 
 const link = "text-sky-300 underline";
 const button = "rounded-lg border border-slate-500 px-3 py-1.5 font-semibold hover:bg-slate-800";
-
-function standing(s: AccountSession): string {
-  if (s.relation === "owner") return "Yours";
-  if (s.relation === "coteacher") return `Co-taught with ${s.owner ?? "its owner"}`;
-  return s.owner ? `${s.owner}'s` : "Owned by no account (started by a browser's key)";
-}
-
-function consoleLabel(c: ConsoleView): string {
-  const who = c.openedBy === null ? "The browser that started the session" : `Opened by ${c.openedBy}`;
-  return `${who}, ${new Date(c.createdAt).toLocaleString()}${c.here ? " (this browser)" : ""}`;
-}
 
 /**
  * One session of a signed-in list: what it was, and what this account may do
@@ -39,13 +30,37 @@ export function AccountSessionItem({
   say: (message: string, failed?: boolean) => void;
   reload: () => void;
 }) {
+  const t = useTranslations("savedSessions");
+  const locale = useLocale();
+  const errorText = useAccountErrorText();
+  const duration = useDuration();
+  const when = (ms: number) => new Date(ms).toLocaleString(locale);
+  const owner = () => <span translate="no">{s.owner}</span>;
+  const standing =
+    s.relation === "owner"
+      ? t("yours")
+      : s.relation === "coteacher"
+        ? s.owner
+          ? t.rich("coTaughtWith", { owner })
+          : t("coTaughtWithOwner")
+        : s.owner
+          ? t.rich("ownersSession", { owner })
+          : t("noOwner");
+  const consoleLabel = (c: ConsoleView) =>
+    t.rich("consoleLabel", {
+      opener: c.openedBy === null ? "starter" : "account",
+      when: when(c.createdAt),
+      here: c.here ? "yes" : "no",
+      who: () => <span translate="no">{c.openedBy}</span>,
+    });
+  const title = s.title ? <span translate="no">{s.title}</span> : t("untitled");
   const [shareUrl, setShareUrl] = useState<string | null>(null);
   const [shared, setShared] = useState(s.shared);
   const [busy, setBusy] = useState(false);
   const teaches = s.relation === "owner" || s.relation === "coteacher";
   const manages = s.relation === "owner" || s.relation === "admin";
   const consoleHere = s.consoles.some((c) => c.here);
-  const fail = (err: unknown) => say(err instanceof Error ? err.message : "That did not work.", true);
+  const fail = (err: unknown, fallback: "didNotWork" | "exportFailed" | "sharing" = "didNotWork") => say(errorText(err, fallback), true);
 
   async function openConsole() {
     setBusy(true);
@@ -64,7 +79,7 @@ export function AccountSessionItem({
     try {
       await requestJson(`/api/sessions/${s.id}/consoles/${c.id}`, { method: "DELETE" });
       if (c.here) forgetHostKey(s.code);
-      say(c.here ? "This browser's console is revoked." : "That console is revoked: its browser can no longer drive the class.");
+      say(c.here ? t("consoleRevokedHere") : t("consoleRevoked"));
       reload();
     } catch (err) {
       fail(err);
@@ -76,17 +91,17 @@ export function AccountSessionItem({
       const url = await setSharing(s.id, share);
       setShareUrl(url);
       setShared(share);
-      say(share ? "The replay link is ready to copy." : "Sharing stopped: the link no longer opens the replay.");
+      say(share ? t("shareReady") : t("shareStopped"));
     } catch (err) {
-      fail(err);
+      fail(err, "sharing");
     }
   }
 
   async function end() {
-    if (!window.confirm(`End "${s.title || "Untitled"}" for the whole class?`)) return;
+    if (!window.confirm(t("confirmEnd", { title: s.title || t("untitled") }))) return;
     try {
       await requestJson(`/api/sessions/${s.id}/end`, { method: "POST", body: {} });
-      say("The session has ended.");
+      say(t("ended"));
       reload();
     } catch (err) {
       fail(err);
@@ -94,10 +109,10 @@ export function AccountSessionItem({
   }
 
   async function remove() {
-    if (!window.confirm(`Delete "${s.title || "Untitled"}" with its log, replay and exports? This cannot be undone.`)) return;
+    if (!window.confirm(t("confirmDelete", { title: s.title || t("untitled") }))) return;
     try {
       await requestJson(`/api/account/sessions/${s.id}`, { method: "DELETE" });
-      say("The session is deleted.");
+      say(t("deleted"));
       reload();
     } catch (err) {
       fail(err);
@@ -116,15 +131,17 @@ export function AccountSessionItem({
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h3 id={headingId} className="text-lg font-semibold [overflow-wrap:anywhere]">
-          {s.title || "Untitled"} <span className="font-mono text-sm font-normal text-slate-300">{s.code}</span>
+          {title}{" "}
+          <span className="font-mono text-sm font-normal text-slate-300" translate="no">
+            {s.code}
+          </span>
         </h3>
         <p className={s.status === "live" ? "font-semibold text-emerald-300" : "text-slate-300"}>
-          {s.status === "live" ? "Live" : "Ended"}
+          {s.status === "live" ? t("live") : t("endedStatus")}
         </p>
       </div>
       <p className="text-sm text-slate-300">
-        {standing(s)} · {new Date(s.createdAt).toLocaleString()} · {duration(s.durationMs)} · {s.peakParticipants} students at most ·{" "}
-        {s.pollCount} polls
+        {standing} · {when(s.createdAt)} · {duration(s.durationMs)} · {t("facts", { students: s.peakParticipants, polls: s.pollCount })}
       </p>
       <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2">
         {s.status === "live" &&
@@ -135,7 +152,7 @@ export function AccountSessionItem({
               data-testid="open-console"
               className="rounded-lg bg-emerald-400 px-3 py-1.5 font-semibold text-slate-950"
             >
-              Open the console
+              {t("openConsole")}
             </a>
           ) : (
             <button
@@ -145,30 +162,36 @@ export function AccountSessionItem({
               onClick={() => void openConsole()}
               className="rounded-lg bg-emerald-400 px-3 py-1.5 font-semibold text-slate-950 disabled:opacity-60"
             >
-              Open the console in this browser
+              {t("openConsoleHere")}
             </button>
           ))}
         <a href={`/replay/${s.id}`} className={`font-semibold ${link}`} data-testid="replay-link">
-          Replay
+          {t("replay")}
         </a>
         {s.status === "ended" && s.pollCount > 0 && s.relation !== "admin" && (
           <a href={`/assignments?session=${encodeURIComponent(s.id)}`} className={link} data-testid="session-assign">
-            Assign its polls as homework
+            {t("assignPolls")}
           </a>
         )}
         {EXPORTS.map((x) => (
-          <button key={x.query} type="button" className={link} data-testid={x.testId} onClick={() => download(s.id, x.query).catch(fail)}>
-            {x.label}
+          <button
+            key={x.query}
+            type="button"
+            className={link}
+            data-testid={x.testId}
+            onClick={() => download(s.id, x.query).catch((err: unknown) => fail(err, "exportFailed"))}
+          >
+            {t(`exports.${x.label}`)}
           </button>
         ))}
         {teaches && (
           <button type="button" className={link} data-testid="share-toggle" onClick={() => void changeSharing(!shareUrl || !shared)}>
-            {shareUrl ? "Stop sharing" : shared ? "Show share link" : "Share replay"}
+            {shareUrl ? t("stopSharing") : shared ? t("showShareLink") : t("share")}
           </button>
         )}
         {manages && s.status === "live" && (
           <button type="button" className={button} data-testid="session-end" onClick={() => void end()}>
-            End
+            {t("end")}
           </button>
         )}
         {manages && s.status === "ended" && (
@@ -178,14 +201,14 @@ export function AccountSessionItem({
             data-testid="session-delete"
             onClick={() => void remove()}
           >
-            Delete
+            {t("delete")}
           </button>
         )}
       </div>
       {shareUrl && <ShareLink url={shareUrl} />}
       {s.consoles.length > 0 && (
         <details className="mt-2">
-          <summary className="cursor-pointer font-medium">Consoles open on this session ({s.consoles.length})</summary>
+          <summary className="cursor-pointer font-medium">{t("consoles", { count: s.consoles.length })}</summary>
           <ul className="mt-1 space-y-1" data-testid="console-list">
             {s.consoles.map((c) => (
               <li
@@ -203,7 +226,7 @@ export function AccountSessionItem({
                     data-testid="console-revoke"
                     onClick={() => void revoke(c)}
                   >
-                    Revoke<span className="sr-only"> this console&apos;s key</span>
+                    {t.rich("revoke", { hidden: (chunks) => <span className="sr-only">{chunks}</span> })}
                   </button>
                 )}
               </li>

@@ -1,9 +1,11 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import type { AccountSessionList } from "@/lib/account/ownership";
 import { requestJson } from "@/components/account/api";
 import { claimThisBrowser } from "@/components/account/claim";
+import { useAccountErrorText } from "@/components/account/useAccountErrorText";
 import { hostKeyHeaders } from "@/components/live/hostKeyStore";
 import { AccountSessionItem } from "./AccountSessionItem";
 import { RetentionNote } from "./RetentionNote";
@@ -15,6 +17,8 @@ import { RetentionNote } from "./RetentionNote";
  * (`admin-sessions`). Loading first claims what this browser's keys hold.
  */
 export function MySessions({ all = false }: { all?: boolean }) {
+  const t = useTranslations("savedSessions");
+  const errorText = useAccountErrorText();
   const [list, setList] = useState<AccountSessionList | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
@@ -27,9 +31,9 @@ export function MySessions({ all = false }: { all?: boolean }) {
       setList(await requestJson<AccountSessionList>(path, { headers: hostKeyHeaders() }));
       setError(null);
     } catch (err) {
-      setError(err instanceof Error ? err.message : "Could not load your sessions.");
+      setError(errorText(err, "loadSessions"));
     }
-  }, [all]);
+  }, [all, errorText]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -47,13 +51,9 @@ export function MySessions({ all = false }: { all?: boolean }) {
   return (
     <section className="mt-6 space-y-3" aria-labelledby={headingId}>
       <h2 id={headingId} className="text-2xl font-semibold">
-        {all ? "Every session on this server" : "Your sessions"}
+        {all ? t("everyHeading") : t("yourSessions")}
       </h2>
-      <p className="text-slate-300">
-        {all
-          ? "You are this server's administrator: end or delete any teacher's session."
-          : "Sessions you started while signed in, those this browser held when you signed in, and those other teachers invited you to. Open any of them here: the replay, the exports, the share link, and the console of a live one."}
-      </p>
+      <p className="text-slate-300">{all ? t("adminLead") : t("accountLead")}</p>
       {!all && list && <RetentionNote policy={list.retention} admin={false} />}
       <p role="status" className="text-emerald-300">
         {notice}
@@ -63,11 +63,9 @@ export function MySessions({ all = false }: { all?: boolean }) {
           {error}
         </p>
       )}
-      {list === null && !error && <p>Loading…</p>}
-      {list && list.sessions.length === 0 && (
-        <p data-testid={`${testId}-empty`}>{all ? "No sessions yet." : "No sessions in your account yet."}</p>
-      )}
-      <ul className="space-y-3" data-testid={testId} aria-label={all ? "Every session" : "Your sessions"}>
+      {list === null && !error && <p>{t("loading")}</p>}
+      {list && list.sessions.length === 0 && <p data-testid={`${testId}-empty`}>{all ? t("noneYet") : t("noneInAccount")}</p>}
+      <ul className="space-y-3" data-testid={testId} aria-label={all ? t("every") : t("yourSessions")}>
         {list?.sessions.map((s) => (
           <AccountSessionItem key={s.id} session={s} say={say} reload={() => void load()} />
         ))}

@@ -1,27 +1,27 @@
+"use client";
+
+import { useTranslations } from "next-intl";
 import type { RetentionPolicy } from "@/lib/protocol/rest";
 
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
-
-function idleText(minutes: number | null): string {
-  if (!minutes) return "";
-  const span = minutes % 60 === 0 ? plural(minutes / 60, "hour") : plural(minutes, "minute");
-  return ` A live session with nobody connected and nothing happening for ${span} is ended automatically.`;
-}
-
 /** What the server keeps of a session and for how long, as the server is configured (docs/security.md says the same). */
-export function retentionText(policy: RetentionPolicy, admin: boolean): string {
-  const kept = "This server keeps each session's log (steps, polls, votes and student nicknames) for replays and exports.";
-  const ended =
-    policy.endedSessionDays === null
-      ? ` Ended sessions are kept until the server's operator deletes them.${admin ? " Set RETENTION_DAYS to delete them on a schedule." : ""}`
-      : ` Ended sessions are deleted ${plural(policy.endedSessionDays, "day")} after they end, with their students' sign-in tokens and any share link.`;
-  return kept + ended + idleText(policy.idleEndMinutes);
-}
-
 export function RetentionNote({ policy, admin }: { policy: RetentionPolicy; admin: boolean }) {
+  const t = useTranslations("savedSessions.retention");
+  const idle = policy.idleEndMinutes;
+  const env = (chunks: React.ReactNode) => (
+    <code translate="no" dir="ltr">
+      {chunks}
+    </code>
+  );
+  const ended =
+    policy.endedSessionDays !== null
+      ? t("deletedAfter", { days: policy.endedSessionDays })
+      : admin
+        ? t.rich("keptUntilDeletedAdmin", { env })
+        : t("keptUntilDeleted");
   return (
     <p className="text-slate-300" data-testid="retention-policy">
-      {retentionText(policy, admin)}
+      {t("kept")} {ended}
+      {idle ? <> {idle % 60 === 0 ? t("idleHours", { hours: idle / 60 }) : t("idleMinutes", { minutes: idle })}</> : null}
     </p>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useAccountState } from "@/components/account/useAccountState";
 import { MySessions } from "./MySessions";
 import { SessionsList } from "./SessionsList";
@@ -10,8 +11,9 @@ import { SessionsList } from "./SessionsList";
  * keys open, as before accounts.
  */
 export function SavedSessionsView() {
+  const t = useTranslations("savedSessions");
   const [load] = useAccountState();
-  if (load.status === "loading") return <p className="mt-4">Loading…</p>;
+  if (load.status === "loading") return <p className="mt-4">{t("loading")}</p>;
   const account = load.status === "ready" ? load.state.account : null;
   if (!account) return <SessionsList />;
   return (

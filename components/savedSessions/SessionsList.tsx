@@ -1,11 +1,14 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
+import { readReply } from "@/components/account/api";
+import { useAccountErrorText } from "@/components/account/useAccountErrorText";
 import { allHostKeys, hostKeyHeaders } from "@/components/live/hostKeyStore";
-import { MAX_HOST_KEYS_PER_REQUEST, readApi, type RetentionPolicy, type SessionDetail, type SessionList } from "@/lib/protocol/rest";
+import { MAX_HOST_KEYS_PER_REQUEST, type RetentionPolicy, type SessionDetail, type SessionList } from "@/lib/protocol/rest";
 import { RetentionNote } from "./RetentionNote";
 import { ShareLink } from "./ShareLink";
-import { EXPORTS, download, duration, setSharing } from "./sessionFiles";
+import { EXPORTS, download, setSharing, useDuration } from "./sessionFiles";
 
 /** A row of the list: what the API says about one session. */
 type SessionRow = SessionDetail;
@@ -16,6 +19,10 @@ type SessionRow = SessionDetail;
  * administrator signs in to see every session (ADMIN_TOKEN is for scripts).
  */
 export function SessionsList() {
+  const t = useTranslations("savedSessions");
+  const locale = useLocale();
+  const errorText = useAccountErrorText();
+  const duration = useDuration();
   const [rows, setRows] = useState<SessionRow[] | null>(null);
   const [scope, setScope] = useState<"host" | "admin">("host");
   const [error, setError] = useState<string | null>(null);
@@ -34,37 +41,30 @@ export function SessionsList() {
         });
         setRows((prev) => prev?.map((r) => (r.id === row.id ? { ...r, shared: share } : r)) ?? prev);
       })
-      .catch((e: Error) => setError(e.message));
+      .catch((err: unknown) => setError(errorText(err, "sharing")));
 
   const load = useCallback(() => {
     setError(null);
     setHeldKeys(allHostKeys().length);
     fetch("/api/sessions", { headers: hostKeyHeaders() })
       .then(async (res) => {
-        const reply = await readApi<SessionList>(res);
-        if (!reply.ok) throw new Error(reply.message || "Could not load sessions.");
-        const body = reply.body;
+        const body = await readReply<SessionList>(res);
         setRows(body.sessions);
         setScope(body.scope);
         setRetention(body.retention);
       })
-      .catch((err: Error) => setError(err.message));
-  }, []);
+      .catch((err: unknown) => setError(errorText(err, "loadSessionsList")));
+  }, [errorText]);
 
   useEffect(load, [load]);
 
   return (
     <div className="mt-4 space-y-6">
-      <p className="text-slate-300">
-        {scope === "admin"
-          ? "Every session on this server (admin)."
-          : "Sessions started in this browser. Share a replay to hand out its link: whoever has it sees the lesson and the results you revealed, never student names, individual votes or answers you did not reveal."}
-      </p>
+      <p className="text-slate-300">{scope === "admin" ? t("adminScope") : t("browserLead")}</p>
       {retention && <RetentionNote policy={retention} admin={scope === "admin"} />}
       {scope === "host" && heldKeys > MAX_HOST_KEYS_PER_REQUEST && (
         <p role="status" className="rounded-lg bg-slate-800 px-3 py-2" data-testid="sessions-truncated">
-          This browser started {heldKeys} sessions; the list shows the {MAX_HOST_KEYS_PER_REQUEST} most recent. Sign in to find all of them
-          in your account.
+          {t("truncated", { held: heldKeys, shown: MAX_HOST_KEYS_PER_REQUEST })}
         </p>
       )}
       {error && (
@@ -72,49 +72,55 @@ export function SessionsList() {
           {error}
         </p>
       )}
-      {rows === null && !error && <p role="status">Loading…</p>}
-      {rows && rows.length === 0 && (
-        <p data-testid="sessions-empty">No saved sessions {scope === "admin" ? "yet" : "from this browser yet"}.</p>
-      )}
+      {rows === null && !error && <p role="status">{t("loading")}</p>}
+      {rows && rows.length === 0 && <p data-testid="sessions-empty">{scope === "admin" ? t("noneSaved") : t("noneSavedHere")}</p>}
       {rows && rows.length > 0 && (
-        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Saved sessions table">
-          <table className="w-full min-w-[760px] text-left" data-testid="sessions-table">
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t("tableLabel")}>
+          <table className="w-full min-w-[760px] text-start" data-testid="sessions-table">
             <thead className="text-sm text-slate-400">
               <tr>
                 <th scope="col" className="py-2">
-                  Title
+                  {t("columns.title")}
                 </th>
-                <th scope="col">Date</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Peak students</th>
-                <th scope="col">Polls</th>
-                <th scope="col">Status</th>
-                <th scope="col">Open</th>
+                <th scope="col">{t("columns.date")}</th>
+                <th scope="col">{t("columns.duration")}</th>
+                <th scope="col">{t("columns.peak")}</th>
+                <th scope="col">{t("columns.polls")}</th>
+                <th scope="col">{t("columns.status")}</th>
+                <th scope="col">{t("columns.open")}</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((s) => (
                 <tr key={s.id} className="border-t border-slate-800 align-top" data-testid="session-row" data-code={s.code}>
-                  <td className="py-2 pr-3">
-                    <span className="font-semibold">{s.title || "Untitled"}</span>
-                    <span className="block font-mono text-sm text-slate-400">{s.code}</span>
+                  <td className="py-2 pe-3">
+                    {s.title ? (
+                      <span className="font-semibold" translate="no">
+                        {s.title}
+                      </span>
+                    ) : (
+                      <span className="font-semibold">{t("untitled")}</span>
+                    )}
+                    <span className="block font-mono text-sm text-slate-400" translate="no">
+                      {s.code}
+                    </span>
                   </td>
-                  <td className="pr-3">{new Date(s.createdAt).toLocaleString()}</td>
-                  <td className="pr-3">{duration(s.durationMs)}</td>
-                  <td className="pr-3">{s.peakParticipants}</td>
-                  <td className="pr-3">{s.pollCount}</td>
-                  <td className="pr-3">
+                  <td className="pe-3">{new Date(s.createdAt).toLocaleString(locale)}</td>
+                  <td className="pe-3">{duration(s.durationMs)}</td>
+                  <td className="pe-3">{s.peakParticipants}</td>
+                  <td className="pe-3">{s.pollCount}</td>
+                  <td className="pe-3">
                     {s.status === "live" ? (
                       <a className="text-emerald-300 underline" href={`/host/${s.code}`}>
-                        live: open console
+                        {t("liveOpenConsole")}
                       </a>
                     ) : (
-                      "ended"
+                      t("endedLower")
                     )}
                   </td>
                   <td className="space-x-3 whitespace-nowrap">
                     <a href={`/replay/${s.id}`} className="font-semibold text-sky-300 underline" data-testid="replay-link">
-                      Replay
+                      {t("replay")}
                     </a>
                     {EXPORTS.map((x) => (
                       <button
@@ -122,9 +128,9 @@ export function SessionsList() {
                         type="button"
                         className="text-sky-300 underline"
                         data-testid={x.testId}
-                        onClick={() => download(s.id, x.query).catch((e: Error) => setError(e.message))}
+                        onClick={() => download(s.id, x.query).catch((err: unknown) => setError(errorText(err, "exportFailed")))}
                       >
-                        {x.label}
+                        {t(`exports.${x.label}`)}
                       </button>
                     ))}
                     {scope === "host" && (
@@ -134,7 +140,7 @@ export function SessionsList() {
                         data-testid="share-toggle"
                         onClick={() => void changeSharing(s, !links[s.id] || !s.shared)}
                       >
-                        {links[s.id] ? "Stop sharing" : s.shared ? "Show share link" : "Share replay"}
+                        {links[s.id] ? t("stopSharing") : s.shared ? t("showShareLink") : t("share")}
                       </button>
                     )}
                     {links[s.id] && <ShareLink url={links[s.id]} />}

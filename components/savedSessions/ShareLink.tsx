@@ -1,22 +1,25 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 
 /** The link to hand out, with a copy button; the key lives in the fragment, so it never reaches a server log. */
 export function ShareLink({ url }: { url: string }) {
+  const t = useTranslations("savedSessions");
   const [copied, setCopied] = useState(false);
   return (
     <span className="mt-1 flex flex-wrap items-center gap-2">
       <label className="sr-only" htmlFor={`share-${url}`}>
-        Shared replay link
+        {t("shareLinkLabel")}
       </label>
       <input
         id={`share-${url}`}
         readOnly
         value={url}
+        dir="ltr"
         data-testid="share-link"
         onFocus={(e) => e.currentTarget.select()}
-        className="w-64 rounded border border-slate-600 bg-slate-950 px-2 py-1 font-mono text-xs"
+        className="w-64 max-w-full rounded border border-slate-600 bg-slate-950 px-2 py-1 font-mono text-xs"
       />
       <button
         type="button"
@@ -28,7 +31,7 @@ export function ShareLink({ url }: { url: string }) {
             .catch(() => setCopied(false))
         }
       >
-        {copied ? "Copied" : "Copy"}
+        {copied ? t("copied") : t("copy")}
       </button>
     </span>
   );
