@@ -25,7 +25,7 @@ export const FALLBACK_NAMESPACE = "lessonFallback";
  * Languages whose lesson catalog must hold every key English has (tests/i18n/catalogs.test.ts).
  * Any other language may hold a subset; the rest reads in English, marked as English.
  */
-export const LESSON_COMPLETE_LOCALES: readonly string[] = ["en", "de"];
+export const LESSON_COMPLETE_LOCALES: readonly string[] = ["en", "de", "es"];
 
 /**
  * cyrb53: a 53-bit string hash, plenty for a few hundred sentences (a test checks
