@@ -1,9 +1,9 @@
 import { ARROW_STYLES, BINDING_NOTE_STYLE, CURRENT_STROKE, NOTE_STYLE } from "@/components/theme";
 import { targetKey } from "@/lib/session/questions";
-import { QuestionMarker, SELECTED_STROKE, pickable, type ElementPicker } from "@/components/questions/picker";
+import { useTranslations } from "next-intl";
+import { QuestionMarker, SELECTED_STROKE, pickable, useAskLabel, type ElementPicker } from "@/components/questions/picker";
 import type { HeadLayout, RowLayout, TextBlock } from "./layout";
 import { CurrentArrowPulse, endMarker } from "./Markers";
-import { cardStepSpoken } from "@/lib/lesson/stepNumbers";
 
 /** The parts of the drawing, drawn where the layout says: a lifeline's head and one step's row. */
 
@@ -26,9 +26,11 @@ export function LifelineHead({ head, picker, stepIndex }: { head: HeadLayout; pi
   const { lifeline: l, box, colour } = head;
   const target = { kind: "lifeline" as const, stepIndex, lifeline: l.id };
   const selected = picker?.selected === targetKey(target);
+  const t = useTranslations("diagram");
+  const ask = useAskLabel();
   return (
     <>
-      <g data-lifeline={l.id} {...pickable(picker, target, `Lifeline ${l.name}`)}>
+      <g data-lifeline={l.id} {...pickable(picker, target, t("lifeline", { name: l.name }), ask)}>
         <rect
           x={box.x}
           y={box.y}
@@ -82,6 +84,8 @@ export function StepRow({
   picker?: ElementPicker;
 }) {
   const { step, index: i } = row;
+  const t = useTranslations("diagram");
+  const ask = useAskLabel();
   const isCurrent = i === stepIndex;
   const style = ARROW_STYLES[step.kind];
   const colour = step.failed ? "#fb7185" : isCurrent ? CURRENT_STROKE : style.stroke;
@@ -97,7 +101,7 @@ export function StepRow({
   // (data-step-label) and is said with the number where the mode moved the step. The column has no room to print it:
   // the header above the drawing shows it.
   const ordinal = i + 1;
-  const card = step.label !== ordinal ? cardStepSpoken(step.label) : null;
+  const card = step.label !== ordinal ? step.label : null;
   return (
     <g
       className={isCurrent ? "step-enter" : undefined}
@@ -106,8 +110,15 @@ export function StepRow({
       opacity={step.noop && !isCurrent ? 0.6 : 1}
     >
       {isCurrent && <rect x={2} y={row.top + 2} width={width - 4} height={row.height - 4} rx={10} fill="#facc15" opacity={0.12} />}
-      <g {...pickable(picker, stepTarget, `Step ${ordinal}, ${step.title}${card ? `, ${card}` : ""}`)}>
-        <title>{`Step ${ordinal}${card ? `, ${card}` : ""}`}</title>
+      <g
+        {...pickable(
+          picker,
+          stepTarget,
+          card ? t("stepCard", { step: ordinal, title: step.title, card }) : t("step", { step: ordinal, title: step.title }),
+          ask,
+        )}
+      >
+        <title>{card ? t("stepNumberCard", { step: ordinal, card }) : t("stepNumber", { step: ordinal })}</title>
         <circle
           data-testid="step-number"
           cx={cx}
@@ -131,7 +142,7 @@ export function StepRow({
         </text>
       </g>
       <QuestionMarker picker={picker} target={stepTarget} x={cx + r} y={cy - r} />
-      <g {...pickable(picker, arrowTarget, `Arrow of step ${i + 1}, ${step.title}`)}>
+      <g {...pickable(picker, arrowTarget, t("arrow", { step: i + 1, title: step.title }), ask)}>
         {picker?.selected === targetKey(arrowTarget) && (
           <path d={row.path} fill="none" stroke={SELECTED_STROKE} strokeWidth={style.width + 8} opacity={0.55} strokeLinecap="round" />
         )}
@@ -159,7 +170,7 @@ export function StepRow({
       </g>
       <QuestionMarker picker={picker} target={arrowTarget} {...row.arrowMarker} />
       {row.note && (
-        <g data-testid="diagram-note" {...pickable(picker, noteTarget, `Note of step ${i + 1}`)}>
+        <g data-testid="diagram-note" {...pickable(picker, noteTarget, t("note", { step: i + 1 }), ask)}>
           <rect
             {...row.note.frame}
             rx={6}

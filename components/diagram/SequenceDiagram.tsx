@@ -1,7 +1,8 @@
 "use client";
 
-import { stepHeading } from "@/lib/lesson/stepNumbers";
 import { memo, useId, useMemo } from "react";
+import { useTranslations } from "next-intl";
+import { useStepHeading } from "./useStepHeading";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import type { ElementPicker } from "@/components/questions/picker";
 import { CALLOUT_SCALES, QuestionCallout, calloutText, calloutWidths, type ShownQuestion } from "@/components/questions/ProjectorQuestion";
@@ -87,6 +88,8 @@ function Drawing({
   picker?: ElementPicker;
   question: ShownQuestion | null;
 }) {
+  const t = useTranslations("diagram");
+  const stepHeading = useStepHeading();
   const measure = measurer(box.family);
   // Keyed on the lesson's parts, not the lesson object: a view builds that object afresh on every snapshot.
   const { lifelines, steps } = scenario;
@@ -115,13 +118,11 @@ function Drawing({
     const bounds = { x: 4, y: 4, width: layout.width - 8, height: layout.height - 8 };
     // Each type size at its widths; a smaller one only when the larger finds no free space.
     const tiers = CALLOUT_SCALES.map((scale) =>
-      calloutWidths(layout.width, u).map((width) =>
-        calloutText(question, { lifelines, steps }, width * scale, u, measure, scale, layout.font.min),
-      ),
+      calloutWidths(layout.width, u).map((width) => calloutText(question, width * scale, u, measure, scale, layout.font.min)),
     );
     const chosen = chooseCallout(tiers, (size) => placeCallout({ size, anchor, bounds, drawn, live, gap: 1.2 * u }));
     return chosen && { text: chosen.size, at: chosen.at };
-  }, [question, lifelines, steps, layout, stepIndex, u, measure]);
+  }, [question, layout, stepIndex, u, measure]);
   const current = scenario.steps[stepIndex];
   const screen = fit === "screen";
   return (
@@ -137,7 +138,14 @@ function Drawing({
       style={screen ? { display: "block" } : { display: "block", width: "100%", height: "auto" }}
     >
       <title id={`${prefix}title`}>
-        {`Sequence diagram, ${scenario.title}: step ${stepIndex + 1} of ${scenario.steps.length}${current ? `, ${stepHeading(scenario.steps, stepIndex)}` : ""}`}
+        {current
+          ? t("titleAt", {
+              title: scenario.title,
+              step: stepIndex + 1,
+              total: scenario.steps.length,
+              heading: stepHeading(scenario.steps, stepIndex),
+            })
+          : t("title", { title: scenario.title, step: stepIndex + 1, total: scenario.steps.length })}
       </title>
       <desc id={`${prefix}desc`}>
         {scenario.steps

@@ -1,3 +1,4 @@
+import { useLocale, useTranslations } from "next-intl";
 import { LIFELINES } from "@/lib/lesson/card";
 import type { LessonDiagram, LessonLifeline } from "@/lib/lesson/model";
 import { ARROW_STYLES, CURRENT_STROKE, lifelineColour } from "@/components/theme";
@@ -19,12 +20,15 @@ export function StepTrail({
   stepIndex: number;
   picker?: ElementPicker;
 }) {
+  const t = useTranslations("diagram");
+  // Chrome beside the lesson's words is in the reader's language, also inside a list marked as the lesson's English.
+  const locale = useLocale();
   // Names in their lifeline's colour, the same colour as the drawing's heads (a teacher's lifelines too).
   const lifelines = scenario.lifelines ?? LIFELINES;
   const names: Record<string, string> = Object.fromEntries(lifelines.map((l) => [l.id, l.name]));
   const colours: Record<string, string> = Object.fromEntries(lifelines.map((l, i) => [l.id, lifelineColour(l, i)]));
   return (
-    <ol className="space-y-1.5" aria-label="Steps so far" data-testid="step-trail">
+    <ol className="space-y-1.5" aria-label={t("trail")} data-testid="step-trail">
       {scenario.steps.slice(0, stepIndex + 1).map((step, i) => {
         const current = i === stepIndex;
         const row = `flex items-center gap-3 rounded-lg px-2 py-1.5 ${current ? "step-enter bg-yellow-300/10 ring-1 ring-yellow-300/60" : ""}`;
@@ -45,8 +49,8 @@ export function StepTrail({
             <span className="min-w-0 flex-1">
               <span className={`block font-bold ${step.failed ? "text-rose-300" : current ? "text-yellow-100" : "text-slate-100"}`}>
                 {step.title}
-                {step.noop ? " (nothing to write)" : ""}
-                {step.failed ? " ✕ fails" : ""}
+                {step.noop && <span lang={locale}> {t("nothingToWrite")}</span>}
+                {step.failed && <span lang={locale}> {t("fails")}</span>}
                 {card !== null && (
                   <>
                     {" "}
@@ -56,7 +60,7 @@ export function StepTrail({
               </span>
               <span className="block text-sm text-slate-300">
                 <span style={{ color: colours[step.from] }}>{names[step.from]}</span>
-                {step.from === step.to ? " (itself)" : " → "}
+                {step.from === step.to ? <span lang={locale}> {t("itself")}</span> : " → "}
                 {step.from !== step.to && <span style={{ color: colours[step.to] }}>{names[step.to]}</span>}
               </span>
             </span>
@@ -68,7 +72,10 @@ export function StepTrail({
                 data-count={asked}
               >
                 {asked}
-                <span className="sr-only"> {asked === 1 ? "question" : "questions"}</span>
+                <span className="sr-only" lang={locale}>
+                  {" "}
+                  {t("questionsHere", { count: asked })}
+                </span>
               </span>
             )}
             <ArrowSample step={step} current={current} />
@@ -80,7 +87,7 @@ export function StepTrail({
             <li key={`${step.label}-${i}`} aria-current={current ? "step" : undefined}>
               <button
                 type="button"
-                className={`${row} w-full text-left ${selected ? "outline outline-2 outline-sky-400" : ""}`}
+                className={`${row} w-full text-start ${selected ? "outline outline-2 outline-sky-400" : ""}`}
                 aria-pressed={selected}
                 data-testid="diagram-element"
                 data-element={`step:${i}`}

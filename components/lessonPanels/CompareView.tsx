@@ -1,6 +1,6 @@
+import { useLocale, useTranslations } from "next-intl";
 import { compareTimeline, getScenario, scenarioVersion, type BindingMode, type Scenario } from "@/lib/lesson";
 import { scenarioName } from "@/components/theme";
-import { cardStepTag } from "@/lib/lesson/stepNumbers";
 
 const PARTNER: Record<BindingMode, BindingMode> = {
   WaitForFirstConsumer: "Immediate",
@@ -13,6 +13,8 @@ const PARTNER: Record<BindingMode, BindingMode> = {
  * The first row where they part is marked and explained.
  */
 export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
+  const t = useTranslations("panels");
+  const locale = useLocale();
   const partnerMode = PARTNER[scenario.mode];
   const partner = getScenario(partnerMode, "standard", scenarioVersion(scenario));
   const [left, right] = scenario.mode === "Immediate" ? [partner, scenario] : [scenario, partner];
@@ -20,17 +22,27 @@ export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepI
   const currentSide = left === scenario ? "a" : "b";
   return (
     <section aria-labelledby="compare-heading" data-testid="compare-view" className="space-y-2">
+      {/* The scenarios' names and steps are the built-in lesson's own words (English until translated). */}
       <h3 id="compare-heading" className="font-semibold">
-        {scenarioName(left)} vs {scenarioName(right)}
+        {t.rich("versus", {
+          left: scenarioName(left),
+          right: scenarioName(right),
+          a: (chunks) => <span lang="en">{chunks}</span>,
+          b: (chunks) => <span lang="en">{chunks}</span>,
+        })}
       </h3>
-      <table className="w-full text-left text-sm">
+      <table className="w-full text-start text-sm">
         <thead className="text-slate-400">
           <tr>
             <th scope="col" className="w-10">
               #
             </th>
-            <th scope="col">{scenarioName(left)}</th>
-            <th scope="col">{scenarioName(right)}</th>
+            <th scope="col" lang="en">
+              {scenarioName(left)}
+            </th>
+            <th scope="col" lang="en">
+              {scenarioName(right)}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -49,12 +61,22 @@ export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepI
                   const step = row[side];
                   const mine = here && side === currentSide;
                   return (
-                    <td key={side} className={`py-1 pr-2 ${mine ? "font-bold text-yellow-200" : ""} ${!row.same ? "bg-slate-800/60" : ""}`}>
+                    <td
+                      key={side}
+                      className={`py-1 pe-2 ${mine ? "font-bold text-yellow-200" : ""} ${!row.same ? "bg-slate-800/60" : ""}`}
+                      lang="en"
+                    >
                       {/* The row's number is the step's in both tracks; the card's number only where it differs. */}
-                      {step
-                        ? `${step.title}${step.label !== row.moment + 1 ? ` (${cardStepTag(step.label)})` : ""}${step.noop ? " (nothing)" : ""}${step.failed ? " ✕" : ""}`
-                        : "—"}
-                      {mine && <span className="sr-only"> (the class is here)</span>}
+                      {step ? step.title : "—"}
+                      {step && step.label !== row.moment + 1 && <span lang={locale}> {t("cardStep", { card: step.label })}</span>}
+                      {step?.noop && <span lang={locale}> {t("nothing")}</span>}
+                      {step?.failed && " ✕"}
+                      {mine && (
+                        <span className="sr-only" lang={locale}>
+                          {" "}
+                          {t("classHere")}
+                        </span>
+                      )}
                     </td>
                   );
                 })}
@@ -65,7 +87,8 @@ export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepI
       </table>
       {comparison.firstDivergence !== null && (
         <p className="rounded-lg border border-rose-400/60 bg-rose-950/40 px-3 py-2" data-testid="compare-divergence">
-          <strong>They part at moment {comparison.firstDivergence + 1}.</strong> {comparison.divergenceExplanation}
+          <strong>{t("partAt", { moment: comparison.firstDivergence + 1 })}</strong>{" "}
+          <span lang="en">{comparison.divergenceExplanation}</span>
         </p>
       )}
     </section>

@@ -2,14 +2,15 @@
 
 import { moveWithinGroup } from "@/components/host/focus";
 import { useState } from "react";
+import { useTranslations } from "next-intl";
+import { useStepHeading } from "@/components/diagram/useStepHeading";
 import { assertNever } from "@/lib/assertNever";
 import { FIDELITY_NOTES, NOT_SHOWN, type Scenario } from "@/lib/lesson";
 import { PROJECTOR_PANELS, type ProjectorPanel } from "@/lib/session/types";
 import { ObjectInspector } from "./ObjectInspector";
 import { TopologyPanel } from "./TopologyPanel";
 import { CompareView } from "./CompareView";
-import { PANEL_LABELS } from "./panelLabels";
-import { stepHeading } from "@/lib/lesson/stepNumbers";
+import { PANEL_LABELS, usePanelLabel } from "./panelLabels";
 
 export { PANEL_LABELS };
 
@@ -38,31 +39,34 @@ export function PanelBody({
 
 /** Per-step expanders for what the card simplifies, and the card's "not shown" list. */
 export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
+  const t = useTranslations("panels");
+  const stepHeading = useStepHeading();
   const step = scenario.steps[stepIndex];
+  // The deep dives, the notes and the "not shown" list are the built-in lesson's own words: English until translated.
   return (
     <section aria-labelledby="hood-heading" data-testid="under-the-hood" className="space-y-2">
       <h3 id="hood-heading" className="font-semibold">
-        Under the hood: {stepHeading(scenario.steps, stepIndex)}
+        {t.rich("hoodHeading", { step: stepHeading(scenario.steps, stepIndex), lesson: (chunks) => <span lang="en">{chunks}</span> })}
       </h3>
       {step?.underTheHood?.length ? (
         step.underTheHood.map((u) => (
-          <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2">
+          <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2" lang="en">
             <summary className="cursor-pointer font-medium text-sky-200">{u.title}</summary>
             <p className="mt-1 whitespace-pre-line text-slate-200">{u.body}</p>
           </details>
         ))
       ) : (
-        <p className="text-slate-400">The card tells the whole story of this step.</p>
+        <p className="text-slate-400">{t("wholeStory")}</p>
       )}
-      <h4 className="pt-2 font-semibold">How the card simplifies</h4>
-      <ul className="list-disc space-y-1 pl-5 text-slate-200" data-testid="fidelity-notes">
+      <h4 className="pt-2 font-semibold">{t("howSimplifies")}</h4>
+      <ul className="list-disc space-y-1 ps-5 text-slate-200" data-testid="fidelity-notes" lang="en">
         {FIDELITY_NOTES.map((n) => (
           <li key={n}>{n}</li>
         ))}
       </ul>
-      <h4 className="pt-2 font-semibold">Not shown on the card</h4>
+      <h4 className="pt-2 font-semibold">{t("notShown")}</h4>
       {NOT_SHOWN.map((u) => (
-        <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2">
+        <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2" lang="en">
           <summary className="cursor-pointer font-medium text-sky-200">{u.title}</summary>
           <p className="mt-1 whitespace-pre-line text-slate-200">{u.body}</p>
         </details>
@@ -77,11 +81,13 @@ export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; step
  * away so the step stays readable.
  */
 export function LessonPanels({ scenario, stepIndex, audience }: { scenario: Scenario; stepIndex: number; audience: "host" | "student" }) {
+  const t = useTranslations("panels");
+  const label = usePanelLabel();
   const [panel, setPanel] = useState<Exclude<ProjectorPanel, "none">>("objects");
   const tabs = PROJECTOR_PANELS.filter((p): p is Exclude<ProjectorPanel, "none"> => p !== "none");
   const body = (
     <div className="space-y-3">
-      <div className="flex flex-wrap gap-2" role="group" aria-label="Lesson panels" data-own-keys="" onKeyDown={moveWithinGroup}>
+      <div className="flex flex-wrap gap-2" role="group" aria-label={t("group")} data-own-keys="" onKeyDown={moveWithinGroup}>
         {tabs.map((p) => (
           <button
             key={p}
@@ -91,7 +97,7 @@ export function LessonPanels({ scenario, stepIndex, audience }: { scenario: Scen
             data-testid={`panel-${p}`}
             className={`rounded-lg px-3 py-2 text-sm font-semibold ${p === panel ? "bg-slate-100 text-slate-950" : "border border-slate-600 text-slate-100"}`}
           >
-            {PANEL_LABELS[p]}
+            {label(p)}
           </button>
         ))}
       </div>
@@ -101,7 +107,7 @@ export function LessonPanels({ scenario, stepIndex, audience }: { scenario: Scen
   // On a phone the student's wrapper (StudentLessonPanels) folds this away.
   if (audience === "student") return body;
   return (
-    <section className="rounded-xl border border-slate-700 bg-slate-900/60 p-3" data-testid="lesson-panels" aria-label="Lesson panels">
+    <section className="rounded-xl border border-slate-700 bg-slate-900/60 p-3" data-testid="lesson-panels" aria-label={t("group")}>
       {body}
     </section>
   );

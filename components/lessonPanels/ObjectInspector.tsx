@@ -2,6 +2,8 @@
 
 import { moveWithinGroup } from "@/components/host/focus";
 import { useMemo, useState } from "react";
+import { useTranslations } from "next-intl";
+import { Kube, k8s } from "@/components/i18n/Kube";
 import { assertNever } from "@/lib/assertNever";
 import {
   describeEventMessage,
@@ -77,22 +79,25 @@ export function useObjectViews(scenario: Scenario, stepIndex: number) {
 
 /** One object's YAML with the changed lines marked (for sight and for screen readers). */
 export function YamlBlock({ view, className }: { view: ObjectView & { yaml: string }; className: string }) {
+  const t = useTranslations("panels");
+  // YAML as Kubernetes prints it: never translated, left to right in every language; only the marks around it are ours.
   return (
     <pre
       className={className}
       data-testid="inspector-yaml"
       data-kind={view.kind}
-      aria-label={`${view.kind} YAML at this step; ${view.changed.size} lines changed`}
+      aria-label={t("yamlLabel", { kind: view.kind, count: view.changed.size })}
       tabIndex={0}
+      dir="ltr"
     >
       {view.yaml.split("\n").map((line, i) =>
         view.changed.has(i) ? (
           <mark key={i} data-changed="true" className="block bg-amber-400/20 text-amber-100">
-            <span className="sr-only">changed: </span>
-            {line}
+            <span className="sr-only">{t("changedLine")} </span>
+            <span translate="no">{line}</span>
           </mark>
         ) : (
-          <span key={i} className="block text-slate-200">
+          <span key={i} className="block text-slate-200" translate="no">
             {line || " "}
           </span>
         ),
@@ -120,25 +125,26 @@ export function EventList({
   cardsOnly?: boolean;
   compact?: boolean;
 }) {
+  const t = useTranslations("panels");
   return (
     <div className="@container">
       {!cardsOnly && (
         <table className="hidden w-full text-left text-[0.8125rem] @3xl:table" data-testid="events-table">
           <thead className="text-slate-400">
             <tr>
-              <th scope="col" className="pr-3">
-                Object
+              <th scope="col" className="pe-3">
+                {t("colObject")}
               </th>
-              <th scope="col" className="pr-3">
-                Type
+              <th scope="col" className="pe-3">
+                {t("colType")}
               </th>
-              <th scope="col" className="pr-3">
-                Reason
+              <th scope="col" className="pe-3">
+                {t("colReason")}
               </th>
-              <th scope="col" className="pr-3">
-                From
+              <th scope="col" className="pe-3">
+                {t("colFrom")}
               </th>
-              <th scope="col">Message</th>
+              <th scope="col">{t("colMessage")}</th>
             </tr>
           </thead>
           <tbody>
@@ -148,11 +154,24 @@ export function EventList({
                 data-reason={e.reason}
                 className={`align-top ${i >= firstNew ? "bg-amber-400/15" : ""} ${e.type === "Warning" ? "text-rose-200" : "text-slate-200"}`}
               >
-                <td className="py-1 pr-3 font-mono">{e.involvedObject}</td>
-                <td className="py-1 pr-3">{e.type}</td>
-                <td className="py-1 pr-3 font-semibold">{e.reason}</td>
-                <td className="py-1 pr-3 font-mono [overflow-wrap:anywhere]">{e.from}</td>
-                <td className="py-1 font-mono whitespace-pre-wrap [overflow-wrap:anywhere]" data-testid="event-message">
+                <td className="py-1 pe-3 font-mono" dir="ltr" translate="no">
+                  {e.involvedObject}
+                </td>
+                <td className="py-1 pe-3" dir="ltr" translate="no">
+                  {e.type}
+                </td>
+                <td className="py-1 pe-3 font-semibold" dir="ltr" translate="no" data-testid="event-reason">
+                  {e.reason}
+                </td>
+                <td className="py-1 pe-3 font-mono [overflow-wrap:anywhere]" dir="ltr" translate="no">
+                  {e.from}
+                </td>
+                <td
+                  className="py-1 font-mono whitespace-pre-wrap [overflow-wrap:anywhere]"
+                  data-testid="event-message"
+                  dir="ltr"
+                  translate="no"
+                >
                   {describeEventMessage(e, version)}
                 </td>
               </tr>
@@ -171,17 +190,26 @@ export function EventList({
           >
             <p className="flex flex-wrap gap-x-3">
               <span className="font-semibold">
-                {e.type} · {e.reason}
-                {i >= firstNew && <span className="sr-only"> (new)</span>}
+                <Kube>
+                  {e.type} · <span data-testid="event-reason">{e.reason}</span>
+                </Kube>
+                {i >= firstNew && <span className="sr-only"> {t("newEvent")}</span>}
               </span>
-              <span className="font-mono [overflow-wrap:anywhere]">{e.involvedObject}</span>
-              {compact && <span className="text-slate-300 [overflow-wrap:anywhere]">from {e.from}</span>}
+              <span className="font-mono [overflow-wrap:anywhere]" dir="ltr" translate="no">
+                {e.involvedObject}
+              </span>
+              {compact && <span className="text-slate-300 [overflow-wrap:anywhere]">{t.rich("from", { from: e.from, k8s })}</span>}
             </p>
             {/* On the projector the message is set in the narrower sans face: read from afar, and it must fit whole. */}
-            <p className={`${compact ? "" : "font-mono"} whitespace-pre-wrap [overflow-wrap:anywhere]`} data-testid="event-message">
+            <p
+              className={`${compact ? "" : "font-mono"} whitespace-pre-wrap [overflow-wrap:anywhere]`}
+              data-testid="event-message"
+              dir="ltr"
+              translate="no"
+            >
               {describeEventMessage(e, version)}
             </p>
-            {!compact && <p className="font-mono text-slate-300 [overflow-wrap:anywhere]">from {e.from}</p>}
+            {!compact && <p className="font-mono text-slate-300 [overflow-wrap:anywhere]">{t.rich("from", { from: e.from, k8s })}</p>}
           </li>
         ))}
       </ol>
@@ -194,6 +222,7 @@ export function EventList({
  * changed since the previous step highlighted, and the Events table.
  */
 export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; stepIndex: number }) {
+  const t = useTranslations("panels");
   const [kind, setKind] = useState<Kind>("PersistentVolumeClaim");
   const { before, after, views } = useObjectViews(scenario, stepIndex);
   const selected = views.find((v) => v.kind === kind)!;
@@ -202,9 +231,9 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
   return (
     <section aria-labelledby="inspector-heading" data-testid="object-inspector" className="space-y-3">
       <h3 id="inspector-heading" className="sr-only">
-        Object inspector
+        {t("inspector")}
       </h3>
-      <div className="flex flex-wrap gap-2" role="group" aria-label="Objects" data-own-keys="" onKeyDown={moveWithinGroup}>
+      <div className="flex flex-wrap gap-2" role="group" aria-label={t("objectsGroup")} data-own-keys="" onKeyDown={moveWithinGroup}>
         {views.map((v) => (
           <button
             key={v.kind}
@@ -218,9 +247,9 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
               v.kind === kind ? "border-sky-300 bg-sky-400 text-slate-950" : "border-slate-600 text-slate-100"
             } disabled:border-slate-800 disabled:text-slate-500`}
           >
-            {SHORT[v.kind]}
+            <Kube>{SHORT[v.kind]}</Kube>
             {v.yaml && v.changed.size > 0 && (
-              <span className="ml-1 text-amber-400" aria-label={v.created ? " (new)" : " (changed)"}>
+              <span className="ms-1 text-amber-400" aria-label={v.created ? t("new") : t("changed")}>
                 ●
               </span>
             )}
@@ -233,23 +262,20 @@ export function ObjectInspector({ scenario, stepIndex }: { scenario: Scenario; s
           className="max-h-[28rem] overflow-auto rounded-lg border border-slate-700 bg-slate-950 p-3 text-[0.8125rem] leading-5"
         />
       ) : (
-        <p className="text-slate-400">{SHORT[selected.kind]} does not exist yet.</p>
+        <p className="text-slate-400">{t.rich("notYet", { kind: SHORT[selected.kind], k8s })}</p>
       )}
-      {selected.yaml && (
-        <p className="text-xs text-slate-400">
-          Keys in kubectl get -o yaml order; creationTimestamp, resourceVersion, managedFields, IPs and container IDs left out.
-        </p>
-      )}
+      {selected.yaml && <p className="text-xs text-slate-400">{t.rich("yamlNote", { k8s })}</p>}
       <div>
         <h4 className="font-semibold">
-          Events{" "}
-          <span className="font-normal text-slate-400">
-            (as kubectl describe prints them on {versionLabel(scenarioVersion(scenario))}
-            {newEvents > 0 ? `; ${newEvents} new` : ""})
-          </span>
+          {t.rich("eventsHeading", {
+            version: versionLabel(scenarioVersion(scenario)),
+            fresh: Math.max(0, newEvents),
+            k8s,
+            note: (chunks) => <span className="font-normal text-slate-400">{chunks}</span>,
+          })}
         </h4>
         {after.events.length === 0 ? (
-          <p className="text-slate-400">No events yet.</p>
+          <p className="text-slate-400">{t("noEvents")}</p>
         ) : (
           <div className="mt-2">
             <EventList events={after.events} firstNew={before.events.length} version={scenarioVersion(scenario)} />

@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { PollOption } from "@/lib/session/types";
 import type { PollResults } from "@/lib/session/views";
 
@@ -12,6 +13,7 @@ export function TallyBars({
   highlightId,
   large,
   notes,
+  optionWords,
   testId = "poll-tally",
 }: {
   options: PollOption[];
@@ -21,16 +23,14 @@ export function TallyBars({
   large?: boolean;
   /** Each option's explanation under its bar (once revealed, when the options carry one). */
   notes?: boolean;
+  /** Whose words the options are (pollWords in components/projector/ProjectorView.tsx): a teacher's are never translated. */
+  optionWords?: { lang?: string; translate?: "no" };
   testId?: string;
 }) {
+  const t = useTranslations("tally");
   const max = Math.max(1, ...Object.values(results.counts));
   return (
-    <div
-      data-testid={testId}
-      data-total={results.total}
-      aria-label={`Results: ${results.total} ${results.total === 1 ? "vote" : "votes"}`}
-      role="group"
-    >
+    <div data-testid={testId} data-total={results.total} aria-label={t("results", { total: results.total })} role="group">
       <ul className="space-y-2">
         {options.map((o) => {
           const n = results.counts[o.id] ?? 0;
@@ -41,13 +41,11 @@ export function TallyBars({
               <div className="flex items-baseline justify-between gap-3">
                 <span className={`min-w-0 [overflow-wrap:anywhere] ${correct ? "font-bold text-emerald-200" : ""}`}>
                   {correct && <span aria-hidden="true">✓ </span>}
-                  {o.text}
-                  {correct && <span className="sr-only"> (correct answer)</span>}
-                  {highlightId === o.id && <span className="ml-2 rounded bg-sky-400/20 px-1.5 text-sm text-sky-200">your vote</span>}
+                  <span {...optionWords}>{o.text}</span>
+                  {correct && <span className="sr-only"> {t("correctAnswer")}</span>}
+                  {highlightId === o.id && <span className="ms-2 rounded bg-sky-400/20 px-1.5 text-sm text-sky-200">{t("yourVote")}</span>}
                 </span>
-                <span className="shrink-0 tabular-nums text-slate-200">
-                  {n} · {pct}%
-                </span>
+                <span className="shrink-0 tabular-nums text-slate-200">{t("count", { count: n, percent: pct })}</span>
               </div>
               <div className={`mt-1 overflow-hidden rounded bg-slate-800 ${large ? "h-5" : "h-3"}`} aria-hidden="true">
                 <div className={`h-full rounded ${correct ? "bg-emerald-400" : "bg-sky-400"}`} style={{ width: `${(n / max) * 100}%` }} />
@@ -56,6 +54,7 @@ export function TallyBars({
                 <p
                   className={`mt-1 text-[0.9em] [overflow-wrap:anywhere] ${correct ? "text-emerald-200" : "text-slate-200"}`}
                   data-testid="poll-option-note"
+                  {...optionWords}
                 >
                   {o.note}
                 </p>

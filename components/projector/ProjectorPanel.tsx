@@ -1,15 +1,17 @@
 "use client";
 
 import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useTranslations } from "next-intl";
+import { k8s } from "@/components/i18n/Kube";
+import { useStepHeading } from "@/components/diagram/useStepHeading";
 import { assertNever } from "@/lib/assertNever";
 import { FIDELITY_NOTES, scenarioVersion, versionLabel, type Scenario } from "@/lib/lesson";
 import { deepDivesAt } from "@/lib/session/rules";
 import type { ProjectorFocus, ProjectorPanel as Panel } from "@/lib/session/types";
 import { EventList, SHORT, useObjectViews, YamlBlock } from "@/components/lessonPanels/ObjectInspector";
+import { usePanelLabel } from "@/components/lessonPanels/panelLabels";
 import { TopologyPanel } from "@/components/lessonPanels/TopologyPanel";
 import { CompareView } from "@/components/lessonPanels/CompareView";
-import { PANEL_LABELS } from "@/components/lessonPanels/panelLabels";
-import { stepHeading } from "@/lib/lesson/stepNumbers";
 
 /**
  * A side panel on the projector. Nobody can click or scroll there, so the
@@ -28,10 +30,11 @@ export function ProjectorPanel({
   scenario: Scenario;
   stepIndex: number;
 }) {
+  const label = usePanelLabel();
   return (
     <section
       className="flex min-h-0 min-w-0 flex-col rounded-2xl border border-slate-700 bg-slate-900 p-[0.5rem] text-[0.8rem]"
-      aria-label={PANEL_LABELS[panel]}
+      aria-label={label(panel)}
       data-testid="projector-panel-content"
     >
       <FitColumns key={`${panel}:${focus.object}:${focus.deepDive}:${scenario.mode}:${scenario.variant}:${stepIndex}`}>
@@ -68,19 +71,23 @@ function PanelContent({
 
 /** One object's YAML, or the Events with every message whole. */
 function Objects({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenario: Scenario; stepIndex: number }) {
+  const t = useTranslations("projector");
+  const tp = useTranslations("panels");
   const { before, after, views } = useObjectViews(scenario, stepIndex);
   if (focus.object === "events") {
     const fresh = after.events.length - before.events.length;
     return (
       <div data-testid="projector-events" className="text-[0.78rem] leading-snug">
         <h3 className="mb-2 font-semibold">
-          Events{" "}
-          <span className="font-normal text-slate-300">
-            as kubectl describe prints them ({versionLabel(scenarioVersion(scenario))}){fresh > 0 ? `; ${fresh} new` : ""}
-          </span>
+          {t.rich("eventsHeading", {
+            version: versionLabel(scenarioVersion(scenario)),
+            fresh: Math.max(0, fresh),
+            k8s,
+            note: (chunks) => <span className="font-normal text-slate-300">{chunks}</span>,
+          })}
         </h3>
         {after.events.length === 0 ? (
-          <p className="text-slate-300">No events yet.</p>
+          <p className="text-slate-300">{tp("noEvents")}</p>
         ) : (
           <EventList events={after.events} firstNew={before.events.length} version={scenarioVersion(scenario)} cardsOnly compact />
         )}
@@ -91,11 +98,13 @@ function Objects({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenar
   return (
     <div>
       <h3 className="mb-2 font-semibold">
-        {view.kind}
+        <span dir="ltr" translate="no">
+          {view.kind}
+        </span>
         {view.yaml && (
           <span className="font-normal text-slate-300">
             {" "}
-            · {view.created ? "new at this step" : `${view.changed.size} ${view.changed.size === 1 ? "line" : "lines"} changed`}
+            · {view.created ? t("newAtStep") : t("linesChanged", { count: view.changed.size })}
           </span>
         )}
       </h3>
@@ -105,7 +114,7 @@ function Objects({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenar
           className="whitespace-pre-wrap font-mono text-[length:inherit] leading-snug [overflow-wrap:anywhere] [&>*]:pl-[2ch] [&>*]:[text-indent:-2ch]"
         />
       ) : (
-        <p className="text-slate-300">{SHORT[view.kind]} does not exist yet.</p>
+        <p className="text-slate-300">{tp.rich("notYet", { kind: SHORT[view.kind], k8s })}</p>
       )}
     </div>
   );
@@ -113,22 +122,27 @@ function Objects({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenar
 
 /** The deep dive the teacher opened (the step's first when none), with the others named. */
 function DeepDive({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scenario: Scenario; stepIndex: number }) {
+  const t = useTranslations("projector");
+  const stepHeading = useStepHeading();
   const step = scenario.steps[stepIndex];
   const dives = deepDivesAt({ mode: scenario.mode, variant: scenario.variant, stepIndex });
   const own = step?.underTheHood ?? [];
   const open = dives.find((d) => d.title === focus.deepDive) ?? own[0] ?? null;
   return (
     <div data-testid="under-the-hood" className="space-y-2">
-      <h3 className="font-semibold">Under the hood: {stepHeading(scenario.steps, stepIndex)}</h3>
+      <h3 className="font-semibold">
+        {t.rich("hoodHeading", { step: stepHeading(scenario.steps, stepIndex), lesson: (chunks) => <span lang="en">{chunks}</span> })}
+      </h3>
       {open ? (
-        <article className="rounded-lg bg-slate-800/70 px-3 py-2" data-testid="deep-dive" data-title={open.title}>
+        // The deep dives are the built-in lesson's own words: English until the lesson is translated.
+        <article className="rounded-lg bg-slate-800/70 px-3 py-2" data-testid="deep-dive" data-title={open.title} lang="en">
           <h4 className="font-semibold text-sky-200">{open.title}</h4>
           <p className="mt-1 whitespace-pre-line">{open.body}</p>
         </article>
       ) : (
         <>
-          <p className="text-slate-300">The card tells the whole story of this step. How it simplifies:</p>
-          <ul className="list-disc space-y-1 pl-5" data-testid="fidelity-notes">
+          <p className="text-slate-300">{t("wholeStory")}</p>
+          <ul className="list-disc space-y-1 ps-5" data-testid="fidelity-notes" lang="en">
             {FIDELITY_NOTES.map((n) => (
               <li key={n}>{n}</li>
             ))}
@@ -137,11 +151,13 @@ function DeepDive({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scena
       )}
       {own.length > 1 && (
         <p className="text-slate-300">
-          Also at this step:{" "}
-          {own
-            .filter((d) => d !== open)
-            .map((d) => d.title)
-            .join(" · ")}
+          {t.rich("alsoHere", {
+            titles: own
+              .filter((d) => d !== open)
+              .map((d) => d.title)
+              .join(" · "),
+            lesson: (chunks) => <span lang="en">{chunks}</span>,
+          })}
         </p>
       )}
     </div>

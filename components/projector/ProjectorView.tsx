@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useTranslations } from "next-intl";
 import { readHostKey } from "@/components/live/hostKeyStore";
 import { useJoinInfo } from "@/components/classroom/useJoinInfo";
 import { useLessonDiagram } from "@/components/live/useLesson";
@@ -15,10 +16,13 @@ import { TallyBars } from "@/components/poll/TallyBars";
 import { useLiveResults } from "@/components/poll/useLiveResults";
 import { Countdown } from "@/components/poll/Countdown";
 import { VoteProgress } from "@/components/poll/VoteProgress";
-import { describeTarget, type LessonNames } from "@/lib/session/questions";
+import { type LessonNames } from "@/lib/session/questions";
+import { useDescribeTarget } from "@/components/i18n/useDescribeTarget";
+import { RoomLanguage } from "./RoomLanguage";
 import { ProjectorPanel } from "./ProjectorPanel";
 import { useFitToHeight } from "./useFitToHeight";
 import type { ShownQuestion } from "@/components/questions/ProjectorQuestion";
+import { LIFELINES } from "@/lib/lesson/card";
 
 /** The teacher's own projector window (same browser) presents the host key, so it still opens once the room is locked. */
 function useStoredHostKey(code: string): string | undefined | null {
@@ -35,7 +39,9 @@ export function ProjectorView({ code }: { code: string }) {
     <div data-projector="">
       <LiveSessionProvider role="projector" code={code} hostKey={hostKey}>
         <SessionGate>
-          <Projector code={code} />
+          <RoomLanguage>
+            <Projector code={code} />
+          </RoomLanguage>
         </SessionGate>
       </LiveSessionProvider>
     </div>
@@ -49,6 +55,7 @@ export function ProjectorView({ code }: { code: string }) {
  * it shows; poll results appear only when the teacher shows them.
  */
 function Projector({ code }: { code: string }) {
+  const t = useTranslations("projector");
   const snapshot = usePublicSnapshot();
   const { diagram, scenario, custom } = useLessonDiagram(snapshot);
   const shownQuestion = useShownQuestion(snapshot, custom ? diagram : undefined);
@@ -85,10 +92,11 @@ function Projector({ code }: { code: string }) {
       data-testid="projector"
       data-state={snapshot.status}
     >
-      <h1 className="sr-only">{snapshot.title ? `${snapshot.title}, on the projector` : `Room ${code} on the projector`}</h1>
+      <h1 className="sr-only">{snapshot.title ? t("heading", { title: snapshot.title }) : t("headingRoom", { code })}</h1>
       <header className="flex items-start gap-[1rem]">
         <div className="min-w-0 flex-1 space-y-[0.3rem]">
-          <StepHeader scenario={diagram} snapshot={snapshot} large />
+          {/* The built-in lesson's own words are English until they are translated; a teacher's are as they wrote them. */}
+          <StepHeader scenario={diagram} snapshot={snapshot} large lessonLang={custom ? undefined : "en"} />
           {!custom && (
             <div className="flex flex-wrap items-center gap-[0.5rem] text-[0.875rem]">
               <ModeBadge mode={snapshot.mode} scenario={scenario} version={snapshot.kubeVersion} large />
@@ -101,7 +109,14 @@ function Projector({ code }: { code: string }) {
       {snapshot.status !== "ended" && <ClassPaused paused={snapshot.paused} large />}
       <div className="grid min-h-0 gap-[0.5rem]" style={{ gridTemplateColumns: side ? `minmax(0,1fr) ${side}` : "minmax(0,1fr)" }}>
         {/* One renderer for the built-in lesson and a teacher's own, filling the screen's own pixels. */}
-        <div className="min-h-0 min-w-0" data-testid="projector-diagram">
+        {/* Left to right in every language: the lifelines keep their order (You on the left). */}
+        <div
+          className="min-h-0 min-w-0"
+          data-testid="projector-diagram"
+          dir="ltr"
+          lang={custom ? undefined : "en"}
+          translate={custom ? "no" : undefined}
+        >
           <SequenceDiagram
             scenario={diagram}
             stepIndex={snapshot.stepIndex}
@@ -118,7 +133,7 @@ function Projector({ code }: { code: string }) {
           data-object={panel === "objects" ? snapshot.projectorFocus.object : undefined}
         >
           {poll ? (
-            <ProjectorPoll poll={poll} snapshot={snapshot} />
+            <ProjectorPoll poll={poll} snapshot={snapshot} custom={custom} />
           ) : (
             panel !== "none" && (
               <ProjectorPanel panel={panel} focus={snapshot.projectorFocus} scenario={scenario} stepIndex={snapshot.stepIndex} />
@@ -136,10 +151,33 @@ function Projector({ code }: { code: string }) {
  */
 function useShownQuestion(snapshot: PublicSnapshot, lesson: LessonNames | undefined): ShownQuestion | null {
   const questions = useLive((s) => s.questions);
+  const t = useTranslations("projector");
+  const tq = useTranslations("questions");
+  const describe = useDescribeTarget(lesson);
   const id = snapshot.questions.shownId;
   if (!id || snapshot.status === "ended" || questions?.audience !== "public") return null;
   const q = questions.questions.find((x) => x.id === id);
-  return q ? { ...q, sameScenario: q.mode === snapshot.mode && q.variant === snapshot.variant, about: describeTarget(q, lesson) } : null;
+  if (!q) return null;
+  const header = (about: string) => t("question", { about, votes: q.votes, status: q.status });
+  // A long step title is on the drawing already: the short header says only which step and element.
+  const step = tq("step", { step: q.target.stepIndex + 1 });
+  const target = q.target;
+  const element =
+    target.kind === "step"
+      ? step
+      : target.kind === "lifeline"
+        ? tq("lifeline", { step, name: lifelineName(target.lifeline, lesson) })
+        : tq("element", { step, kind: target.kind });
+  return {
+    ...q,
+    sameScenario: q.mode === snapshot.mode && q.variant === snapshot.variant,
+    header: header(describe(q)),
+    shortHeader: header(element),
+  };
+}
+
+function lifelineName(id: string, lesson: LessonNames | undefined): string {
+  return (lesson ? lesson.lifelines : LIFELINES).find((l) => l.id === id)?.name ?? id;
 }
 
 /**
@@ -148,6 +186,7 @@ function useShownQuestion(snapshot: PublicSnapshot, lesson: LessonNames | undefi
  * teacher puts a panel or a poll beside the diagram, the panel needs the height and the code stays readable.
  */
 function RoomCard({ code, snapshot, large }: { code: string; snapshot: PublicSnapshot; large: boolean }) {
+  const t = useTranslations("projector");
   const joinInfo = useJoinInfo(code, snapshot.status !== "ended");
   const info = joinInfo.status === "ok" ? joinInfo.info : null;
   if (snapshot.status === "ended") {
@@ -157,19 +196,19 @@ function RoomCard({ code, snapshot, large }: { code: string; snapshot: PublicSna
         role="status"
         data-testid="session-ended"
       >
-        This session has ended.
+        {t("ended")}
       </p>
     );
   }
-  const students = `${snapshot.participantCount} ${snapshot.participantCount === 1 ? "student" : "students"}`;
+  const students = t("students", { count: snapshot.participantCount });
   if (snapshot.locked) {
     return (
       <div
-        className="shrink-0 rounded-2xl border-2 border-amber-300/80 bg-slate-900 px-[0.8rem] py-[0.5rem] text-right"
+        className="shrink-0 rounded-2xl border-2 border-amber-300/80 bg-slate-900 px-[0.8rem] py-[0.5rem] text-end"
         data-testid="room-locked"
       >
-        <p className="text-[1.25rem] font-semibold text-amber-200">Room locked: nobody new can join</p>
-        <p className="font-mono text-[2.5rem] font-bold leading-tight tracking-[0.2em]" data-testid="room-code">
+        <p className="text-[1.25rem] font-semibold text-amber-200">{t("locked")}</p>
+        <p className="font-mono text-[2.5rem] font-bold leading-tight tracking-[0.2em]" data-testid="room-code" translate="no">
           {code}
         </p>
         <p className="text-base text-slate-200">{students}</p>
@@ -184,21 +223,30 @@ function RoomCard({ code, snapshot, large }: { code: string; snapshot: PublicSna
         <div
           className={`${large ? "h-[12.75rem] w-[12.75rem]" : "h-[7.5rem] w-[7.5rem]"} shrink-0 rounded-lg bg-white p-[0.3rem] [&_svg]:h-full [&_svg]:w-full`}
           role="img"
-          aria-label={`QR code to join: ${info.joinUrl}`}
+          aria-label={t("qr", { url: info.joinUrl })}
           data-testid="projector-qr"
           dangerouslySetInnerHTML={{ __html: info.qrSvg }}
         />
       )}
-      <div className="pr-[0.3rem]">
-        <p className="text-[0.875rem] text-slate-200">Join on your phone</p>
-        <p className="font-mono text-base font-semibold text-sky-200" data-testid="projector-join">
+      <div className="pe-[0.3rem]">
+        <p className="text-[0.875rem] text-slate-200">{t("joinOnPhone")}</p>
+        {/* An address: left to right, never translated. */}
+        <p className="font-mono text-base font-semibold text-sky-200" data-testid="projector-join" dir="ltr" translate="no">
           {address}
         </p>
         <p className="text-[0.875rem] text-slate-200">
-          code{" "}
-          <span data-testid="room-code" className="font-mono text-[2.5rem] font-bold leading-tight tracking-[0.15em] text-white">
-            {code}
-          </span>
+          {t.rich("code", {
+            room: (chunks) => (
+              <span
+                data-testid="room-code"
+                translate="no"
+                className="font-mono text-[2.5rem] font-bold leading-tight tracking-[0.15em] text-white"
+              >
+                {chunks}
+              </span>
+            ),
+            code,
+          })}
         </p>
         <p className="text-[0.875rem] text-slate-200">{students}</p>
       </div>
@@ -207,7 +255,9 @@ function RoomCard({ code, snapshot, large }: { code: string; snapshot: PublicSna
 }
 
 /** The poll on the projector: the question, its options, how many have voted; counts only once the teacher shows them. */
-function ProjectorPoll({ poll, snapshot }: { poll: PublicPoll; snapshot: PublicSnapshot }) {
+function ProjectorPoll({ poll, snapshot, custom }: { poll: PublicPoll; snapshot: PublicSnapshot; custom: boolean }) {
+  const t = useTranslations("projector");
+  const words = pollWords(poll, custom);
   const results = useLiveResults(poll, snapshot.rev);
   const voted = results ? results.total : poll.voted;
   // Every option shows whole: a long poll is set a little smaller (sizes below are in em) rather than cut off.
@@ -224,16 +274,16 @@ function ProjectorPoll({ poll, snapshot }: { poll: PublicPoll; snapshot: PublicS
         <p className="text-[1em] font-semibold uppercase tracking-widest text-violet-300">
           {poll.status === "open"
             ? snapshot.paused
-              ? "Voting paused"
-              : "Vote on your phone"
+              ? t("votingPaused")
+              : t("voteOnPhone")
             : poll.revealed
-              ? "The answer"
-              : "Poll closed"}
+              ? t("theAnswer")
+              : t("pollClosed")}
         </p>
         {/* Large enough for the back row: a ring that empties, the seconds inside (rem: not shrunk with a long poll). */}
         {poll.status === "open" && <Countdown closesAt={poll.closesAt} large />}
       </div>
-      <h2 id="projector-poll" className={`mt-[0.2em] font-bold leading-snug ${poll.revealed ? "text-[1.2em]" : "text-[1.4em]"}`}>
+      <h2 id="projector-poll" {...words} className={`mt-[0.2em] font-bold leading-snug ${poll.revealed ? "text-[1.2em]" : "text-[1.4em]"}`}>
         {poll.question}
       </h2>
       {poll.status === "open" && (
@@ -245,6 +295,7 @@ function ProjectorPoll({ poll, snapshot }: { poll: PublicPoll; snapshot: PublicS
         <div className={`mt-[0.5em] ${poll.revealed ? "text-[1em] leading-snug" : ""}`} aria-live="polite">
           <TallyBars
             options={poll.options}
+            optionWords={words}
             results={results}
             correctOptionId={poll.correctOptionId}
             large={!poll.revealed}
@@ -252,7 +303,7 @@ function ProjectorPoll({ poll, snapshot }: { poll: PublicPoll; snapshot: PublicS
           />
         </div>
       ) : (
-        <ol className="mt-[0.5em] space-y-[0.3em] text-[1.05em]">
+        <ol className="mt-[0.5em] space-y-[0.3em] text-[1.05em]" {...words}>
           {poll.options.map((o) => (
             <li key={o.id} className="rounded-xl bg-slate-800 px-[0.5em] py-[0.3em]">
               {o.text}
@@ -262,4 +313,12 @@ function ProjectorPoll({ poll, snapshot }: { poll: PublicPoll; snapshot: PublicS
       )}
     </section>
   );
+}
+
+/**
+ * Whose words a poll's question and options are: a teacher's (their own poll, or one made from their lesson) are shown
+ * as written and never translated; the built-in lesson's are its English until the lesson is translated.
+ */
+export function pollWords(poll: Pick<PublicPoll, "kind">, custom: boolean): { lang?: string; translate?: "no" } {
+  return poll.kind === "custom" || custom ? { translate: "no" } : { lang: "en" };
 }

@@ -1,4 +1,5 @@
-import { describeTarget, elementName, targetKey, type ClassQuestion, type LessonNames } from "@/lib/session/questions";
+import { useId } from "react";
+import { targetKey, type ClassQuestion } from "@/lib/session/questions";
 import type { QuestionTarget } from "@/lib/session/types";
 import { wrapTo, type Measure } from "@/components/diagram/measure";
 import { MIN_TYPE_REM } from "@/components/diagram/geometry";
@@ -8,8 +9,13 @@ import type { Placement } from "@/components/diagram/placement";
 export interface ShownQuestion extends ClassQuestion {
   target: QuestionTarget;
   sameScenario: boolean;
-  /** "Step 7 · APPEND THE EVENT, arrow", named from the lesson on screen (a teacher's lesson names its own steps). */
-  about?: string;
+  /**
+   * The callout's header in the screen's language: "Question · Step 7 · APPEND THE EVENT, arrow · ▲ 3", named from
+   * the lesson on screen (a teacher's lesson names its own steps).
+   */
+  header: string;
+  /** The same without the step's title ("Question · Step 7, arrow · ▲ 3"), for when the long one takes too many lines. */
+  shortHeader: string;
 }
 
 /** The callout's text, wrapped to its width: its size is known before it is placed. */
@@ -43,7 +49,6 @@ export const CALLOUT_SCALES = [1, 0.85, 0.72] as const;
  */
 export function calloutText(
   question: ShownQuestion,
-  lesson: LessonNames,
   width: number,
   u: number,
   measure: Measure,
@@ -55,13 +60,11 @@ export function calloutText(
   const bodyPx = Math.max(minPx, 1.4 * u * scale);
   const head = { px: headPx, line: headPx * 1.25 };
   const body = { px: bodyPx, line: bodyPx * 1.22 };
-  const tail = ` · ▲\u00a0${question.votes}${question.status === "answered" ? " · answered" : ""}`;
-  let header = `Question · ${question.about ?? describeTarget(question)}${tail}`;
+  let header = question.header;
   let headLines = wrapTo(header, width - 2 * pad, head.px, 700, measure);
   // A long step title is on the drawing already: the header then says only which step and element.
   if (headLines.length > 2) {
-    const { target } = question;
-    header = `Question · Step ${target.stepIndex + 1}${target.kind === "step" ? "" : `, ${elementName(target, lesson)}`}${tail}`;
+    header = question.shortHeader;
     headLines = wrapTo(header, width - 2 * pad, head.px, 700, measure);
   }
   const lines = wrapTo(question.text, width - 2 * pad, body.px, 700, measure);
@@ -69,6 +72,9 @@ export function calloutText(
   const height = pad + headLines.length * head.line + between + lines.length * body.line + pad;
   return { width, height, pad, between, header, head: { ...head, lines: headLines }, body: { ...body, lines } };
 }
+
+/** A student's words are shown as written: never translated (SVG's types lack the HTML attribute; browsers honour it). */
+const STUDENTS_WORDS = { translate: "no" };
 
 /**
  * The question the teacher shows, drawn on the projector's diagram beside
@@ -90,6 +96,7 @@ export function QuestionCallout({
   rem: number;
 }) {
   const { x, y, point: anchor } = at;
+  const id = useId();
   return (
     <g
       data-testid="projector-question"
@@ -97,7 +104,8 @@ export function QuestionCallout({
       data-element={targetKey(question.target)}
       data-anchored={!!anchor}
       role="note"
-      aria-label={`${text.header}: ${question.text}`}
+      // Named by its own two texts: the header in the screen's language, then the student's words as they wrote them.
+      aria-labelledby={`${id}head ${id}body`}
     >
       {anchor && at.edge && (
         <>
@@ -106,30 +114,34 @@ export function QuestionCallout({
         </>
       )}
       <rect x={x} y={y} width={text.width} height={text.height} rx={14} fill="#1c1917" stroke="#fbbf24" strokeWidth={4} />
-      {text.head.lines.map((t, i) => (
-        <text
-          key={`h${i}`}
-          x={x + text.pad}
-          y={y + text.pad + (i + 0.8) * text.head.line}
-          fontSize={text.head.px}
-          fontWeight={700}
-          fill="#fcd34d"
-        >
-          {t}
-        </text>
-      ))}
-      {text.body.lines.map((t, i) => (
-        <text
-          key={`b${i}`}
-          x={x + text.pad}
-          y={y + text.pad + text.head.lines.length * text.head.line + text.between + (i + 0.8) * text.body.line}
-          fontSize={text.body.px}
-          fontWeight={700}
-          fill="#ffffff"
-        >
-          {t}
-        </text>
-      ))}
+      <g id={`${id}head`}>
+        {text.head.lines.map((t, i) => (
+          <text
+            key={`h${i}`}
+            x={x + text.pad}
+            y={y + text.pad + (i + 0.8) * text.head.line}
+            fontSize={text.head.px}
+            fontWeight={700}
+            fill="#fcd34d"
+          >
+            {t}
+          </text>
+        ))}
+      </g>
+      <g id={`${id}body`} {...STUDENTS_WORDS}>
+        {text.body.lines.map((t, i) => (
+          <text
+            key={`b${i}`}
+            x={x + text.pad}
+            y={y + text.pad + text.head.lines.length * text.head.line + text.between + (i + 0.8) * text.body.line}
+            fontSize={text.body.px}
+            fontWeight={700}
+            fill="#ffffff"
+          >
+            {t}
+          </text>
+        ))}
+      </g>
     </g>
   );
 }

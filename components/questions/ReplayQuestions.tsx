@@ -1,4 +1,6 @@
-import { byVotes, describeTarget, type ClassQuestion, type HostQuestion, type LessonNames } from "@/lib/session/questions";
+import { useTranslations } from "next-intl";
+import { byVotes, type ClassQuestion, type HostQuestion, type LessonNames } from "@/lib/session/questions";
+import { useDescribeTarget } from "@/components/i18n/useDescribeTarget";
 
 /**
  * The questions as they stood at this moment of the replay: asked so far,
@@ -16,14 +18,16 @@ export function ReplayQuestions({
   shownId: string | null;
   lesson?: LessonNames;
 }) {
+  const t = useTranslations("replay");
+  const describeTarget = useDescribeTarget(lesson);
   const questions = [...asked].sort(byVotes);
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="replay-questions" aria-live="polite">
       <h2 id="replay-questions" className="text-lg font-semibold">
-        Questions ({questions.length})
+        {t("questions", { count: questions.length })}
       </h2>
       {questions.length === 0 ? (
-        <p className="mt-2 text-slate-400">No questions at this point.</p>
+        <p className="mt-2 text-slate-400">{t("noQuestions")}</p>
       ) : (
         <ul className="mt-2 space-y-2">
           {questions.map((q) => (
@@ -35,12 +39,14 @@ export function ReplayQuestions({
               data-votes={q.votes}
               data-status={hiddenFromClass(q) ? "hidden" : q.status}
             >
-              <p className="text-sm text-slate-400">{describeTarget(q, lesson)}</p>
-              <p className="[overflow-wrap:anywhere]">{q.text}</p>
+              <p className="text-sm text-slate-400">{describeTarget(q)}</p>
+              <p className="[overflow-wrap:anywhere]" translate="no">
+                {q.text}
+              </p>
               <p className="text-sm text-slate-300">
-                ▲ {q.votes} · {"anonymous" in q ? (q.anonymous ? "Anonymous" : (q.by ?? "?")) : (q.by ?? "Anonymous")} ·{" "}
-                {hiddenFromClass(q) ? "hidden" : q.status === "pending" ? "waiting for approval" : q.status}
-                {shownId === q.id ? " · on the projector" : ""}
+                ▲ {q.votes} · <Asker name={"anonymous" in q ? (q.anonymous ? null : (q.by ?? "?")) : (q.by ?? null)} /> ·{" "}
+                {t("status", { status: hiddenFromClass(q) ? "hidden" : q.status })}
+                {shownId === q.id ? ` ${t("onProjector")}` : ""}
               </p>
             </li>
           ))}
@@ -48,6 +54,12 @@ export function ReplayQuestions({
       )}
     </section>
   );
+}
+
+/** Who asked: their nickname as they wrote it, or "Anonymous" in the reader's language. */
+function Asker({ name }: { name: string | null }) {
+  const t = useTranslations("replay");
+  return name === null ? <>{t("anonymous")}</> : <span translate="no">{name}</span>;
 }
 
 /** A question the teacher hid, or whose asker was removed (only the teacher's records say so). */

@@ -1,4 +1,5 @@
-import type { KeyboardEvent } from "react";
+import { useTranslations } from "next-intl";
+import { useCallback, type KeyboardEvent } from "react";
 import { targetKey } from "@/lib/session/questions";
 import type { QuestionTarget } from "@/lib/session/types";
 
@@ -16,15 +17,23 @@ export interface ElementPicker {
   counts: ReadonlyMap<string, number>;
 }
 
+/** A part's name as a button: "Arrow of step 3, …, 2 questions: ask about it", in the reader's language. */
+export type AskLabel = (label: string, questions: number) => string;
+
+export function useAskLabel(): AskLabel {
+  const t = useTranslations("diagram");
+  return useCallback((label, count) => (count ? t("askCounted", { label, count }) : t("ask", { label })), [t]);
+}
+
 /** What makes an SVG part a button: focusable, Enter and Space, pressed while in focus, named with its question count. */
-export function pickable(picker: ElementPicker | undefined, target: QuestionTarget, label: string) {
+export function pickable(picker: ElementPicker | undefined, target: QuestionTarget, label: string, ask: AskLabel) {
   if (!picker) return {};
   const key = targetKey(target);
   const n = picker.counts.get(key) ?? 0;
   return {
     role: "button",
     tabIndex: 0,
-    "aria-label": `${label}${n ? `, ${n} ${n === 1 ? "question" : "questions"}` : ""}: ask about it`,
+    "aria-label": ask(label, n),
     "aria-pressed": picker.selected === key,
     "data-testid": "diagram-element",
     "data-element": key,

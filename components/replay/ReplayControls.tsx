@@ -1,7 +1,9 @@
 "use client";
 
 import { useEffect } from "react";
+import { useTranslations } from "next-intl";
 import type { ReplayTimeline, TimelineMark } from "@/lib/session";
+import type { MarkWords } from "@/lib/session/timeline";
 
 /** Playback speeds the player offers. */
 export const SPEEDS = [1, 2, 4, 8] as const;
@@ -43,7 +45,28 @@ export function ReplayControls({
   onPlaying: (playing: boolean) => void;
   onSpeed: (speed: Speed) => void;
 }) {
+  const tr = useTranslations("replay");
   const duration = Math.max(1, timeline.duration);
+  const markLabel = (w: MarkWords): string => {
+    switch (w.say) {
+      case "step":
+        return tr("markStep", { step: w.step });
+      case "mode":
+        return tr("markMode", { mode: w.mode });
+      case "version":
+        return tr("markVersion", { version: w.version });
+      case "poll":
+        return tr("markPoll", { question: w.question });
+      case "pollAgain":
+        return tr("markPollAgain", { question: w.question });
+      case "reveal":
+        return tr("markReveal");
+      case "question":
+        return tr("markQuestion", { text: w.text });
+      case "end":
+        return tr("markEnd");
+    }
+  };
   // Poll jumps land where the round's result is on screen (its reveal, or its close), not on "Voting · 0 votes".
   const nextPoll = timeline.pollResult(t, 1);
   const prevPoll = timeline.pollResult(t, -1);
@@ -92,7 +115,7 @@ export function ReplayControls({
   }, [t, playing, nextPoll, prevPoll, onSeek, onPlaying, timeline.duration]);
 
   return (
-    <section className="space-y-3 rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-label="Replay controls">
+    <section className="space-y-3 rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-label={tr("controls")}>
       <div className="flex flex-wrap items-center gap-3">
         <button
           type="button"
@@ -101,10 +124,10 @@ export function ReplayControls({
           aria-keyshortcuts="Space"
           className="min-w-28 rounded-lg bg-sky-400 px-4 py-2 text-lg font-semibold text-slate-950"
         >
-          {playing ? "❚❚ Pause" : "▶ Play"}
+          {playing ? tr("pause") : tr("play")}
         </button>
         <label className="flex items-center gap-2">
-          Speed
+          {tr("speed")}
           <select
             data-testid="replay-speed"
             value={speed}
@@ -116,7 +139,7 @@ export function ReplayControls({
           >
             {SPEEDS.map((s) => (
               <option key={s} value={s}>
-                {s}x
+                {tr("speedOption", { speed: s })}
               </option>
             ))}
           </select>
@@ -129,7 +152,7 @@ export function ReplayControls({
           aria-keyshortcuts="["
           className="rounded-lg border border-slate-500 px-3 py-2 disabled:opacity-40"
         >
-          ← Previous poll
+          {tr("previousPoll")}
         </button>
         <button
           type="button"
@@ -139,28 +162,28 @@ export function ReplayControls({
           aria-keyshortcuts="]"
           className="rounded-lg border border-slate-500 px-3 py-2 disabled:opacity-40"
         >
-          Next poll →
+          {tr("nextPoll")}
         </button>
-        <p className="tabular-nums text-slate-300" aria-live="off" data-testid="replay-clock">
+        <p className="tabular-nums text-slate-300" aria-live="off" data-testid="replay-clock" dir="ltr">
           {clock(t)} / {clock(timeline.duration)}
         </p>
-        <p className="text-sm text-slate-400">Space play/pause · ←/→ 5 s · [ ] polls · pauses longer than 5 s are shortened</p>
+        <p className="text-sm text-slate-400">{tr("keys")}</p>
       </div>
       <div className="relative pt-6">
         <div className="pointer-events-none absolute inset-x-0 top-0 h-6" aria-hidden="true">
           {timeline.marks.map((m) => (
             <span
               key={m.seq}
-              title={m.label}
+              title={markLabel(m.words)}
               data-testid="replay-mark"
               data-kind={m.kind}
-              className={`absolute bottom-0 -translate-x-1/2 rounded-sm ${MARK_STYLE[m.kind]}`}
-              style={{ left: `${(m.t / duration) * 100}%` }}
+              className={`absolute bottom-0 -translate-x-1/2 rounded-sm rtl:translate-x-1/2 ${MARK_STYLE[m.kind]}`}
+              style={{ insetInlineStart: `${(m.t / duration) * 100}%` }}
             />
           ))}
         </div>
         <label htmlFor="replay-timeline" className="sr-only">
-          Position in the recording
+          {tr("position")}
         </label>
         <input
           id="replay-timeline"
@@ -171,30 +194,30 @@ export function ReplayControls({
           step={100}
           value={Math.round(t)}
           onChange={(e) => onSeek(Number(e.target.value))}
-          aria-valuetext={`${clock(t)} of ${clock(timeline.duration)}`}
+          aria-valuetext={tr("positionValue", { at: clock(t), total: clock(timeline.duration) })}
           className="w-full accent-sky-400"
         />
       </div>
-      <ul className="flex flex-wrap gap-4 text-sm text-slate-300" aria-label="Timeline legend">
+      <ul className="flex flex-wrap gap-4 text-sm text-slate-300" aria-label={tr("legend")}>
         <li>
-          <span className="mr-1 inline-block h-3 w-0.5 bg-slate-300 align-middle" aria-hidden="true" />
-          step
+          <span className="me-1 inline-block h-3 w-0.5 bg-slate-300 align-middle" aria-hidden="true" />
+          {tr("legendStep")}
         </li>
         <li>
-          <span className="mr-1 inline-block h-3 w-1 bg-sky-400 align-middle" aria-hidden="true" />
-          mode switch
+          <span className="me-1 inline-block h-3 w-1 bg-sky-400 align-middle" aria-hidden="true" />
+          {tr("legendMode")}
         </li>
         <li>
-          <span className="mr-1 inline-block h-3 w-1.5 bg-violet-400 align-middle" aria-hidden="true" />
-          poll
+          <span className="me-1 inline-block h-3 w-1.5 bg-violet-400 align-middle" aria-hidden="true" />
+          {tr("legendPoll")}
         </li>
         <li>
-          <span className="mr-1 inline-block h-3 w-1 bg-emerald-400 align-middle" aria-hidden="true" />
-          answer revealed
+          <span className="me-1 inline-block h-3 w-1 bg-emerald-400 align-middle" aria-hidden="true" />
+          {tr("legendReveal")}
         </li>
         <li>
-          <span className="mr-1 inline-block h-3 w-1 bg-amber-300 align-middle" aria-hidden="true" />
-          question asked
+          <span className="me-1 inline-block h-3 w-1 bg-amber-300 align-middle" aria-hidden="true" />
+          {tr("legendQuestion")}
         </li>
       </ul>
     </section>

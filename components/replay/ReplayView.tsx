@@ -1,6 +1,8 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useLocale, useTranslations } from "next-intl";
+import { pollWords } from "@/components/projector/ProjectorView";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { KubeVersion } from "@/lib/lesson/versions";
 import { diagramOf } from "@/lib/session/lesson";
@@ -21,6 +23,15 @@ import { readApi } from "@/lib/protocol/rest";
 import { stepNumber } from "@/lib/lesson/stepNumbers";
 import { ReplayQuestions } from "@/components/questions/ReplayQuestions";
 
+/** A room code inside a sentence: left to right, never translated. */
+const roomCode = {
+  room: (chunks: ReactNode) => (
+    <bdi dir="ltr" translate="no">
+      {chunks}
+    </bdi>
+  ),
+};
+
 interface Loaded {
   events: SessionEvent[];
   access: "admin" | "host" | "viewer";
@@ -28,6 +39,7 @@ interface Loaded {
 
 /** Loads the saved log and plays it back through the same reducer as the live room. */
 export function ReplayView({ id }: { id: string }) {
+  const t = useTranslations("replay");
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
   // A share link pasted into this tab changes only the fragment: load again with its key.
@@ -47,24 +59,24 @@ export function ReplayView({ id }: { id: string }) {
     fetch(`/api/sessions/${encodeURIComponent(id)}/events`, { headers })
       .then(async (res) => {
         const reply = await readApi<Loaded>(res);
-        if (!reply.ok) throw new Error(reply.message || "Could not load this session.");
+        if (!reply.ok) throw new Error(reply.message || t("loadFailed"));
         if (!cancelled) setLoaded(reply.body);
       })
       .catch((err: Error) => !cancelled && setError(err.message));
     return () => {
       cancelled = true;
     };
-  }, [id, hash]);
+  }, [id, hash, t]);
 
   if (error) {
     return (
       <main className="mx-auto max-w-xl px-5 py-16" data-testid="session-error">
-        <h1 className="text-3xl font-bold">Can&apos;t replay this session</h1>
+        <h1 className="text-3xl font-bold">{t("cannot")}</h1>
         <p className="mt-3 text-lg text-slate-300" role="alert">
           {error}
         </p>
         <a href="/sessions" className="mt-6 inline-block rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
-          Saved sessions
+          {t("savedSessions")}
         </a>
       </main>
     );
@@ -72,13 +84,15 @@ export function ReplayView({ id }: { id: string }) {
   if (!loaded)
     return (
       <main className="p-6 text-slate-300" role="status">
-        Loading the recording…
+        {t("loading")}
       </main>
     );
   return <Player events={loaded.events} access={loaded.access} />;
 }
 
 function Player({ events, access }: Loaded) {
+  const tr = useTranslations("replay");
+  const locale = useLocale();
   const timeline = useMemo(() => new ReplayTimeline(events), [events]);
   const [t, setT] = useState(0);
   const [playing, setPlaying] = useState(false);
@@ -130,22 +144,33 @@ function Player({ events, access }: Loaded) {
   // A teacher's lesson is in the log itself (`session:created`): the replay needs nothing else.
   const diagram = diagramOf(state);
   const custom = state.lesson !== null;
+  const statusWord = !poll
+    ? ""
+    : poll.status === "open"
+      ? tr("voting")
+      : poll.status === "closed"
+        ? tr("closedNotRevealed")
+        : tr("revealed");
 
   return (
     <main className="mx-auto max-w-[1500px] space-y-4 px-4 py-4">
       <header className="flex flex-wrap items-end justify-between gap-3 border-b border-slate-800 pb-3">
         <div>
-          <p className="text-sm uppercase tracking-widest text-slate-400">
-            Replay{access === "viewer" ? " · shared link: class results only" : ""}
-          </p>
-          <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{snapshot.title || `Session ${snapshot.code}`}</h1>
+          <p className="text-sm uppercase tracking-widest text-slate-400">{access === "viewer" ? tr("kickerShared") : tr("kicker")}</p>
+          <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">
+            {snapshot.title ? <span translate="no">{snapshot.title}</span> : tr.rich("untitled", { code: snapshot.code, ...roomCode })}
+          </h1>
           <p className="text-slate-300">
-            Room {snapshot.code} · {new Date(state.createdAt).toLocaleString()} · {joined} {joined === 1 ? "student" : "students"} joined so
-            far
+            {tr.rich("meta", {
+              code: snapshot.code,
+              when: new Date(state.createdAt).toLocaleString(locale),
+              joined,
+              ...roomCode,
+            })}
           </p>
         </div>
         <a href="/sessions" className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800">
-          Saved sessions
+          {tr("savedSessions")}
         </a>
       </header>
       <ReplayControls
@@ -163,12 +188,18 @@ function Player({ events, access }: Loaded) {
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_480px]">
         <div className="min-w-0 space-y-4">
           <div className="flex flex-wrap items-start justify-between gap-4">
-            <StepHeader scenario={diagram} snapshot={snapshot} />
+            <StepHeader scenario={diagram} snapshot={snapshot} lessonLang={custom ? undefined : "en"} />
             {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} version={snapshot.kubeVersion} />}
           </div>
           {!custom && <ModeSwitchNotice snapshot={snapshot} />}
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_minmax(0,560px)]">
-            <div className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
+            {/* Left to right in every language; the built-in lesson's words are English, a teacher's as written. */}
+            <div
+              className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2"
+              dir="ltr"
+              lang={custom ? undefined : "en"}
+              translate={custom ? "no" : undefined}
+            >
               <SequenceDiagram scenario={diagram} stepIndex={snapshot.stepIndex} className="h-auto w-full" />
             </div>
             {!custom && <LessonPanels scenario={scenario} stepIndex={snapshot.stepIndex} audience="host" />}
@@ -178,31 +209,29 @@ function Player({ events, access }: Loaded) {
         <aside className="space-y-4">
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="replay-poll" aria-live="polite">
             <h2 id="replay-poll" className="text-lg font-semibold">
-              Poll
+              {tr("poll")}
             </h2>
             {poll ? (
               <div className="mt-2 space-y-3" data-poll-status={poll.status}>
                 <p className="font-semibold [overflow-wrap:anywhere]">
-                  {poll.question}
-                  {poll.round > 1 ? ` (round ${poll.round})` : ""}
+                  <span {...pollWords(poll, custom)}>{poll.question}</span>
+                  {poll.round > 1 ? ` ${tr("round", { round: poll.round })}` : ""}
                 </p>
                 <AskedAt poll={poll} now={{ ...snapshot, lesson: state.lesson }} steps={diagram.steps} />
                 <p className="text-sm text-slate-300">
-                  {poll.status === "open" ? "Voting" : poll.status === "closed" ? "Closed, not yet revealed" : "Revealed"}
                   {!poll.results || (access === "viewer" && poll.status !== "revealed")
-                    ? ""
-                    : ` · ${poll.results.total} ${poll.results.total === 1 ? "vote" : "votes"}`}
+                    ? statusWord
+                    : tr("votes", { status: statusWord, total: poll.results.total })}
                 </p>
                 {!poll.results || (access === "viewer" && poll.status !== "revealed") ? (
                   // A shared link carries no individual votes, and no answer or counts until the teacher revealed them.
                   <p className="text-slate-300" data-testid="replay-withheld">
-                    {poll.status === "open"
-                      ? "Voting… the class's results appear here if the teacher revealed them."
-                      : "Closed. The teacher had not revealed the results at this point."}
+                    {poll.status === "open" ? tr("votingWithheld") : tr("closedWithheld")}
                   </p>
                 ) : (
                   <TallyBars
                     options={poll.options}
+                    optionWords={pollWords(poll, custom)}
                     results={poll.results}
                     correctOptionId={poll.status === "revealed" ? poll.correctOptionId : null}
                   />
@@ -212,7 +241,7 @@ function Player({ events, access }: Loaded) {
                 )}
               </div>
             ) : (
-              <p className="mt-2 text-slate-400">No poll at this point.</p>
+              <p className="mt-2 text-slate-400">{tr("noPoll")}</p>
             )}
           </section>
           <ReplayQuestions questions={view.questions} shownId={snapshot.questions.shownId} lesson={state.lesson ? diagram : undefined} />
@@ -237,6 +266,7 @@ function AskedAt({
   /** The lesson's steps (a teacher's lesson has no modes to look the step up in). */
   steps: readonly LessonStep[];
 }) {
+  const tr = useTranslations("replay");
   const title = now.lesson ? null : getScenario(poll.mode, poll.variant, now.kubeVersion).title;
   const askedSteps = now.lesson ? steps : getScenario(poll.mode, poll.variant, now.kubeVersion).steps;
   const step = askedSteps[poll.stepIndex];
@@ -250,11 +280,13 @@ function AskedAt({
       data-step={poll.stepIndex + 1}
     >
       <p className="text-sm text-violet-200">
-        Asked at step {poll.stepIndex + 1}
-        {title ? ` of ${title}` : ""}
+        {title
+          ? tr.rich("askedAtOf", { step: poll.stepIndex + 1, scenario: title, lesson: (chunks) => <span lang="en">{chunks}</span> })
+          : tr("askedAt", { step: poll.stepIndex + 1 })}
       </p>
       {step && (
-        <p className="font-semibold [overflow-wrap:anywhere]">
+        // The step's title and narration are the lesson's own words: the built-in lesson's English, or a teacher's own.
+        <p className="font-semibold [overflow-wrap:anywhere]" {...(now.lesson ? { translate: "no" as const } : { lang: "en" })}>
           {ordinal} {step.title}
           {card !== null && (
             <>
@@ -265,7 +297,7 @@ function AskedAt({
           : <span className="font-normal text-slate-200">{step.narration}</span>
         </p>
       )}
-      {moved && <p className="mt-1 text-sm text-slate-300">The class has moved on since; the diagram shows where it is now.</p>}
+      {moved && <p className="mt-1 text-sm text-slate-300">{tr("movedOn")}</p>}
     </div>
   );
 }
@@ -281,12 +313,14 @@ function WhoVoted({
   votes: Record<string, string>;
   participants: Record<string, { nickname: string }>;
 }) {
+  const tr = useTranslations("replay");
   const entries = Object.entries(votes);
   if (entries.length === 0) return null;
   return (
     <details>
-      <summary className="cursor-pointer text-sm text-sky-200">Who voted what (only you see this)</summary>
-      <ul className="mt-2 space-y-1 text-sm">
+      <summary className="cursor-pointer text-sm text-sky-200">{tr("whoVoted")}</summary>
+      {/* Nicknames and the options' text are the class's and the teacher's own words. */}
+      <ul className="mt-2 space-y-1 text-sm" translate="no">
         {entries.map(([pid, optionId]) => (
           <li key={pid}>
             {participants[pid]?.nickname ?? "?"}: {snapshotPoll.options.find((o) => o.id === optionId)?.text}

@@ -15,12 +15,22 @@ const CHECKPOINT_EVERY = 64;
 
 export type MarkKind = "step" | "mode" | "poll" | "reveal" | "question" | "end";
 
+/** What a mark stands for, for a screen to word in its own language (the label is the English of it). */
+export type MarkWords =
+  | { say: "step"; step: number }
+  | { say: "mode"; mode: string }
+  | { say: "version"; version: string }
+  | { say: "poll" | "pollAgain"; question: string }
+  | { say: "reveal" | "end" }
+  | { say: "question"; text: string };
+
 export interface TimelineMark {
   kind: MarkKind;
   /** Position on the playback axis, ms from the start. */
   t: number;
   seq: number;
   label: string;
+  words: MarkWords;
 }
 
 export class ReplayTimeline {
@@ -67,7 +77,7 @@ export class ReplayTimeline {
       ) {
         const pollId = e.type === "poll:opened" ? e.poll.id : e.pollId;
         round = { at: results.length, pollId, revealed: false };
-        results.push({ kind: "poll", t, seq: e.seq, label: mark?.label ?? "Poll" });
+        results.push(mark ?? { kind: "poll", t, seq: e.seq, label: "Poll", words: { say: "poll", question: "" } });
       } else if (round && e.type === "poll:closed" && e.pollId === round.pollId && !round.revealed) {
         results[round.at] = { ...results[round.at], t, seq: e.seq };
       } else if (round && e.type === "poll:revealed" && e.pollId === round.pollId && own(draft.polls, e.pollId)?.status === "revealed") {
@@ -125,24 +135,31 @@ export class ReplayTimeline {
 function markFor(e: SessionEvent, wasEnded: boolean, after: SessionState, t: number): TimelineMark | null {
   switch (e.type) {
     case "step:changed":
-      return { kind: "step", t, seq: e.seq, label: `Step ${after.stepIndex + 1}` };
-    case "mode:changed":
-      return { kind: "mode", t, seq: e.seq, label: `Mode: ${after.mode}${after.variant !== "standard" ? ` (${after.variant})` : ""}` };
-    case "version:changed":
-      return { kind: "mode", t, seq: e.seq, label: `Kubernetes ${KUBE_VERSION_LABELS[after.kubeVersion]}` };
+      return { kind: "step", t, seq: e.seq, label: `Step ${after.stepIndex + 1}`, words: { say: "step", step: after.stepIndex + 1 } };
+    case "mode:changed": {
+      const mode = `${after.mode}${after.variant !== "standard" ? ` (${after.variant})` : ""}`;
+      return { kind: "mode", t, seq: e.seq, label: `Mode: ${mode}`, words: { say: "mode", mode } };
+    }
+    case "version:changed": {
+      const version = KUBE_VERSION_LABELS[after.kubeVersion];
+      return { kind: "mode", t, seq: e.seq, label: `Kubernetes ${version}`, words: { say: "version", version } };
+    }
     case "poll:opened":
-      return { kind: "poll", t, seq: e.seq, label: `Poll: ${e.poll.question}` };
-    case "poll:reopened":
-      return { kind: "poll", t, seq: e.seq, label: `Poll again: ${own(after.polls, e.pollId)?.question ?? ""}` };
+      return { kind: "poll", t, seq: e.seq, label: `Poll: ${e.poll.question}`, words: { say: "poll", question: e.poll.question } };
+    case "poll:reopened": {
+      const question = own(after.polls, e.pollId)?.question ?? "";
+      return { kind: "poll", t, seq: e.seq, label: `Poll again: ${question}`, words: { say: "pollAgain", question } };
+    }
     case "poll:revealed":
-      return { kind: "reveal", t, seq: e.seq, label: `Answer revealed` };
+      return { kind: "reveal", t, seq: e.seq, label: `Answer revealed`, words: { say: "reveal" } };
     case "question:asked": {
       // Only a question the log kept (a damaged event is ignored by the reducer, and gets no mark).
       const q = own(after.questions, e.question.id);
-      return q && q.askedAt === e.at ? { kind: "question", t, seq: e.seq, label: `Question: ${q.text}` } : null;
+      if (!q || q.askedAt !== e.at) return null;
+      return { kind: "question", t, seq: e.seq, label: `Question: ${q.text}`, words: { say: "question", text: q.text } };
     }
     case "session:ended":
-      return wasEnded ? null : { kind: "end", t, seq: e.seq, label: "Session ended" };
+      return wasEnded ? null : { kind: "end", t, seq: e.seq, label: "Session ended", words: { say: "end" } };
     default:
       return null;
   }
