@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 
 /**
@@ -8,6 +9,7 @@ import { useEffect, useState } from "react";
  * (PUBLIC_URL, or this machine on the classroom network), as a room's join link.
  */
 export function AssignmentLink({ id, path, url: given }: { id: string; path: string; url?: string }) {
+  const t = useTranslations("assignments");
   const [url, setUrl] = useState("");
   const [qr, setQr] = useState("");
   const [copied, setCopied] = useState(false);
@@ -29,11 +31,13 @@ export function AssignmentLink({ id, path, url: given }: { id: string; path: str
         <div className="h-40 w-40 shrink-0 rounded bg-white p-1" aria-hidden="true" dangerouslySetInnerHTML={{ __html: qr }} />
       )}
       <div className="min-w-0 flex-1 space-y-2">
-        <p className="font-semibold">Give your students this link</p>
+        <p className="font-semibold">{t("giveLink")}</p>
         <a
           href={path}
           data-testid="assignment-link"
           data-assignment-id={id}
+          translate="no"
+          dir="ltr"
           className="block break-all font-mono text-lg text-sky-200 underline"
         >
           {url || path}
@@ -45,7 +49,7 @@ export function AssignmentLink({ id, path, url: given }: { id: string; path: str
           }}
           className="rounded-lg border border-slate-500 px-3 py-2 font-semibold hover:bg-slate-800"
         >
-          {copied ? "Copied" : "Copy the link"}
+          {copied ? t("copied") : t("copyLink")}
         </button>
       </div>
     </div>

@@ -1,11 +1,14 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import type { AssignmentProgress } from "@/lib/course/views";
 import { BUILTIN_LESSON_KEY } from "@/lib/course/pollKeys";
-import { callApi, errorText } from "@/components/selfPaced/api";
-import { dueText, shortDate } from "@/components/selfPaced/dates";
+import { callApi } from "@/components/selfPaced/api";
+import { useAssignmentErrorText, useDueText } from "@/components/selfPaced/useSelfPacedText";
+import { usePollText } from "@/components/i18n/useScenario";
 import { AssignmentLink } from "./AssignmentLink";
+import { LessonWords, useProseText, useShortDate } from "./LessonWords";
 import { ConfirmButton } from "@/components/host/ConfirmButton";
 
 /** How often the teacher's page asks for progress: students step every few seconds at most, and each read is one small query. */
@@ -17,6 +20,12 @@ export const PROGRESS_REFRESH_MS = 3_000;
  * to date while the page is open. Close, reopen, export and delete.
  */
 export function AssignmentProgressView({ id }: { id: string }) {
+  const t = useTranslations("assignments.progress");
+  const errorText = useAssignmentErrorText();
+  const dueText = useDueText();
+  const shortDate = useShortDate();
+  const words = useProseText();
+  const pollText = usePollText();
   const [progress, setProgress] = useState<AssignmentProgress | null>(null);
   const [error, setError] = useState("");
   const [deleted, setDeleted] = useState(false);
@@ -29,7 +38,7 @@ export function AssignmentProgressView({ id }: { id: string }) {
     } catch (err) {
       setError(errorText(err));
     }
-  }, [path]);
+  }, [path, errorText]);
 
   useEffect(() => {
     void refresh();
@@ -42,17 +51,17 @@ export function AssignmentProgressView({ id }: { id: string }) {
   if (deleted || !progress) {
     return (
       <div className="mt-4">
-        <h1 className="text-3xl font-bold">Assignment</h1>
+        <h1 className="text-3xl font-bold">{t("heading")}</h1>
         {deleted ? (
           <p role="status" className="mt-4 text-lg">
-            The assignment is deleted; its link no longer opens.
+            {t("deleted")}
           </p>
         ) : error ? (
           <p role="alert" className="mt-4 text-lg text-rose-200">
             {error}
           </p>
         ) : (
-          <p className="mt-4 text-slate-300">Loading…</p>
+          <p className="mt-4 text-slate-300">{t("loading")}</p>
         )}
       </div>
     );
@@ -68,11 +77,13 @@ export function AssignmentProgressView({ id }: { id: string }) {
   return (
     <div className="mt-4 space-y-8">
       <div>
-        <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{progress.title}</h1>
+        <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">
+          <LessonWords words={words(progress.title)} />
+        </h1>
         <p className="mt-1 text-slate-300">
-          Made {shortDate(progress.createdAt)}
+          {t("made", { when: shortDate(progress.createdAt) })}
           {progress.dueAt !== null ? ` · ${dueText(progress.dueAt)}` : ""}
-          {closed ? " · closed: it takes no more answers" : ""}
+          {closed ? ` · ${t("closed")}` : ""}
         </p>
       </div>
       <AssignmentLink id={progress.id} path={`/a/${progress.id}`} url={progress.url} />
@@ -83,7 +94,7 @@ export function AssignmentProgressView({ id }: { id: string }) {
       )}
       <section aria-labelledby="progress-heading">
         <h2 id="progress-heading" className="text-2xl font-bold">
-          Progress
+          {t("progress")}
         </h2>
         <p
           className="mt-2 text-xl"
@@ -92,30 +103,28 @@ export function AssignmentProgressView({ id }: { id: string }) {
           data-finished={progress.finished}
           aria-live="polite"
         >
-          <strong>{progress.started}</strong> started · <strong>{progress.finished}</strong> finished
+          {t.rich("counts", { started: progress.started, finished: progress.finished, b: (chunks) => <strong>{chunks}</strong> })}
         </p>
-        <table className="mt-3 w-full text-left">
-          <caption className="sr-only">Each student&apos;s progress</caption>
+        <table className="mt-3 w-full text-start">
+          <caption className="sr-only">{t("caption")}</caption>
           <thead className="text-sm text-slate-300">
             <tr>
-              <th className="py-1 pr-3">Student</th>
-              <th className="py-1 pr-3">Step reached</th>
-              <th className="py-1 pr-3">Answered</th>
-              <th className="py-1 pr-3">Right</th>
-              <th className="py-1">Finished</th>
+              <th className="py-1 pe-3">{t("student")}</th>
+              <th className="py-1 pe-3">{t("stepReached")}</th>
+              <th className="py-1 pe-3">{t("answered")}</th>
+              <th className="py-1 pe-3">{t("right")}</th>
+              <th className="py-1">{t("finished")}</th>
             </tr>
           </thead>
           <tbody>
             {progress.students.map((s) => (
               <tr key={s.id} className="border-t border-slate-800" data-testid="assignment-student" data-student={s.nickname}>
-                <td className="py-2 pr-3 [overflow-wrap:anywhere]">
-                  {s.nickname || <span className="text-slate-400">(no nickname)</span>}
+                <td className="py-2 pe-3 [overflow-wrap:anywhere]">
+                  {s.nickname ? <span translate="no">{s.nickname}</span> : <span className="text-slate-400">{t("noNickname")}</span>}
                 </td>
-                <td className="py-2 pr-3">
-                  {s.furthestStep + 1} of {progress.stepCount}
-                </td>
-                <td className="py-2 pr-3">{s.answered}</td>
-                <td className="py-2 pr-3">{s.right}</td>
+                <td className="py-2 pe-3">{t("stepOf", { step: s.furthestStep + 1, total: progress.stepCount })}</td>
+                <td className="py-2 pe-3">{s.answered}</td>
+                <td className="py-2 pe-3">{s.right}</td>
                 <td className="py-2">{s.finishedAt !== null ? shortDate(s.finishedAt) : "—"}</td>
               </tr>
             ))}
@@ -124,7 +133,7 @@ export function AssignmentProgressView({ id }: { id: string }) {
       </section>
       <section aria-labelledby="answers-heading">
         <h2 id="answers-heading" className="text-2xl font-bold">
-          Answers per question
+          {t("perQuestion")}
         </h2>
         <ol className="mt-3 space-y-4">
           {progress.polls.map((p) => (
@@ -136,7 +145,12 @@ export function AssignmentProgressView({ id }: { id: string }) {
               data-answered={p.answered}
             >
               <p className="font-semibold">
-                Step {p.stepIndex + 1}: {p.question} <span className="font-normal text-slate-300">({p.answered} answered)</span>
+                {t.rich("question", {
+                  step: p.stepIndex + 1,
+                  answered: p.answered,
+                  question: () => <LessonWords words={pollText.question(p.question)} />,
+                  muted: (chunks) => <span className="font-normal text-slate-300">{chunks}</span>,
+                })}
               </p>
               <ul className="mt-2 space-y-1">
                 {p.options.map((o) => (
@@ -148,8 +162,8 @@ export function AssignmentProgressView({ id }: { id: string }) {
                     data-correct={o.correct}
                   >
                     <span className="[overflow-wrap:anywhere]">
-                      {o.text}
-                      {o.correct && <span className="ml-2 text-emerald-300">(right)</span>}
+                      <LessonWords words={pollText.option(o.text)} />
+                      {o.correct && <span className="ms-2 text-emerald-300">{t("rightMark")}</span>}
                     </span>
                     <span className="font-mono">{o.count}</span>
                   </li>
@@ -166,24 +180,24 @@ export function AssignmentProgressView({ id }: { id: string }) {
           data-testid="assignment-close"
           className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
         >
-          {closed ? "Reopen" : "Close it (no more answers)"}
+          {closed ? t("reopen") : t("close")}
         </button>
         <a
           href={`${path}/export`}
           className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
           data-testid="assignment-export"
         >
-          Download the answers (CSV)
+          {t("download")}
         </a>
         <a
           href={`/results/${encodeURIComponent(progress.lessonKey)}`}
           className="rounded-lg border border-sky-400 px-4 py-2 font-semibold text-sky-200 hover:bg-slate-800"
         >
-          {progress.lessonKey === BUILTIN_LESSON_KEY ? "Results of the built-in lesson" : "Results of this lesson"}
+          {progress.lessonKey === BUILTIN_LESSON_KEY ? t("resultsBuiltIn") : t("resultsLesson")}
         </a>
         <ConfirmButton
-          question="Delete this assignment and every answer in it?"
-          confirmLabel="Delete it"
+          question={t("confirmDelete")}
+          confirmLabel={t("deleteIt")}
           testId="assignment-delete"
           className="rounded-lg border border-rose-400 px-4 py-2 font-semibold text-rose-200 hover:bg-slate-800"
           onConfirm={() => {
@@ -192,7 +206,7 @@ export function AssignmentProgressView({ id }: { id: string }) {
               .catch((err: unknown) => setError(errorText(err)));
           }}
         >
-          Delete
+          {t("delete")}
         </ConfirmButton>
       </div>
     </div>

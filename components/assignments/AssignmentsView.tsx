@@ -1,16 +1,23 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import type { AssignmentSummary, CreatedAssignment } from "@/lib/course/rest";
 import { BUILTIN_LESSON_KEY } from "@/lib/course/pollKeys";
 import { useAccountState } from "@/components/account/useAccountState";
-import { callApi, errorText } from "@/components/selfPaced/api";
-import { dueText, shortDate } from "@/components/selfPaced/dates";
+import { callApi } from "@/components/selfPaced/api";
+import { useAssignmentErrorText, useDueText } from "@/components/selfPaced/useSelfPacedText";
 import { AssignmentLink } from "./AssignmentLink";
+import { LessonWords, useProseText, useShortDate } from "./LessonWords";
 import { NewAssignment } from "./NewAssignment";
 
 /** The teacher's assignments: make one, get its link, and open each one's progress and its lesson's results. */
 export function AssignmentsView() {
+  const t = useTranslations("assignments");
+  const errorText = useAssignmentErrorText();
+  const dueText = useDueText();
+  const shortDate = useShortDate();
+  const words = useProseText();
   const [account] = useAccountState();
   const [list, setList] = useState<AssignmentSummary[] | null>(null);
   const [error, setError] = useState("");
@@ -25,21 +32,23 @@ export function AssignmentsView() {
     callApi<{ assignments: AssignmentSummary[] }>("/api/assignments")
       .then((r) => setList(r.assignments))
       .catch((err: unknown) => setError(errorText(err)));
-  }, []);
+  }, [errorText]);
   const signedIn = account.status === "ready" && account.state.account !== null;
   useEffect(() => {
     if (signedIn) reload();
   }, [signedIn, reload]);
 
-  if (account.status === "loading") return <p className="mt-6 text-slate-300">Loading…</p>;
+  if (account.status === "loading") return <p className="mt-6 text-slate-300">{t("loading")}</p>;
   if (!signedIn) {
     return (
       <p className="mt-6 text-lg">
-        Assignments and results belong to your teacher account.{" "}
-        <a href="/account/sign-in?next=%2Fassignments" className="font-semibold text-sky-200 underline">
-          Sign in
-        </a>{" "}
-        to make one.
+        {t.rich("signInFirst", {
+          signIn: (chunks) => (
+            <a href="/account/sign-in?next=%2Fassignments" className="font-semibold text-sky-200 underline">
+              {chunks}
+            </a>
+          ),
+        })}
       </p>
     );
   }
@@ -53,28 +62,34 @@ export function AssignmentsView() {
         }}
       />
       {created && (
-        <section aria-label="The new assignment" className="space-y-2" role="status">
+        <section aria-label={t("newOne")} className="space-y-2" role="status">
           <p className="text-lg">
-            <strong>{created.assignment.title}</strong> is ready: {created.assignment.pollCount} questions.
-            {created.skipped > 0 &&
-              ` ${created.skipped} polls asked in another binding mode were left out (assign that scenario on its own).`}
+            {t.rich("ready", {
+              questions: created.assignment.pollCount,
+              title: () => (
+                <strong>
+                  <LessonWords words={words(created.assignment.title)} />
+                </strong>
+              ),
+            })}
+            {created.skipped > 0 && <> {t("skipped", { skipped: created.skipped })}</>}
           </p>
           <AssignmentLink id={created.assignment.id} path={created.path} url={created.url} />
           <a href={`/assignments/${created.assignment.id}`} className="inline-block font-semibold text-sky-200 underline">
-            Watch its progress
+            {t("watch")}
           </a>
         </section>
       )}
       <section aria-labelledby="your-assignments">
         <h2 id="your-assignments" className="text-2xl font-bold">
-          Your assignments
+          {t("yours")}
         </h2>
         {error && (
           <p role="alert" className="mt-2 text-rose-200">
             {error}
           </p>
         )}
-        {list && list.length === 0 && <p className="mt-2 text-slate-300">None yet.</p>}
+        {list && list.length === 0 && <p className="mt-2 text-slate-300">{t("none")}</p>}
         <ul className="mt-3 divide-y divide-slate-800">
           {list?.map((a) => (
             <li
@@ -85,16 +100,16 @@ export function AssignmentsView() {
             >
               <div className="min-w-0">
                 <a href={`/assignments/${a.id}`} className="text-lg font-semibold text-sky-200 underline [overflow-wrap:anywhere]">
-                  {a.title}
+                  <LessonWords words={words(a.title)} />
                 </a>
                 <p className="text-sm text-slate-300">
-                  Made {shortDate(a.createdAt)} · {a.pollCount} questions
+                  {t("made", { when: shortDate(a.createdAt), questions: a.pollCount })}
                   {a.dueAt !== null ? ` · ${dueText(a.dueAt)}` : ""}
-                  {a.closedAt !== null ? " · closed" : ""}
+                  {a.closedAt !== null ? ` · ${t("closed")}` : ""}
                 </p>
               </div>
               <a href={`/results/${encodeURIComponent(a.lessonKey)}`} className="font-semibold text-sky-200 underline">
-                {a.lessonKey === BUILTIN_LESSON_KEY ? "Results of the built-in lesson" : "Results of this lesson"}
+                {a.lessonKey === BUILTIN_LESSON_KEY ? t("resultsBuiltIn") : t("resultsLesson")}
               </a>
             </li>
           ))}

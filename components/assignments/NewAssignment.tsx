@@ -1,13 +1,18 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import type { AccountLessonList, AccountSessionList } from "@/lib/account/ownership";
 import type { CreateAssignmentBody, CreatedAssignment } from "@/lib/course/rest";
 import { BINDING_MODES } from "@/lib/lesson/types";
-import { DEFAULT_KUBE_VERSION, KUBE_VERSIONS, KUBE_VERSION_LABELS, type KubeVersion } from "@/lib/lesson/versions";
+import { DEFAULT_KUBE_VERSION, KUBE_VERSIONS, type KubeVersion } from "@/lib/lesson/versions";
 import { scenarioName } from "@/components/theme";
 import { VARIANTS_BY_MODE, getScenario } from "@/lib/lesson/scenarios";
-import { callApi, errorText } from "@/components/selfPaced/api";
+import { localizeScenario } from "@/lib/lesson/localize";
+import { useLessonProse } from "@/components/i18n/useScenario";
+import { callApi } from "@/components/selfPaced/api";
+import { useAssignmentErrorText } from "@/components/selfPaced/useSelfPacedText";
+import { useKubeVersionLabel } from "./LessonWords";
 
 type SourceKind = "builtin" | "lesson" | "session";
 
@@ -31,6 +36,12 @@ export function NewAssignment({
   onCreated: (c: CreatedAssignment) => void;
   preset: { lesson: string | null; session: string | null };
 }) {
+  const t = useTranslations("assignments.new");
+  const common = useTranslations("common");
+  const locale = useLocale();
+  const errorText = useAssignmentErrorText();
+  const versionLabel = useKubeVersionLabel();
+  const prose = useLessonProse();
   const [kind, setKind] = useState<SourceKind>(preset.session ? "session" : preset.lesson ? "lesson" : "builtin");
   const [scenario, setScenario] = useState(SCENARIOS[0].value);
   const [version, setVersion] = useState<KubeVersion>(DEFAULT_KUBE_VERSION);
@@ -57,13 +68,16 @@ export function NewAssignment({
 
   // The steps a "what happens next?" can follow: every one but the last.
   const pickedScenario = SCENARIOS.find((s) => s.value === scenario) ?? SCENARIOS[0];
-  const askable: string[] =
+  // The built-in scenario's step titles in the reader's language; a lesson's steps by number (its titles are not listed here).
+  const builtIn = localizeScenario(getScenario(pickedScenario.mode, pickedScenario.variant), prose);
+  const askable: { name: string; lang: string | undefined }[] =
     kind === "builtin"
-      ? getScenario(pickedScenario.mode, pickedScenario.variant)
-          .steps.slice(0, -1)
-          .map((st) => st.title)
+      ? builtIn.scenario.steps.slice(0, -1).map((st) => ({ name: st.title, lang: builtIn.langOf(st.title) }))
       : kind === "lesson"
-        ? Array.from({ length: Math.max(0, (lessons.find((l) => l.id === lessonId)?.stepCount ?? 0) - 1) }, (_, i) => `Step ${i + 1}`)
+        ? Array.from({ length: Math.max(0, (lessons.find((l) => l.id === lessonId)?.stepCount ?? 0) - 1) }, (_, i) => ({
+            name: t("stepN", { n: i + 1 }),
+            lang: undefined,
+          }))
         : [];
 
   function body(): CreateAssignmentBody | null {
@@ -88,8 +102,8 @@ export function NewAssignment({
       onSubmit={(e) => {
         e.preventDefault();
         const b = body();
-        if (!b) return setError(kind === "lesson" ? "Choose one of your lessons." : "Choose a finished session.");
-        if (b.steps && b.steps.length === 0) return setError("Pick at least one step to ask at, or ask after every step.");
+        if (!b) return setError(kind === "lesson" ? t("chooseLesson") : t("chooseSession"));
+        if (b.steps && b.steps.length === 0) return setError(t("pickStep"));
         setBusy(true);
         setError("");
         callApi<CreatedAssignment>("/api/assignments", { json: b })
@@ -99,16 +113,16 @@ export function NewAssignment({
       }}
     >
       <h2 id="new-assignment" className="text-2xl font-bold">
-        New assignment
+        {t("heading")}
       </h2>
       <fieldset>
-        <legend className="font-semibold">Made from</legend>
+        <legend className="font-semibold">{t("madeFrom")}</legend>
         <div className="mt-2 flex flex-wrap gap-4">
           {(
             [
-              ["builtin", "A built-in scenario"],
-              ["lesson", "One of your lessons"],
-              ["session", "A finished session (its polls)"],
+              ["builtin", t("fromBuiltin")],
+              ["lesson", t("fromLesson")],
+              ["session", t("fromSession")],
             ] as const
           ).map(([value, label]) => (
             <label key={value} className="flex items-center gap-2">
@@ -128,17 +142,21 @@ export function NewAssignment({
       {kind === "builtin" && (
         <div className="grid gap-4 sm:grid-cols-2">
           <label className="block">
-            Scenario
+            {t("scenario")}
             <select data-testid="assign-scenario" value={scenario} onChange={(e) => setScenario(e.target.value)} className={field}>
-              {SCENARIOS.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {scenarioName(getScenario(s.mode, s.variant))}
-                </option>
-              ))}
+              {SCENARIOS.map((s) => {
+                const named = localizeScenario(getScenario(s.mode, s.variant), prose);
+                const name = scenarioName(named.scenario);
+                return (
+                  <option key={s.value} value={s.value} lang={named.langOf(name)}>
+                    {name}
+                  </option>
+                );
+              })}
             </select>
           </label>
           <label className="block">
-            Kubernetes release
+            {t("release")}
             <select
               data-testid="assign-version"
               value={version}
@@ -147,7 +165,7 @@ export function NewAssignment({
             >
               {KUBE_VERSIONS.map((v) => (
                 <option key={v} value={v}>
-                  {KUBE_VERSION_LABELS[v]}
+                  {versionLabel(v)}
                 </option>
               ))}
             </select>
@@ -156,11 +174,11 @@ export function NewAssignment({
       )}
       {kind === "lesson" && (
         <label className="block">
-          Lesson
+          {t("lesson")}
           <select data-testid="assign-lesson-id" value={lessonId} onChange={(e) => setLessonId(e.target.value)} className={field}>
-            <option value="">{lessons.length ? "Choose a lesson" : "No lessons yet"}</option>
+            <option value="">{lessons.length ? t("chooseALesson") : t("noLessons")}</option>
             {lessons.map((l) => (
-              <option key={l.id} value={l.id}>
+              <option key={l.id} value={l.id} translate="no">
                 {l.title}
               </option>
             ))}
@@ -169,12 +187,16 @@ export function NewAssignment({
       )}
       {kind === "session" && (
         <label className="block">
-          Session
+          {t("session")}
           <select data-testid="assign-session-id" value={sessionId} onChange={(e) => setSessionId(e.target.value)} className={field}>
-            <option value="">{sessions.length ? "Choose a finished session" : "No finished session with polls yet"}</option>
+            <option value="">{sessions.length ? t("chooseASession") : t("noSessions")}</option>
             {sessions.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.title || s.code} · {new Date(s.createdAt).toLocaleDateString()} · {s.pollCount} polls
+                {t("sessionOption", {
+                  title: s.title || s.code,
+                  date: new Date(s.createdAt).toLocaleDateString(locale),
+                  polls: s.pollCount,
+                })}
               </option>
             ))}
           </select>
@@ -182,11 +204,11 @@ export function NewAssignment({
       )}
       {kind !== "session" && askable.length > 0 && (
         <fieldset>
-          <legend className="font-semibold">Ask &ldquo;what happens next?&rdquo;</legend>
+          <legend className="font-semibold">{t("askLegend")}</legend>
           <div className="mt-2 flex flex-wrap gap-4">
             <label className="flex items-center gap-2">
               <input type="radio" name="steps" checked={!someSteps} onChange={() => setSomeSteps(false)} className="h-5 w-5" />
-              After every step
+              {t("everyStep")}
             </label>
             <label className="flex items-center gap-2">
               <input
@@ -197,12 +219,12 @@ export function NewAssignment({
                 className="h-5 w-5"
                 data-testid="assign-some-steps"
               />
-              Only after the steps I pick
+              {t("pickedSteps")}
             </label>
           </div>
           {someSteps && (
             <div className="mt-3 grid gap-2 sm:grid-cols-3">
-              {askable.map((name, i) => (
+              {askable.map(({ name, lang }, i) => (
                 <label key={i} className="flex items-center gap-2">
                   <input
                     type="checkbox"
@@ -217,7 +239,7 @@ export function NewAssignment({
                     data-testid="assign-step"
                     data-step={i + 1}
                   />
-                  {i + 1}. {name}
+                  {i + 1}. <span lang={lang}>{name}</span>
                 </label>
               ))}
             </div>
@@ -226,11 +248,11 @@ export function NewAssignment({
       )}
       <div className="grid gap-4 sm:grid-cols-2">
         <label className="block">
-          Title <span className="text-slate-400">(optional)</span>
+          {t("title")} <span className="text-slate-400">{common("optional")}</span>
           <input data-testid="assign-title" value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} className={field} />
         </label>
         <label className="block">
-          Due <span className="text-slate-400">(optional)</span>
+          {t("due")} <span className="text-slate-400">{common("optional")}</span>
           <input data-testid="assign-due" type="datetime-local" value={due} onChange={(e) => setDue(e.target.value)} className={field} />
         </label>
       </div>
@@ -242,7 +264,7 @@ export function NewAssignment({
           className="h-5 w-5"
           data-testid="assign-nickname"
         />
-        Students must give a nickname (so you can tell their answers apart)
+        {t("requireNickname")}
       </label>
       {error && (
         <p role="alert" className="text-rose-200">
@@ -255,7 +277,7 @@ export function NewAssignment({
         data-testid="assign-lesson"
         className="rounded-lg bg-emerald-400 px-5 py-3 text-lg font-semibold text-slate-950 disabled:opacity-60"
       >
-        Make the assignment
+        {t("submit")}
       </button>
     </form>
   );

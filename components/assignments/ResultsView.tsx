@@ -1,13 +1,13 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import type { ResultsBody } from "@/lib/course/rest";
 import type { PollResult } from "@/lib/course/results";
-import { callApi, errorText } from "@/components/selfPaced/api";
-import { shortDate } from "@/components/selfPaced/dates";
-
-const pct = (x: number) => `${Math.round(x * 100)}%`;
-const signedPoints = (x: number) => `${x >= 0 ? "+" : "−"}${Math.round(Math.abs(x) * 100)} points`;
+import { callApi } from "@/components/selfPaced/api";
+import { useAssignmentErrorText } from "@/components/selfPaced/useSelfPacedText";
+import { usePollText } from "@/components/i18n/useScenario";
+import { LessonWords, useProseText, useShortDate } from "./LessonWords";
 
 /**
  * Results across a course for one lesson: every live session and assignment
@@ -17,6 +17,11 @@ const signedPoints = (x: number) => `${x >= 0 ? "+" : "−"}${Math.round(Math.ab
  * chose. The teacher's alone: it names students.
  */
 export function ResultsView({ lessonKey }: { lessonKey: string }) {
+  const t = useTranslations("results");
+  const errorText = useAssignmentErrorText();
+  const shortDate = useShortDate();
+  const words = useProseText();
+  const pollText = usePollText();
   const [body, setBody] = useState<ResultsBody | null>(null);
   const [error, setError] = useState("");
   const path = `/api/results/${encodeURIComponent(lessonKey)}`;
@@ -24,18 +29,18 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
     callApi<ResultsBody>(path)
       .then(setBody)
       .catch((err: unknown) => setError(errorText(err)));
-  }, [path]);
+  }, [path, errorText]);
 
   if (!body) {
     return (
       <div className="mt-4">
-        <h1 className="text-3xl font-bold">Results</h1>
+        <h1 className="text-3xl font-bold">{t("heading")}</h1>
         {error ? (
           <p role="alert" className="mt-4 text-lg text-rose-200">
             {error}
           </p>
         ) : (
-          <p className="mt-4 text-slate-300">Loading…</p>
+          <p className="mt-4 text-slate-300">{t("loading")}</p>
         )}
       </div>
     );
@@ -47,16 +52,16 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
   return (
     <div className="mt-4 space-y-8">
       <div>
-        <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">Results: {body.title}</h1>
+        <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">
+          {t.rich("headingOf", { title: () => <LessonWords words={words(body.title)} /> })}
+        </h1>
         <p
           className="mt-1 text-slate-300"
           data-testid="results-sources"
           data-sessions={results.sessions}
           data-assignments={results.assignments}
         >
-          From {results.sessions} live {results.sessions === 1 ? "session" : "sessions"} and {results.assignments}{" "}
-          {results.assignments === 1 ? "assignment" : "assignments"}. A student&apos;s first answer counts: in class, the vote they left
-          when the first round closed.
+          {t("sources", { sessions: results.sessions, assignments: results.assignments })}
         </p>
         <div className="mt-3 flex flex-wrap gap-3">
           <a
@@ -64,21 +69,21 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
             data-testid="results-export-polls"
             className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
           >
-            Download per question (CSV, no names)
+            {t("downloadPolls")}
           </a>
           <a
             href={`${path}/export?sheet=students`}
             data-testid="results-export-students"
             className="rounded-lg border border-slate-500 px-4 py-2 font-semibold hover:bg-slate-800"
           >
-            Download per student (CSV)
+            {t("downloadStudents")}
           </a>
         </div>
       </div>
-      {results.polls.length === 0 && <p className="text-lg">No answers yet: run a poll in class or make an assignment of this lesson.</p>}
+      {results.polls.length === 0 && <p className="text-lg">{t("noAnswers")}</p>}
       <section aria-labelledby="per-question" className={results.polls.length ? "" : "hidden"}>
         <h2 id="per-question" className="text-2xl font-bold">
-          Per question
+          {t("perQuestion")}
         </h2>
         <ol className="mt-3 space-y-5">
           {answered.map((p) => (
@@ -87,9 +92,7 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
         </ol>
         {unanswered.length > 0 && (
           <details className="mt-4 rounded-xl border border-slate-800 p-3">
-            <summary className="cursor-pointer font-semibold">
-              {unanswered.length} {unanswered.length === 1 ? "question" : "questions"} not answered yet
-            </summary>
+            <summary className="cursor-pointer font-semibold">{t("unanswered", { count: unanswered.length })}</summary>
             <ol className="mt-3 space-y-5">
               {unanswered.map((p) => (
                 <PollResultCard key={p.key} poll={p} />
@@ -101,12 +104,9 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
       {results.learners.length > 0 && (
         <section aria-labelledby="per-student">
           <h2 id="per-student" className="text-2xl font-bold">
-            Per student
+            {t("perStudent")}
           </h2>
-          <p className="mt-1 text-slate-300">
-            Students are matched by nickname across sessions and assignments. One without a nickname (or with the class's “Student N”, or a
-            nickname two students used in the same class) is counted on their own each time.
-          </p>
+          <p className="mt-1 text-slate-300">{t("matching")}</p>
           <ul className="mt-3 space-y-3">
             {results.learners.map((l) => (
               <li
@@ -117,19 +117,26 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
                 data-wrong={l.misconceptions.length}
               >
                 <p className="font-semibold [overflow-wrap:anywhere]">
-                  {l.name || "(no nickname)"}{" "}
-                  <span className="font-normal text-slate-300">
-                    {l.right} of {l.answered} first answers right
-                  </span>
+                  {l.name ? <span translate="no">{l.name}</span> : t("noNickname")}{" "}
+                  <span className="font-normal text-slate-300">{t("learnerRight", { right: l.right, answered: l.answered })}</span>
                 </p>
                 {l.misconceptions.length > 0 && (
-                  <ul className="mt-1 list-disc space-y-1 pl-5 text-slate-200">
+                  <ul className="mt-1 list-disc space-y-1 ps-5 text-slate-200">
                     {l.misconceptions.map((m, i) => (
                       <li key={`${m.pollKey}-${m.source.id}-${i}`}>
-                        {m.question} Chose &ldquo;{m.text}&rdquo;{m.note ? `: ${m.note}` : ""}{" "}
+                        {t.rich("chose", {
+                          note: m.note ? "yes" : "no",
+                          question: () => <LessonWords words={pollText.question(m.question)} />,
+                          option: () => <LessonWords words={pollText.option(m.text)} />,
+                          why: () => (m.note ? <LessonWords words={pollText.note(m.note)} /> : null),
+                        })}{" "}
                         <span className="text-slate-400">
-                          ({m.source.kind === "session" ? "in class" : "assignment"}, {m.source.title || "untitled"},{" "}
-                          {shortDate(m.source.at)})
+                          {t.rich("source", {
+                            kind: m.source.kind === "session" ? "session" : "assignment",
+                            titled: m.source.title ? "yes" : "no",
+                            when: shortDate(m.source.at),
+                            title: () => <LessonWords words={words(m.source.title)} />,
+                          })}
                         </span>
                       </li>
                     ))}
@@ -145,6 +152,9 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
 }
 
 function PollResultCard({ poll }: { poll: PollResult }) {
+  const t = useTranslations("results");
+  const locale = useLocale();
+  const pollText = usePollText();
   const wrong = poll.options.filter((o) => !o.correct);
   const right = poll.options.find((o) => o.correct);
   const r = poll.rounds;
@@ -157,38 +167,44 @@ function PollResultCard({ poll }: { poll: PollResult }) {
       data-right={poll.right}
     >
       <h3 className="text-lg font-semibold">
-        {poll.question}{" "}
-        <span className="font-normal text-slate-300">
-          (asked {poll.asked} {poll.asked === 1 ? "time" : "times"})
-        </span>
+        <LessonWords words={pollText.question(poll.question)} />{" "}
+        <span className="font-normal text-slate-300">{t("asked", { count: poll.asked })}</span>
       </h3>
       <p className="mt-1">
-        {poll.firstAnswers === 0 ? (
-          "No first answers yet."
-        ) : poll.hasAnswer ? (
-          <>
-            <strong>{pct(poll.rightShare ?? 0)}</strong> of {poll.firstAnswers} first answers right
-            {right ? <> (&ldquo;{right.text}&rdquo;)</> : null}
-          </>
-        ) : (
-          `${poll.firstAnswers} first answers (no right answer set)`
-        )}
+        {poll.firstAnswers === 0
+          ? t("noFirstAnswers")
+          : poll.hasAnswer
+            ? t.rich("rightShare", {
+                share: poll.rightShare ?? 0,
+                count: poll.firstAnswers,
+                named: right ? "yes" : "no",
+                b: (chunks) => <strong>{chunks}</strong>,
+                answer: () => (right ? <LessonWords words={pollText.option(right.text)} /> : null),
+              })
+            : t("noRightAnswer", { count: poll.firstAnswers })}
       </p>
       {r && (
         <p className="mt-1 text-emerald-200" data-testid="normalized-gain" data-gain={r.gain === null ? "" : r.gain.toFixed(3)}>
-          Answered twice in class ({r.times}×): {pct(r.before.total ? r.before.right / r.before.total : 0)} right before discussion,{" "}
-          {pct(r.after.total ? r.after.right / r.after.total : 0)} after ({signedPoints(r.shift)})
-          {r.gain !== null ? `; normalized gain ${r.gain.toFixed(2)}` : ""}.
+          {t("twice", {
+            times: r.times,
+            before: r.before.total ? r.before.right / r.before.total : 0,
+            after: r.after.total ? r.after.right / r.after.total : 0,
+            sign: r.shift >= 0 ? "+" : "−",
+            points: Math.round(Math.abs(r.shift) * 100),
+            hasGain: r.gain !== null ? "yes" : "no",
+            gain:
+              r.gain === null ? "" : new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(r.gain),
+          })}
         </p>
       )}
       {poll.hasAnswer && wrong.length > 0 && (
-        <table className="mt-3 w-full text-left">
-          <caption className="sr-only">Wrong answers to this question, most chosen first</caption>
+        <table className="mt-3 w-full text-start">
+          <caption className="sr-only">{t("wrongCaption")}</caption>
           <thead className="text-sm text-slate-300">
             <tr>
-              <th className="py-1 pr-3">Wrong answer</th>
-              <th className="py-1 pr-3">Chosen</th>
-              <th className="py-1">The misconception</th>
+              <th className="py-1 pe-3">{t("wrongAnswer")}</th>
+              <th className="py-1 pe-3">{t("chosen")}</th>
+              <th className="py-1">{t("misconception")}</th>
             </tr>
           </thead>
           <tbody>
@@ -201,9 +217,11 @@ function PollResultCard({ poll }: { poll: PollResult }) {
                 data-chosen={o.chosen}
                 data-option={o.text}
               >
-                <td className="py-2 pr-3 [overflow-wrap:anywhere]">{o.text}</td>
-                <td className="py-2 pr-3 font-mono">{o.chosen}</td>
-                <td className="py-2 text-slate-200">{o.note ?? "—"}</td>
+                <td className="py-2 pe-3 [overflow-wrap:anywhere]">
+                  <LessonWords words={pollText.option(o.text)} />
+                </td>
+                <td className="py-2 pe-3 font-mono">{o.chosen}</td>
+                <td className="py-2 text-slate-200">{o.note ? <LessonWords words={pollText.note(o.note)} /> : "—"}</td>
               </tr>
             ))}
           </tbody>
