@@ -75,6 +75,8 @@ test("a teacher's lesson and live session follow her to another browser, a co-te
   const a = await signUp(browser, "rivera", "Ms Rivera", "/lessons");
   await expect(a.page.getByTestId("my-lessons-empty")).toBeVisible();
   await a.page.getByTestId("new-lesson").click();
+  // The editor puts its example in once it has loaded; typing before that would be overwritten.
+  await expect(a.page.getByTestId("lesson-source")).not.toHaveValue("");
   await a.page.getByTestId("lesson-source").fill(DIAGRAM);
   await expect(a.page.getByTestId("lesson-preview")).toHaveAttribute("data-steps", "5");
   await a.page.getByTestId("lesson-save").click();

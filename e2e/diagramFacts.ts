@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { renderedText } from "./layout";
+import { renderedText, settle } from "./layout";
 
 /**
  * The projector's drawing measured on the real page, for
@@ -48,11 +48,8 @@ export function gap(a: Box, b: Box): number {
 }
 export const grow = (b: Box, by: number): Box => ({ left: b.left - by, top: b.top - by, right: b.right + by, bottom: b.bottom + by });
 
-export async function settle(page: Page) {
-  // The layout follows a ResizeObserver: let it run, then measure.
-  await page.waitForTimeout(300);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
+/** The layout follows a ResizeObserver: measure once the page holds still (./layout.ts). */
+export { settle };
 
 /**
  * The drawing's parts, found by structure rather than by test ids so the same

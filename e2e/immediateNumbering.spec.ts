@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
 import { ConsolePage, ProjectorPage, StudentPage, createSession, expectMoment, jumpTo, setMode } from "./fixtures";
-import { cutOff, smallestText } from "./layout";
+import { cutOff, settle, smallestText } from "./layout";
 import { expectAccessible } from "./axe";
 
 /**
@@ -39,11 +39,6 @@ async function switchMode(host: ConsolePage, value: string) {
   if ((await control.evaluate((el) => el.tagName)) === "SELECT") return setMode(host, value);
   await control.locator(`[data-testid=mode-option][data-value="${value}"]`).check();
   await host.page.getByTestId("mode-apply").click();
-}
-
-async function settle(page: Page) {
-  await page.waitForTimeout(250);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 test("Immediate is numbered in the order it happens, with the card's number beside each moved step", async ({ browser, baseURL }) => {

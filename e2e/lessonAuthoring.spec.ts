@@ -96,6 +96,8 @@ test("a teacher's lesson with long messages: typos explained and fixed, short ti
   const preview = page.getByTestId("lesson-preview");
   const error = page.getByTestId("lesson-error");
   const stale = page.getByTestId("lesson-preview-stale");
+  // The editor puts its example in once it has loaded; typing before that would be overwritten.
+  await expect(source).not.toHaveValue("");
   await source.fill(LESSON);
   await expect(preview).toHaveAttribute("data-steps", "5");
   await expect(error).toHaveCount(0);

@@ -32,6 +32,8 @@ test("a teacher turns their own Mermaid diagram into a live lesson, fixes an err
   await expect(page).toHaveURL(/\/lessons\/edit/);
 
   const source = page.getByTestId("lesson-source");
+  // The editor puts its example in once it has loaded; typing before that would be overwritten.
+  await expect(source).not.toHaveValue("");
   await source.fill(DIAGRAM);
   // The preview points at the typo's line and column, and saving is off until it is fixed.
   const error = page.getByTestId("lesson-error");

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollOptions, setMode } from "./fixtures";
-import { cutOff, headsSpill, smallestText } from "./layout";
+import { cutOff, headsSpill, settle, smallestText } from "./layout";
 import { expectAccessible } from "./axe";
 
 /**
@@ -20,12 +20,6 @@ const scaleOf = (screen: { height: number }) => screen.height / 1080;
 test.afterEach(async ({ browser }) => {
   for (const context of browser.contexts()) await context.close();
 });
-
-async function settle(page: Page) {
-  // Layout follows a ResizeObserver: let it run, then measure.
-  await page.waitForTimeout(250);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
 
 async function expectFits(page: Page, state: string, minText: number) {
   await settle(page);

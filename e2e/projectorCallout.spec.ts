@@ -231,6 +231,8 @@ test("a teacher's lesson of eight participants and fifteen messages reads at 20 
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   await page.goto("/lessons/edit");
+  // The editor puts its example in once it has loaded; typing before that would be overwritten.
+  await expect(page.getByTestId("lesson-source")).not.toHaveValue("");
   await page.getByTestId("lesson-source").fill(LESSON);
   await expect(page.getByTestId("lesson-preview")).toHaveAttribute("data-steps", String(STEPS));
   await expect(page.getByTestId("lesson-error")).toHaveCount(0);

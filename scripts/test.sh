@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# The whole suite: a two-minute soak of one server (in the background), types,
-# lint, a production build, unit + socket integration tests (vitest), then
-# Playwright end-to-end tests in Debian's Chromium.
+# The whole suite: unit tests first (fail fast), types, lint and format side
+# by side, a production build, socket integration tests (vitest, several
+# files at once), then Playwright end-to-end tests in Debian's Chromium; a
+# two-minute soak of one server runs in the background throughout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
+# Debian's old headless shell runs the same pages for less CPU; playwright.config.ts uses it when it is there.
+if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/lib/chromium/chromium-headless-shell ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "== installing Debian's chromium-headless-shell for the end-to-end tests"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null || true
+fi
+[ -z "${CHROMIUM_PATH:-}" ] && [ -x /usr/lib/chromium/chromium-headless-shell ] && CHROMIUM=/usr/lib/chromium/chromium-headless-shell
 if [ ! -x "$CHROMIUM" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "== installing Debian's chromium for the end-to-end tests"
@@ -28,36 +35,60 @@ if ! command -v redis-server >/dev/null 2>&1; then
   fi
 fi
 
-# The soak (two minutes of classes coming and going; it fails on a refused or unanswered command or vote, or memory
-# not back to its baseline at the end) mostly waits on its clients' timers: it runs in the background while the
-# types, lint and the production build use the cores. Its server runs without the Next build (SERVE_PAGES=0).
-echo "== soak, two minutes, in the background (npm run soak -- --minutes=2; an hour without the flag)"
-soak_log="$(mktemp)"
-npm run --silent soak -- --minutes=2 >"$soak_log" 2>&1 &
+# Order: what fails fastest first. The soak (two minutes of classes coming and going; it fails on a refused or
+# unanswered command or vote, or memory not back to its baseline at the end) mostly waits on its clients' timers: it
+# runs in the background from the start. Its server runs without the Next build (SERVE_PAGES=0).
+t0=$SECONDS
+stage() { echo "== [+$((SECONDS - t0)) s] $*"; }
+
+stage "soak, two minutes, in the background (npm run soak -- --minutes=2; an hour without the flag)"
+tmp="$(mktemp -d)"
+npm run --silent soak -- --minutes=2 >"$tmp/soak.log" 2>&1 &
 soak_pid=$!
-trap 'kill "$soak_pid" 2>/dev/null || true; rm -f "$soak_log"' EXIT
+trap 'kill "$soak_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
-echo "== typecheck"
-npx tsc --noEmit
+stage "unit tests (vitest project unit; stops at the first failure)"
+npx vitest run --project unit --bail=1
 
-echo "== lint (ESLint) and format (Prettier)"
-npx eslint .
-npx prettier --check "**/*.{ts,tsx,mjs,mts,js,css,json}"
+# Three checks that read the same files and share nothing: together, and each one's output printed whole.
+stage "typecheck (tsc), lint (ESLint) and format (Prettier), side by side"
+npx tsc --noEmit >"$tmp/tsc.log" 2>&1 &
+tsc_pid=$!
+npx eslint . >"$tmp/eslint.log" 2>&1 &
+eslint_pid=$!
+npx prettier --check "**/*.{ts,tsx,mjs,mts,js,css,json}" >"$tmp/prettier.log" 2>&1 &
+prettier_pid=$!
+failed=0
+for check in tsc eslint prettier; do
+  pid_var="${check}_pid"
+  if wait "${!pid_var}"; then echo "-- $check: ok"; else
+    echo "-- $check FAILED:"
+    failed=1
+  fi
+  cat "$tmp/$check.log"
+done
+[ "$failed" -eq 0 ] || exit 1
 
-echo "== production build"
+# The build does not type-check again (next.config.js): tsc above did, tests and server included.
+stage "production build"
 npx next build
 
-echo "== soak (started above)"
+stage "socket integration tests (vitest project integration: real servers, Redis, SQLite; waiting more than computing)"
+npx vitest run --project integration --maxWorkers="${INTEGRATION_WORKERS:-4}"
+
+stage "timing-sensitive integration tests (rate limits, password hashing, the seeded fuzz and chaos runs): one per core"
+npx vitest run --project timing --maxWorkers=2
+
+stage "soak (started at the beginning)"
 soak_status=0
 wait "$soak_pid" || soak_status=$?
-cat "$soak_log"
+cat "$tmp/soak.log"
 if [ "$soak_status" -ne 0 ]; then
   echo "The soak failed (exit $soak_status)." >&2
   exit "$soak_status"
 fi
 
-echo "== unit and socket integration tests"
-npx vitest run
-
-echo "== end-to-end tests (Playwright, $CHROMIUM)"
+stage "end-to-end tests (Playwright, two spec files at a time, $CHROMIUM)"
 npx playwright test
+
+stage "all green"
