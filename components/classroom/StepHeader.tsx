@@ -61,7 +61,11 @@ export function StepHeader({
         >
           {step ? `${ordinal} ${step.title}` : "—"}
         </h2>
-        <p lang={lessonLang} className={`mt-2 text-slate-200 ${large ? "text-[1.2rem] leading-snug" : "text-lg leading-relaxed"}`}>
+        <p
+          lang={lessonLang}
+          data-testid="step-narration"
+          className={`mt-2 text-slate-200 ${large ? "text-[1.2rem] leading-snug" : "text-lg leading-relaxed"}`}
+        >
           {step?.narration}
         </p>
         {step?.why && (
