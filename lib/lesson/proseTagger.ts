@@ -174,7 +174,7 @@ function phraseSpans(text: string): Span[] {
     spans.push([start, end]);
   }
   // A node selector term as kubectl prints it, and a repeated event's count.
-  for (const m of text.matchAll(/\S+ In \[[^\]]+\]|\(x\d+ over \w+\)|pvc-<[^>]+>/g)) {
+  for (const m of text.matchAll(/[\w./-]+ In \[[^\]]+\]|\(x\d+ over \w+\)|pvc-<[^>]+>/g)) {
     if (!taken(m.index, m.index + m[0].length)) spans.push([m.index, m.index + m[0].length]);
   }
   return spans;
