@@ -1,6 +1,8 @@
 import { useTranslations } from "next-intl";
+import type { ReactNode } from "react";
 import { byVotes, type ClassQuestion, type HostQuestion, type LessonNames } from "@/lib/session/questions";
-import { useDescribeTarget } from "@/components/i18n/useDescribeTarget";
+import { LIFELINES } from "@/lib/lesson/card";
+import { getScenario, isVariantOf } from "@/lib/lesson/scenarios";
 
 /**
  * The questions as they stood at this moment of the replay: asked so far,
@@ -19,7 +21,6 @@ export function ReplayQuestions({
   lesson?: LessonNames;
 }) {
   const t = useTranslations("replay");
-  const describeTarget = useDescribeTarget(lesson);
   const questions = [...asked].sort(byVotes);
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="replay-questions" aria-live="polite">
@@ -39,7 +40,9 @@ export function ReplayQuestions({
               data-votes={q.votes}
               data-status={hiddenFromClass(q) ? "hidden" : q.status}
             >
-              <p className="text-sm text-slate-400">{describeTarget(q)}</p>
+              <p className="text-sm text-slate-400">
+                <About question={q} lesson={lesson} />
+              </p>
               <p className="[overflow-wrap:anywhere]" translate="no">
                 {q.text}
               </p>
@@ -54,6 +57,25 @@ export function ReplayQuestions({
       )}
     </section>
   );
+}
+
+/**
+ * What a question is about, as the console and the exports name it ("Step 5 · NODE CHOSEN, arrow"): the words around
+ * it in the reader's language, the step's title and the lifeline's name as the lesson has them (the built-in lesson's
+ * English, a teacher's as written).
+ */
+function About({ question: q, lesson }: { question: ClassQuestion | HostQuestion; lesson?: LessonNames }) {
+  const t = useTranslations("replay");
+  const index = q.target.stepIndex;
+  const step = lesson ? lesson.steps[index] : isVariantOf(q.mode, q.variant) ? getScenario(q.mode, q.variant).steps[index] : undefined;
+  const words = (chunks: ReactNode) => (lesson ? <span translate="no">{chunks}</span> : <span lang="en">{chunks}</span>);
+  const stepName = step ? t.rich("stepTitled", { step: index + 1, title: step.title, lesson: words }) : t("stepOnly", { step: index + 1 });
+  const target = q.target;
+  const name =
+    target.kind === "lifeline"
+      ? ((lesson ? lesson.lifelines : LIFELINES).find((l) => l.id === target.lifeline)?.name ?? target.lifeline)
+      : "";
+  return <>{t.rich("about", { kind: target.kind, name, lesson: words, s: () => stepName })}</>;
 }
 
 /** Who asked: their nickname as they wrote it, or "Anonymous" in the reader's language. */

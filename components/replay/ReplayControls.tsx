@@ -175,6 +175,8 @@ export function ReplayControls({
             <span
               key={m.seq}
               title={markLabel(m.words)}
+              // A tooltip that quotes the class's own words or a Kubernetes name is not the interface's to translate.
+              translate={m.words.say === "step" || m.words.say === "reveal" || m.words.say === "end" ? undefined : "no"}
               data-testid="replay-mark"
               data-kind={m.kind}
               className={`absolute bottom-0 -translate-x-1/2 rounded-sm rtl:translate-x-1/2 ${MARK_STYLE[m.kind]}`}
