@@ -1,6 +1,9 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useLocale, useTranslations } from "next-intl";
+import { useEffect, useId, useState, type ReactNode } from "react";
+import { useKubeVersionLabel } from "@/components/assignments/LessonWords";
+import { useLessonProse } from "@/components/i18n/useScenario";
 import {
   MAX_PASTE_BYTES,
   checkCluster,
@@ -12,7 +15,7 @@ import {
 import { SCENARIO_IDS, scenarioParts, type ScenarioId } from "@/lib/lesson/kubeCluster";
 import { getScenario } from "@/lib/lesson/scenarios";
 import { stringAt } from "@/lib/guards";
-import { DEFAULT_KUBE_VERSION, KUBE_VERSION_LABELS, isKubeVersion, type KubeVersion } from "@/lib/lesson/versions";
+import { DEFAULT_KUBE_VERSION, isKubeVersion, type KubeVersion } from "@/lib/lesson/versions";
 
 /**
  * "Check my cluster": the student pastes what kubectl printed and sees each
@@ -30,9 +33,10 @@ const SECTION_HASH = "#check-my-cluster";
 const split = (id: ScenarioId) => scenarioParts(id);
 const FOCUS = "focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-amber-300";
 
+/** One event as kubectl printed it: Kubernetes's words, left to right and never translated. */
 function EventLine({ event }: { event: PastedEvent }) {
   return (
-    <li className={event.type === "Warning" ? "text-rose-200" : "text-slate-100"}>
+    <li className={event.type === "Warning" ? "text-rose-200" : "text-slate-100"} translate="no" dir="ltr">
       <span className="font-semibold">{event.reason}</span>
       {event.count > 1 && <span className="text-slate-400"> (×{event.count})</span>}{" "}
       <span className="font-mono text-sm text-slate-400">
@@ -42,6 +46,16 @@ function EventLine({ event }: { event: PastedEvent }) {
     </li>
   );
 }
+
+/** The check's own English sentences (lib/lesson/clusterCheck.ts): not in any catalog yet, so marked as English. */
+const English = ({ children }: { children: ReactNode }) => <span lang="en">{children}</span>;
+
+/** A quoted Kubernetes string inside a sentence. */
+const kube = (text: string) => (
+  <span className="font-mono" translate="no" dir="ltr">
+    {text}
+  </span>
+);
 
 /** The sheet's release as the URL names it; the default when it names none. */
 function versionInUrl(): KubeVersion {
@@ -56,35 +70,23 @@ function sheetIn(version: KubeVersion): string {
   return `?${params.toString()}${SECTION_HASH}`;
 }
 
-const releases = (versions: readonly KubeVersion[]) => versions.map((v) => KUBE_VERSION_LABELS[v]).join(" or ");
-
 function VersionNote({ reading, onSwitch }: { reading: VersionReading; onSwitch: () => void }) {
-  const clues = reading.clues.map((c, i) => (
-    <span key={c.text}>
-      {i > 0 && (i === reading.clues.length - 1 ? " and " : ", ")}“<span className="font-mono">{c.text}</span>” ({c.releases})
-    </span>
-  ));
-  if (reading.fits.length === 0) {
-    return (
-      <p>
-        Your paste mixes the wording of different Kubernetes releases: {clues}. Are these events from two clusters? Copy them again from the
-        lab cluster only.
-      </p>
-    );
-  }
-  if (reading.matchesSheet) {
-    return (
-      <p>
-        Your cluster prints {clues}: Kubernetes {releases(reading.fits)}, the release this sheet shows.
-      </p>
-    );
-  }
+  const t = useTranslations("clusterCheck");
+  const locale = useLocale();
+  const versionLabel = useKubeVersionLabel();
+  const releases = new Intl.ListFormat(locale, { type: "disjunction" }).format(reading.fits.map(versionLabel));
+  // The clues joined as the page's language joins a list ("A, B and C"): each a quote of the paste, with the releases that print it.
+  let next = 0;
+  const clues = new Intl.ListFormat(locale, { type: "conjunction" }).formatToParts(reading.clues.map((c) => c.text)).map((part, i) => {
+    if (part.type === "literal") return part.value;
+    const clue = reading.clues[next++];
+    return <span key={i}>{t.rich("clue", { text: () => kube(clue.text), releases: () => <English>{clue.releases}</English> })}</span>;
+  });
+  if (reading.fits.length === 0) return <p>{t.rich("mixed", { clues: () => clues })}</p>;
+  if (reading.matchesSheet) return <p>{t.rich("matches", { releases, clues: () => clues })}</p>;
   return (
     <>
-      <p>
-        Your cluster prints {clues}: that is Kubernetes {releases(reading.fits)}. This sheet shows Kubernetes{" "}
-        {KUBE_VERSION_LABELS[reading.sheet]}, so some of its strings differ from yours.
-      </p>
+      <p>{t.rich("differs", { releases, sheet: versionLabel(reading.sheet), clues: () => clues })}</p>
       <ul className="mt-2 flex flex-wrap gap-3">
         {reading.fits.map((v) => (
           <li key={v}>
@@ -95,17 +97,23 @@ function VersionNote({ reading, onSwitch }: { reading: VersionReading; onSwitch:
               data-version={v}
               className={`inline-block rounded-lg border-2 border-amber-300 px-3 py-1 font-semibold text-amber-100 underline-offset-4 hover:underline ${FOCUS}`}
             >
-              Show this sheet for Kubernetes {KUBE_VERSION_LABELS[v]}
+              {t("showFor", { version: versionLabel(v) })}
             </a>
           </li>
         ))}
       </ul>
-      <p className="mt-1 text-sm text-slate-300">The sheet reloads in that release and checks your paste again.</p>
+      <p className="mt-1 text-sm text-slate-300">{t("reloads")}</p>
     </>
   );
 }
 
 export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; version?: KubeVersion }) {
+  const t = useTranslations("clusterCheck");
+  const prose = useLessonProse();
+  const words = (english: string) => {
+    const said = prose.localize(english);
+    return <span lang={said.lang}>{said.text}</span>;
+  };
   const [text, setText] = useState("");
   const [against, setAgainst] = useState<ScenarioId>(scenarioId);
   const [sheetVersion, setSheetVersion] = useState<KubeVersion>(version ?? DEFAULT_KUBE_VERSION);
@@ -144,7 +152,7 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
     // Enforced before anything is parsed: a multi-megabyte paste is not kept, so typing stays fast.
     const tooLarge = pasteTooLarge(value);
     if (tooLarge) {
-      setRefused(`Not pasted. ${tooLarge}`);
+      setRefused(tooLarge);
       setResult(null);
       return;
     }
@@ -154,19 +162,32 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
 
   const carryPaste = () => sessionStorage.setItem(CARRIED_PASTE_KEY, JSON.stringify({ against, text }));
 
-  const status = refused ?? (result === null ? "" : result.ok ? result.summary : result.problem);
+  const status =
+    refused !== null ? (
+      <>
+        {t("notPasted")} <English>{refused}</English>
+      </>
+    ) : result === null ? (
+      ""
+    ) : (
+      <English>{result.ok ? result.summary : result.problem}</English>
+    );
 
   return (
     <div className="mt-2 space-y-4" data-testid="cluster-check" data-version={sheetVersion}>
       <p id={ids.help} className="text-slate-300">
-        Paste what kubectl printed on your lab cluster: <code className="font-mono">kubectl events</code>,{" "}
-        <code className="font-mono">kubectl get events -o json</code> (it keeps exact times, so the order is checked too), or the Events of{" "}
-        <code className="font-mono">kubectl describe pvc data</code> and <code className="font-mono">kubectl describe pod app</code>. Up to{" "}
-        {MAX_PASTE_BYTES / 1024} KiB. It is read in this browser only; nothing is uploaded.
+        {t.rich("help", {
+          kib: MAX_PASTE_BYTES / 1024,
+          cmd: (chunks) => (
+            <code className="font-mono" translate="no" dir="ltr">
+              {chunks}
+            </code>
+          ),
+        })}
       </p>
       <div>
         <label htmlFor={ids.scenario} className="block font-semibold">
-          Check against
+          {t("against")}
         </label>
         <select
           id={ids.scenario}
@@ -177,16 +198,19 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
           }}
           className={`mt-1 w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2 ${FOCUS}`}
         >
-          {SCENARIO_IDS.map((id) => (
-            <option key={id} value={id}>
-              {getScenario(...split(id)).title}
-            </option>
-          ))}
+          {SCENARIO_IDS.map((id) => {
+            const title = prose.localize(getScenario(...split(id)).title);
+            return (
+              <option key={id} value={id} lang={title.lang}>
+                {title.text}
+              </option>
+            );
+          })}
         </select>
       </div>
       <div>
         <label htmlFor={ids.paste} className="block font-semibold">
-          kubectl output
+          {t.rich("pasteLabel", { k8s: (chunks) => <span translate="no">{chunks}</span> })}
         </label>
         <textarea
           id={ids.paste}
@@ -198,6 +222,9 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
           autoCapitalize="off"
           autoCorrect="off"
           data-testid="cluster-check-input"
+          // The paste is kubectl's output, and the placeholder shows its columns: Kubernetes, not the interface.
+          translate="no"
+          dir="ltr"
           className={`mt-1 w-full rounded-lg border border-slate-600 bg-slate-950 p-3 font-mono text-[13px] ${FOCUS}`}
           placeholder={"LAST SEEN   TYPE     REASON   OBJECT   MESSAGE\n..."}
         />
@@ -208,7 +235,7 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
         data-testid="cluster-check-run"
         className={`rounded-lg bg-sky-400 px-4 py-2 font-semibold text-slate-950 ${FOCUS}`}
       >
-        Check my cluster
+        {t("run")}
       </button>
 
       {/* Announced to screen readers when it changes: the one-line verdict, or what is wrong with the paste. */}
@@ -227,7 +254,7 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
               className={`rounded-lg border p-3 ${result.version.matchesSheet ? "border-slate-600" : "border-amber-300 text-amber-100"}`}
             >
               <h3 id={`${ids.paste}-version`} className="text-lg font-semibold">
-                Kubernetes release
+                {t("release")}
               </h3>
               <VersionNote reading={result.version} onSwitch={carryPaste} />
             </section>
@@ -240,30 +267,20 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
               className="rounded-lg border border-rose-300 p-3"
             >
               <h3 id={`${ids.paste}-different`} className="text-lg font-semibold text-rose-200">
-                A different failure
+                {t("different")}
               </h3>
               {result.differentFailures.map((f) => (
                 <div key={f.event.order} className="mt-2">
                   <p>
-                    Your Pod did not schedule, but not for the reason this scenario shows
-                    {f.lessonReason ? (
-                      <>
-                        {" "}
-                        (“<span className="font-mono">{f.lessonReason}</span>”)
-                      </>
-                    ) : (
-                      " (in this scenario the Pod is scheduled)"
-                    )}
-                    . The scheduler said:
+                    {f.lessonReason ? t.rich("differentBecause", { reason: () => kube(f.lessonReason ?? "") }) : t("differentScheduled")}
                   </p>
-                  <ul className="mt-1 list-disc space-y-1 pl-5">
+                  <ul className="mt-1 list-disc space-y-1 ps-5">
                     {f.reasons.map((r) => (
                       <li key={r.text}>
-                        <span className="font-mono">
-                          {r.nodes === null ? "" : `${r.nodes} `}
-                          {r.text}
-                        </span>
-                        : {r.meaning}.
+                        {t.rich("schedulerSaid", {
+                          text: () => kube(`${r.nodes === null ? "" : `${r.nodes} `}${r.text}`),
+                          meaning: () => <English>{r.meaning}</English>,
+                        })}
                       </li>
                     ))}
                   </ul>
@@ -283,14 +300,14 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
               className="rounded-lg border border-amber-300 p-3 text-amber-100"
             >
               <h3 id={`${ids.paste}-provisioner`} className="text-lg font-semibold">
-                Not the lab&apos;s storage class
+                {t("notLabClass")}
               </h3>
-              <p>{result.provisioner.advice}</p>
+              <p lang="en">{result.provisioner.advice}</p>
             </section>
           )}
 
           {result.hints.length > 0 && (
-            <ul className="list-disc space-y-1 pl-5 text-amber-200">
+            <ul className="list-disc space-y-1 ps-5 text-amber-200" lang="en">
               {result.hints.map((h) => (
                 <li key={h}>{h}</li>
               ))}
@@ -299,22 +316,22 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
 
           <section aria-labelledby={`${ids.paste}-steps`}>
             <h3 id={`${ids.paste}-steps`} className="text-lg font-semibold">
-              Your events on the diagram
+              {t("onDiagram")}
             </h3>
             <ol className="mt-2 space-y-3">
               {result.steps.map((step) => (
                 <li key={step.position} data-testid="cluster-check-step" data-label={step.label} data-count={step.events.length}>
                   <p className="font-semibold">
-                    Step {step.position}: {step.label} {step.title}
+                    {t.rich("step", { position: step.position, label: step.label, title: () => words(step.title) })}
                   </p>
                   {step.events.length > 0 ? (
-                    <ul className="mt-1 space-y-1 border-l-2 border-emerald-400/60 pl-3">
+                    <ul className="mt-1 space-y-1 border-s-2 border-emerald-400/60 ps-3">
                       {step.events.map((e) => (
                         <EventLine key={e.order} event={e} />
                       ))}
                     </ul>
                   ) : (
-                    <p className="text-sm text-slate-400">No event at this step.</p>
+                    <p className="text-sm text-slate-400">{t("noEvent")}</p>
                   )}
                 </li>
               ))}
@@ -324,7 +341,7 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
           {result.explained.length > 0 && (
             <section aria-labelledby={`${ids.paste}-explained`} data-testid="cluster-check-explained">
               <h3 id={`${ids.paste}-explained`} className="text-lg font-semibold">
-                Normal here
+                {t("normal")}
               </h3>
               <ul className="mt-1 space-y-2">
                 {result.explained.map((x) => (
@@ -332,7 +349,9 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
                     <ul>
                       <EventLine event={x.event} />
                     </ul>
-                    <p className="mt-1 text-slate-200">{x.why}</p>
+                    <p className="mt-1 text-slate-200" lang="en">
+                      {x.why}
+                    </p>
                   </li>
                 ))}
               </ul>
@@ -342,13 +361,23 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
           {result.missing.length > 0 && (
             <section aria-labelledby={`${ids.paste}-missing`} data-testid="cluster-check-missing">
               <h3 id={`${ids.paste}-missing`} className="text-lg font-semibold text-rose-200">
-                Missing
+                {t("missing")}
               </h3>
-              <ul className="mt-1 list-disc space-y-1 pl-5">
+              <ul className="mt-1 list-disc space-y-1 ps-5">
                 {result.missing.map((m) => (
                   <li key={`${m.position}-${m.reason}`}>
-                    {m.reason} on the {m.objectKind}, expected at step {m.position} ({m.label} {m.title})
-                    {m.why && <span className="block text-slate-300">{m.why}</span>}
+                    {t.rich("missingLine", {
+                      position: m.position,
+                      label: m.label,
+                      reason: () => kube(m.reason),
+                      kind: () => kube(m.objectKind),
+                      title: () => words(m.title),
+                    })}
+                    {m.why && (
+                      <span className="block text-slate-300" lang="en">
+                        {m.why}
+                      </span>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -358,7 +387,7 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
           {result.unexpected.length > 0 && (
             <section aria-labelledby={`${ids.paste}-unexpected`} data-testid="cluster-check-unexpected">
               <h3 id={`${ids.paste}-unexpected`} className="text-lg font-semibold text-rose-200">
-                Not in this scenario
+                {t("unexpected")}
               </h3>
               <ul className="mt-1 space-y-2">
                 {result.unexpected.map((e) => (
@@ -371,13 +400,19 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
           {result.outOfOrder.length > 0 && (
             <section aria-labelledby={`${ids.paste}-order`} data-testid="cluster-check-order">
               <h3 id={`${ids.paste}-order`} className="text-lg font-semibold text-rose-200">
-                Out of order
+                {t("outOfOrder")}
               </h3>
-              <ul className="mt-1 list-disc space-y-1 pl-5">
+              <ul className="mt-1 list-disc space-y-1 ps-5">
                 {result.outOfOrder.map((o) => (
                   <li key={o.event.order}>
-                    {o.event.reason} (step {o.step.position}, {o.step.title}) was recorded after {o.after.reason} (step{" "}
-                    {o.afterStep.position}, {o.afterStep.title})
+                    {t.rich("orderLine", {
+                      step: o.step.position,
+                      afterStep: o.afterStep.position,
+                      reason: () => kube(o.event.reason),
+                      title: () => words(o.step.title),
+                      afterReason: () => kube(o.after.reason),
+                      afterTitle: () => words(o.afterStep.title),
+                    })}
                   </li>
                 ))}
               </ul>
@@ -386,8 +421,7 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
 
           {result.otherObjects > 0 && (
             <p className="text-sm text-slate-400">
-              {result.otherObjects} event{result.otherObjects === 1 ? " is" : "s are"} about other objects (nodes, the CSI driver&apos;s own
-              Pods, other namespaces) and left aside.
+              {t.rich("otherObjects", { count: result.otherObjects, k8s: (chunks) => <span translate="no">{chunks}</span> })}
             </p>
           )}
         </div>

@@ -1,10 +1,16 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useSyncExternalStore, type MouseEvent } from "react";
+import { useKubeVersionLabel } from "@/components/assignments/LessonWords";
+import { useLessonProse } from "@/components/i18n/useScenario";
+import type { Localized } from "@/lib/lesson/localize";
 import { LAB_VERSION_PARAM, type LabCheck, type LabSheet } from "@/lib/lesson/lab";
 import { commandBlock, labSheetFileName } from "@/lib/lesson/labMarkdown";
 import type { ScenarioId } from "@/lib/lesson/kubeCluster";
-import { DEFAULT_KUBE_VERSION, KUBE_VERSIONS, KUBE_VERSION_LABELS, isKubeVersion, type KubeVersion } from "@/lib/lesson/versions";
+import { DEFAULT_KUBE_VERSION, KUBE_VERSIONS, isKubeVersion, type KubeVersion } from "@/lib/lesson/versions";
+import { k8s } from "@/components/i18n/Kube";
+import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
 import { ClusterCheck } from "./ClusterCheck";
 
 /**
@@ -91,26 +97,35 @@ function sheetHref(slug: string, version: KubeVersion): string {
   return version === DEFAULT_KUBE_VERSION ? `/lab/${slug}` : `/lab/${slug}?${LAB_VERSION_PARAM}=${version}`;
 }
 
-function Contents({ reproducible }: { reproducible: string }) {
+/** The sheet's own sentences (lib/lesson/lab.ts): the lesson catalog's where it has them, else English, marked lang="en". */
+function Prose({ words }: { words: Localized }) {
+  return <span lang={words.lang}>{words.text}</span>;
+}
+
+/** A command, a manifest, kubectl's output: Kubernetes as it prints it, never translated, always left to right. */
+const KUBE_BLOCK = { translate: "no", dir: "ltr" } as const;
+
+function Contents({ reproducible }: { reproducible: "yes" | "partly" }) {
+  const t = useTranslations("lab");
   const links: [string, string][] = [
-    [SECTIONS.limits, `On a laptop: ${reproducible}`],
-    [SECTIONS.install, "Cluster and what to install"],
-    [SECTIONS.manifests, "Manifests"],
-    [SECTIONS.setup, "Before step 1"],
-    [SECTIONS.steps, "Step by step"],
-    [SECTIONS.check, "Check my cluster"],
-    [SECTIONS.cleanup, "Clean up"],
+    [SECTIONS.limits, t("onLaptop", { reproducible })],
+    [SECTIONS.install, t("install")],
+    [SECTIONS.manifests, t("manifests")],
+    [SECTIONS.setup, t("setup")],
+    [SECTIONS.steps, t("steps")],
+    [SECTIONS.check, t("check")],
+    [SECTIONS.cleanup, t("cleanup")],
   ];
   return (
-    <nav aria-label="On this sheet" className="mt-5 rounded-xl border border-slate-700 bg-slate-900/70 p-3" data-testid="lab-contents">
+    <nav aria-label={t("contents")} className="mt-5 rounded-xl border border-slate-700 bg-slate-900/70 p-3" data-testid="lab-contents">
       <a
         href={`#${SECTIONS.check}`}
         data-testid="lab-jump-check"
         className="inline-block rounded-lg border-2 border-emerald-300 px-4 py-2 font-semibold text-emerald-100 underline-offset-4 hover:underline"
       >
-        Jump to Check my cluster ↓
+        {t("jumpToCheck")}
       </a>
-      <p className="mt-2 text-sm text-slate-300">Paste your cluster&apos;s events there and see each one on its diagram step.</p>
+      <p className="mt-2 text-sm text-slate-300">{t("jumpLead")}</p>
       <ol className="mt-3 flex flex-wrap gap-x-4 gap-y-2 text-sm">
         {links.map(([id, label]) => (
           <li key={id}>
@@ -126,10 +141,12 @@ function Contents({ reproducible }: { reproducible: string }) {
 
 /** Which release the sheet is for: links that keep the reader on this sheet, the choice kept in the URL. */
 function VersionSwitch({ slug, version }: { slug: string; version: KubeVersion }) {
+  const t = useTranslations("lab");
+  const versionLabel = useKubeVersionLabel();
   return (
     <nav aria-labelledby="k8s-version-label" className="mt-4" data-testid="k8s-version" data-version={version}>
       <p id="k8s-version-label" className="text-sm font-semibold text-slate-200">
-        Kubernetes version of your cluster
+        {t("versionOfCluster")}
       </p>
       <ul className="mt-2 flex flex-wrap gap-2">
         {KUBE_VERSIONS.map((v) => (
@@ -145,37 +162,53 @@ function VersionSwitch({ slug, version }: { slug: string; version: KubeVersion }
                   : "border-slate-500 text-slate-100 underline-offset-4 hover:underline"
               }`}
             >
-              {KUBE_VERSION_LABELS[v]}
+              {versionLabel(v)}
             </a>
           </li>
         ))}
       </ul>
       <p className="sr-only" role="status" data-testid="k8s-version-status">
-        This sheet shows Kubernetes {KUBE_VERSION_LABELS[version]}.
+        {t("versionShown", { version: versionLabel(version) })}
       </p>
     </nav>
   );
 }
 
 function Check({ check }: { check: LabCheck }) {
-  const block = (text: string) => <pre className={CODE}>{text}</pre>;
+  const t = useTranslations("lab");
+  const block = (text: string) => (
+    <pre className={CODE} {...KUBE_BLOCK}>
+      {text}
+    </pre>
+  );
+  const inline = (text: string) => (
+    <span className="font-mono" {...KUBE_BLOCK}>
+      {text}
+    </span>
+  );
   return (
     <div className="mt-2" data-testid="lab-check">
-      <pre className={CODE}>{check.command}</pre>
+      {block(check.command)}
       {check.expect.includes("\n") ? (
         <>
-          <p className="mt-1 font-semibold text-slate-200">Expect:</p>
+          <p className="mt-1 font-semibold text-slate-200">{t("expect")}</p>
           {block(check.expect)}
         </>
       ) : (
         <p className="mt-1 text-slate-200">
-          <span className="font-semibold">Expect:</span> <span className="font-mono">{check.expect}</span>
+          <span className="font-semibold">{t("expect")}</span> {inline(check.expect)}
         </p>
       )}
       {check.afterwards !== undefined && (
-        <div className="mt-1 border-l-2 border-amber-300/70 pl-3 text-slate-300" data-testid="lab-check-afterwards">
-          <p>Typed after the step has passed, it prints{check.afterwards.includes("\n") ? ":" : ""}</p>
-          {check.afterwards.includes("\n") ? block(check.afterwards) : <p className="font-mono text-slate-100">{check.afterwards}</p>}
+        <div className="mt-1 border-s-2 border-amber-300/70 ps-3 text-slate-300" data-testid="lab-check-afterwards">
+          <p>{t("afterwards", { block: check.afterwards.includes("\n") ? "yes" : "no" })}</p>
+          {check.afterwards.includes("\n") ? (
+            block(check.afterwards)
+          ) : (
+            <p className="font-mono text-slate-100" {...KUBE_BLOCK}>
+              {check.afterwards}
+            </p>
+          )}
         </div>
       )}
     </div>
@@ -186,11 +219,17 @@ export function LabSheetView({ sheets, titles }: { sheets: Sheets; titles: Title
   const version = useLabVersion();
   const urlRead = useUrlRead();
   const sheet = sheets[version];
-  const reproducible = sheet.reproducible === "yes" ? "reproducible" : "partly reproducible";
+  const t = useTranslations("lab");
+  const prose = useLessonProse();
+  const words = (english: string) => <Prose words={prose.localize(english)} />;
+  const reproducible = sheet.reproducible === "yes" ? "yes" : "partly";
 
   return (
     <main className="mx-auto max-w-3xl px-4 py-6 [overflow-wrap:anywhere] sm:px-6" data-version={version}>
-      <nav aria-label="Lab sheets" className="text-sm">
+      <div className="mb-2 flex justify-end">
+        <LanguageSwitch />
+      </div>
+      <nav aria-label={t("sheets")} className="text-sm">
         <ul className="flex flex-wrap gap-x-4 gap-y-2">
           {titles.map((other) => (
             <li key={other.id}>
@@ -199,7 +238,7 @@ export function LabSheetView({ sheets, titles }: { sheets: Sheets; titles: Title
                 aria-current={other.id === sheet.id ? "page" : undefined}
                 className={other.id === sheet.id ? "font-semibold text-slate-100" : "text-sky-300 underline"}
               >
-                {other.title}
+                {words(other.title)}
               </a>
             </li>
           ))}
@@ -207,12 +246,12 @@ export function LabSheetView({ sheets, titles }: { sheets: Sheets; titles: Title
       </nav>
 
       <header className="mt-6">
-        <p className="text-sm font-semibold uppercase tracking-widest text-sky-300">Lab sheet</p>
-        <h1 className="mt-1 text-3xl font-bold">{sheet.title}</h1>
-        <p className="mt-3 text-slate-200">{sheet.summary}</p>
+        <p className="text-sm font-semibold uppercase tracking-widest text-sky-300">{t("kicker")}</p>
+        <h1 className="mt-1 text-3xl font-bold">{words(sheet.title)}</h1>
+        <p className="mt-3 text-slate-200">{words(sheet.summary)}</p>
         <VersionSwitch slug={sheet.slug} version={version} />
         <p className="mt-2 text-sm text-slate-400" data-testid="lab-version-statement">
-          {sheet.versionStatement}
+          {words(sheet.versionStatement)}
         </p>
         <p className="mt-4">
           <a
@@ -221,7 +260,7 @@ export function LabSheetView({ sheets, titles }: { sheets: Sheets; titles: Title
             data-testid="lab-download"
             className="inline-block rounded-lg bg-sky-400 px-4 py-2 font-semibold text-slate-950"
           >
-            Download as Markdown
+            {t("download")}
           </a>
         </p>
         <Contents reproducible={reproducible} />
@@ -229,50 +268,62 @@ export function LabSheetView({ sheets, titles }: { sheets: Sheets; titles: Title
 
       <section aria-labelledby={SECTIONS.limits} className="mt-8" data-testid="lab-limits" data-reproducible={sheet.reproducible}>
         <h2 id={SECTIONS.limits} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
-          On a laptop: {reproducible}
+          {t("onLaptop", { reproducible })}
         </h2>
-        <ul className="mt-2 list-disc space-y-2 pl-5 text-slate-200">
+        <ul className="mt-2 list-disc space-y-2 ps-5 text-slate-200">
           {sheet.limits.map((limit) => (
-            <li key={limit}>{limit}</li>
+            <li key={limit}>{words(limit)}</li>
           ))}
         </ul>
       </section>
 
       <section aria-labelledby={SECTIONS.install} className="mt-8">
         <h2 id={SECTIONS.install} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
-          Cluster and what to install
+          {t("install")}
         </h2>
         <p className="mt-2 text-slate-200">
-          {sheet.cluster.tool}, cluster <code className="font-mono">{sheet.cluster.name}</code>: {sheet.cluster.nodes}.
+          {t.rich("cluster", {
+            tool: () => <span {...KUBE_BLOCK}>{sheet.cluster.tool}</span>,
+            name: () => (
+              <code className="font-mono" {...KUBE_BLOCK}>
+                {sheet.cluster.name}
+              </code>
+            ),
+            nodes: () => words(sheet.cluster.nodes),
+          })}
         </p>
         {sheet.install.map((item) => (
           <div key={item.what} className="mt-4">
-            <h3 className="font-semibold">{item.what}</h3>
-            <p className="mt-1 text-slate-300">{item.why}</p>
+            <h3 className="font-semibold">{words(item.what)}</h3>
+            <p className="mt-1 text-slate-300">{words(item.why)}</p>
             {item.files?.map((file) => (
               <div key={file.file} className="mt-3">
-                <h4 className="font-mono font-semibold">{file.file}</h4>
-                <pre className={CODE} data-testid="lab-manifest" data-file={file.file}>
+                <h4 className="font-mono font-semibold" {...KUBE_BLOCK}>
+                  {file.file}
+                </h4>
+                <pre className={CODE} data-testid="lab-manifest" data-file={file.file} {...KUBE_BLOCK}>
                   {file.body}
                 </pre>
               </div>
             ))}
-            <pre className={CODE} data-testid="lab-install-commands">
+            <pre className={CODE} data-testid="lab-install-commands" {...KUBE_BLOCK}>
               {item.commands.join("\n")}
             </pre>
-            {item.note && <p className="mt-2 text-sm text-slate-300">{item.note}</p>}
+            {item.note && <p className="mt-2 text-sm text-slate-300">{words(item.note)}</p>}
           </div>
         ))}
       </section>
 
       <section aria-labelledby={SECTIONS.manifests} className="mt-8">
         <h2 id={SECTIONS.manifests} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
-          Manifests
+          {t("manifests")}
         </h2>
         {sheet.manifests.map((m) => (
           <div key={m.file} className="mt-4">
-            <h3 className="font-mono font-semibold">{m.file}</h3>
-            <pre className={CODE} data-testid="lab-manifest" data-file={m.file}>
+            <h3 className="font-mono font-semibold" {...KUBE_BLOCK}>
+              {m.file}
+            </h3>
+            <pre className={CODE} data-testid="lab-manifest" data-file={m.file} {...KUBE_BLOCK}>
               {m.body}
             </pre>
           </div>
@@ -281,45 +332,49 @@ export function LabSheetView({ sheets, titles }: { sheets: Sheets; titles: Title
 
       <section aria-labelledby={SECTIONS.setup} className="mt-8">
         <h2 id={SECTIONS.setup} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
-          Before step 1
+          {t("setup")}
         </h2>
-        <pre className={CODE}>{commandBlock(sheet.setup)}</pre>
-        <p className="mt-3 text-slate-300">
-          Keep each of these running in a terminal of its own (kubectl watches one resource type per command):
-        </p>
-        <pre className={CODE} data-testid="lab-watch">
+        <pre className={CODE} {...KUBE_BLOCK}>
+          {commandBlock(sheet.setup)}
+        </pre>
+        <p className="mt-3 text-slate-300">{t.rich("watchLead", { k8s })}</p>
+        <pre className={CODE} data-testid="lab-watch" {...KUBE_BLOCK}>
           {commandBlock(sheet.watch)}
         </pre>
-        <p className="mt-3 text-slate-300">
-          Each step lists the events it adds. Read them with (kubectl events prints a LAST SEEN column first, left out below):
-        </p>
-        <pre className={CODE}>{commandBlock(sheet.events)}</pre>
+        <p className="mt-3 text-slate-300">{t.rich("eventsLead", { k8s })}</p>
+        <pre className={CODE} {...KUBE_BLOCK}>
+          {commandBlock(sheet.events)}
+        </pre>
       </section>
 
       <section aria-labelledby={SECTIONS.steps} className="mt-8">
         <h2 id={SECTIONS.steps} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
-          Step by step
+          {t("steps")}
         </h2>
         <ol className="mt-2 space-y-6">
           {sheet.steps.map((step) => (
             <li key={step.position} data-testid="lab-step" data-step={step.position} data-label={step.label}>
               <h3 className="text-lg font-semibold">
-                Step {step.position}: {step.label} {step.title}
+                {t.rich("step", { position: step.position, label: step.label, title: () => words(step.title) })}
               </h3>
-              {step.note && <p className="mt-1 text-slate-300">{step.note}</p>}
-              {step.run.length > 0 && <pre className={CODE}>{commandBlock(step.run)}</pre>}
+              {step.note && <p className="mt-1 text-slate-300">{words(step.note)}</p>}
+              {step.run.length > 0 && (
+                <pre className={CODE} {...KUBE_BLOCK}>
+                  {commandBlock(step.run)}
+                </pre>
+              )}
               {step.check.map((check) => (
                 <Check key={check.command} check={check} />
               ))}
               {step.events.length > 0 ? (
                 <>
-                  <p className="mt-2 text-slate-300">New events (kubectl events: type, reason, object, message):</p>
-                  <pre className={CODE} data-testid="lab-step-events">
+                  <p className="mt-2 text-slate-300">{t.rich("newEvents", { k8s })}</p>
+                  <pre className={CODE} data-testid="lab-step-events" {...KUBE_BLOCK}>
                     {step.events.join("\n")}
                   </pre>
                 </>
               ) : (
-                <p className="mt-2 text-slate-400">No new events.</p>
+                <p className="mt-2 text-slate-400">{t("noNewEvents")}</p>
               )}
             </li>
           ))}
@@ -328,7 +383,7 @@ export function LabSheetView({ sheets, titles }: { sheets: Sheets; titles: Title
 
       <section aria-labelledby={SECTIONS.check} className="mt-10">
         <h2 id={SECTIONS.check} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
-          Check my cluster
+          {t("check")}
         </h2>
         {/* While hydrating, `version` is the server's default, not the URL's: the check then reads the URL itself when it mounts. */}
         <ClusterCheck scenarioId={sheet.id} version={urlRead ? version : undefined} />
@@ -336,9 +391,11 @@ export function LabSheetView({ sheets, titles }: { sheets: Sheets; titles: Title
 
       <section aria-labelledby={SECTIONS.cleanup} className="mt-10 mb-10">
         <h2 id={SECTIONS.cleanup} tabIndex={-1} className={`text-xl font-semibold ${TARGET}`}>
-          Clean up
+          {t("cleanup")}
         </h2>
-        <pre className={CODE}>{commandBlock(sheet.cleanup)}</pre>
+        <pre className={CODE} {...KUBE_BLOCK}>
+          {commandBlock(sheet.cleanup)}
+        </pre>
       </section>
     </main>
   );

@@ -1,4 +1,7 @@
+import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { getLocale, getMessages, getTranslations } from "next-intl/server";
+import { proseCatalog } from "@/lib/lesson/localize";
 import { LAB_SLUGS, labSheet, labSheetsByVersion, scenarioIdForSlug } from "@/lib/lesson/lab";
 import { SCENARIO_IDS } from "@/lib/lesson/kubeCluster";
 import { LabSheetView } from "./LabSheetView";
@@ -14,9 +17,13 @@ export function generateStaticParams() {
   return SCENARIO_IDS.map((id) => ({ scenario: LAB_SLUGS[id] }));
 }
 
-export async function generateMetadata({ params }: { params: Promise<{ scenario: string }> }) {
+export async function generateMetadata({ params }: { params: Promise<{ scenario: string }> }): Promise<Metadata> {
   const id = scenarioIdForSlug((await params).scenario);
-  return { title: id ? `Lab: ${labSheet(id).title} · Dynamic provisioning, live` : "Lab" };
+  const [t, meta] = await Promise.all([getTranslations("lab"), getTranslations("meta")]);
+  if (!id) return { title: t("titleMissing") };
+  // The scenario's title as the page shows it: the lesson catalog's, in the reader's language where it has one.
+  const prose = proseCatalog(await getLocale(), await getMessages());
+  return { title: t("title", { title: prose.localize(labSheet(id).title).text, product: meta("product") }) };
 }
 
 export default async function LabPage({ params }: { params: Promise<{ scenario: string }> }) {
