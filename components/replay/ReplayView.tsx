@@ -166,6 +166,12 @@ function Player({ events, access }: Loaded) {
               when: new Date(state.createdAt).toLocaleString(locale),
               joined,
               ...roomCode,
+              // Written by Intl in the page's language already: a date is not for a translation tool to reword.
+              time: (chunks) => (
+                <time dateTime={new Date(state.createdAt).toISOString()} translate="no">
+                  {chunks}
+                </time>
+              ),
             })}
           </p>
         </div>
