@@ -1,4 +1,3 @@
-import { useId } from "react";
 import { targetKey, type ClassQuestion } from "@/lib/session/questions";
 import type { QuestionTarget } from "@/lib/session/types";
 import { wrapTo, type Measure } from "@/components/diagram/measure";
@@ -96,7 +95,6 @@ export function QuestionCallout({
   rem: number;
 }) {
   const { x, y, point: anchor } = at;
-  const id = useId();
   return (
     <g
       data-testid="projector-question"
@@ -104,8 +102,7 @@ export function QuestionCallout({
       data-element={targetKey(question.target)}
       data-anchored={!!anchor}
       role="note"
-      // Named by its own two texts: the header in the screen's language, then the student's words as they wrote them.
-      aria-labelledby={`${id}head ${id}body`}
+      aria-label={`${text.header}: ${question.text}`}
     >
       {anchor && at.edge && (
         <>
@@ -114,7 +111,7 @@ export function QuestionCallout({
         </>
       )}
       <rect x={x} y={y} width={text.width} height={text.height} rx={14} fill="#1c1917" stroke="#fbbf24" strokeWidth={4} />
-      <g id={`${id}head`}>
+      <g>
         {text.head.lines.map((t, i) => (
           <text
             key={`h${i}`}
@@ -128,7 +125,7 @@ export function QuestionCallout({
           </text>
         ))}
       </g>
-      <g id={`${id}body`} {...STUDENTS_WORDS}>
+      <g {...STUDENTS_WORDS}>
         {text.body.lines.map((t, i) => (
           <text
             key={`b${i}`}
