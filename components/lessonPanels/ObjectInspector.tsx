@@ -1,7 +1,7 @@
 "use client";
 
 import { moveWithinGroup } from "@/components/host/focus";
-import { useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import { Kube, k8s } from "@/components/i18n/Kube";
 import { assertNever } from "@/lib/assertNever";
@@ -80,29 +80,29 @@ export function useObjectViews(scenario: Scenario, stepIndex: number) {
 /** One object's YAML with the changed lines marked (for sight and for screen readers). */
 export function YamlBlock({ view, className }: { view: ObjectView & { yaml: string }; className: string }) {
   const t = useTranslations("panels");
+  const label = useId();
   // YAML as Kubernetes prints it: never translated, left to right in every language; only the marks around it are ours.
   return (
-    <pre
-      className={className}
-      data-testid="inspector-yaml"
-      data-kind={view.kind}
-      aria-label={t("yamlLabel", { kind: view.kind, count: view.changed.size })}
-      tabIndex={0}
-      dir="ltr"
-    >
-      {view.yaml.split("\n").map((line, i) =>
-        view.changed.has(i) ? (
-          <mark key={i} data-changed="true" className="block bg-amber-400/20 text-amber-100">
-            <span className="sr-only">{t("changedLine")} </span>
-            <span translate="no">{line}</span>
-          </mark>
-        ) : (
-          <span key={i} className="block text-slate-200" translate="no">
-            {line || " "}
-          </span>
-        ),
-      )}
-    </pre>
+    <>
+      {/* Its name, not shown: the object's kind as Kubernetes spells it, the rest in the reader's language. */}
+      <span id={label} hidden>
+        {t.rich("yamlLabel", { kind: view.kind, count: view.changed.size, k8s })}
+      </span>
+      <pre className={className} data-testid="inspector-yaml" data-kind={view.kind} aria-labelledby={label} tabIndex={0} dir="ltr">
+        {view.yaml.split("\n").map((line, i) =>
+          view.changed.has(i) ? (
+            <mark key={i} data-changed="true" className="block bg-amber-400/20 text-amber-100">
+              <span className="sr-only">{t("changedLine")} </span>
+              <span translate="no">{line}</span>
+            </mark>
+          ) : (
+            <span key={i} className="block text-slate-200" translate="no">
+              {line || " "}
+            </span>
+          ),
+        )}
+      </pre>
+    </>
   );
 }
 

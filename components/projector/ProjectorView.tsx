@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { readHostKey } from "@/components/live/hostKeyStore";
 import { useJoinInfo } from "@/components/classroom/useJoinInfo";
@@ -23,6 +23,9 @@ import { ProjectorPanel } from "./ProjectorPanel";
 import { useFitToHeight } from "./useFitToHeight";
 import type { ShownQuestion } from "@/components/questions/ProjectorQuestion";
 import { LIFELINES } from "@/lib/lesson/card";
+
+/** Words shown as their author wrote them (a session's title, a room code). */
+const asWritten = (chunks: ReactNode) => <span translate="no">{chunks}</span>;
 
 /** The teacher's own projector window (same browser) presents the host key, so it still opens once the room is locked. */
 function useStoredHostKey(code: string): string | undefined | null {
@@ -92,7 +95,10 @@ function Projector({ code }: { code: string }) {
       data-testid="projector"
       data-state={snapshot.status}
     >
-      <h1 className="sr-only">{snapshot.title ? t("heading", { title: snapshot.title }) : t("headingRoom", { code })}</h1>
+      <h1 className="sr-only">
+        {/* The session's title and the room code are the teacher's and the room's: never translated. */}
+        {snapshot.title ? t.rich("heading", { title: snapshot.title, name: asWritten }) : t.rich("headingRoom", { code, room: asWritten })}
+      </h1>
       <header className="flex items-start gap-[1rem]">
         <div className="min-w-0 flex-1 space-y-[0.3rem]">
           {/* The built-in lesson's own words are English until they are translated; a teacher's are as they wrote them. */}
@@ -228,8 +234,8 @@ function RoomCard({ code, snapshot, large }: { code: string; snapshot: PublicSna
             data-testid="projector-qr"
             dangerouslySetInnerHTML={{ __html: info.qrSvg }}
           />
-          {/* Named in the screen's language, the address as it is (an address is never translated). */}
-          <span id="projector-qr-label" className="sr-only">
+          {/* Named in the screen's language, the address as it is (an address is never translated); a name, not shown. */}
+          <span id="projector-qr-label" hidden>
             {t.rich("qr", {
               url: info.joinUrl,
               link: (chunks) => (
