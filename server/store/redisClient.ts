@@ -62,6 +62,9 @@ export async function connectRedis(url: string, options: { failFast?: boolean } 
   return client;
 }
 
+/** Error replies with which Redis says it executed nothing because it is not serving right now. */
+const NOT_SERVING = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|MISCONF|READONLY|CLUSTERDOWN)\b/;
+
 /**
  * What a failed Redis command means for the write: never sent (the client was
  * offline), refused by Redis (a fenced or duplicate entry: nothing written), or
@@ -74,6 +77,9 @@ export function classifyRedisError(err: unknown): StoreError {
   // A close, pause or end refused while votes wait in the intake (./redisGate.ts): nothing of it was written, and
   // the owner runs it again once it has folded them, on its room reloaded from the log.
   if (err instanceof ErrorReply && message.includes("INTAKE")) return new LostOwnershipError(false);
+  // Redis is up but not serving yet (loading its append-only file after a restart) or cannot take writes now:
+  // it ran nothing, as when it is unreachable. (BUSYGROUP, a consumer group that exists, is not BUSY.)
+  if (err instanceof ErrorReply && NOT_SERVING.test(message)) return new StoreUnavailableError(`redis is not serving: ${message}`);
   if (err instanceof ErrorReply) return new StoreError(`redis refused a write: ${message}`);
   if (err instanceof ClientOfflineError || err instanceof ClientClosedError)
     return new StoreUnavailableError(`redis is unreachable: ${message}`);
