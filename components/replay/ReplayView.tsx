@@ -40,6 +40,7 @@ interface Loaded {
 /** Loads the saved log and plays it back through the same reducer as the live room. */
 export function ReplayView({ id }: { id: string }) {
   const t = useTranslations("replay");
+  const locale = useLocale();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
   // A share link pasted into this tab changes only the fragment: load again with its key.
@@ -59,14 +60,15 @@ export function ReplayView({ id }: { id: string }) {
     fetch(`/api/sessions/${encodeURIComponent(id)}/events`, { headers })
       .then(async (res) => {
         const reply = await readApi<Loaded>(res);
-        if (!reply.ok) throw new Error(reply.message || t("loadFailed"));
+        // The server says why in English (who may replay, and how): English keeps its sentence, other languages ours.
+        if (!reply.ok) throw new Error((locale === "en" && reply.message) || t("loadFailed"));
         if (!cancelled) setLoaded(reply.body);
       })
       .catch((err: Error) => !cancelled && setError(err.message));
     return () => {
       cancelled = true;
     };
-  }, [id, hash, t]);
+  }, [id, hash, t, locale]);
 
   if (error) {
     return (
