@@ -3,6 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { getJson } from "./api";
+import { When } from "@/components/assignments/LessonWords";
 import { panel } from "./Field";
 import { useAccountErrorText } from "./useAccountErrorText";
 
@@ -84,7 +85,9 @@ export function AdminAccounts() {
                   {r.email}
                 </td>
                 <td className="py-2 pe-3">{r.admin ? t("administrator") : t("teacher")}</td>
-                <td className="py-2">{new Intl.DateTimeFormat(locale).format(r.createdAt)}</td>
+                <td className="py-2">
+                  <When at={r.createdAt}>{new Intl.DateTimeFormat(locale).format(r.createdAt)}</When>
+                </td>
               </tr>
             ))}
           </tbody>

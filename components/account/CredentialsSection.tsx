@@ -6,6 +6,7 @@ import type { AccountView } from "@/lib/account/rest";
 import { del, postJson } from "./api";
 import { Field, ProblemAlert, panel, secondaryButton, useProblemOf, type Problem } from "./Field";
 import { addPasskey, passkeysAvailable } from "./passkey";
+import { When } from "@/components/assignments/LessonWords";
 
 /** How the account signs in: its password, its passkeys, and whether school sign-in is linked. */
 export function CredentialsSection({
@@ -69,11 +70,11 @@ export function CredentialsSection({
           {account.passkeys.map((p, i) => (
             <li key={p.id} className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-700 p-3">
               <span>
-                {t("passkey", {
+                {t.rich("passkey", {
                   n: i + 1,
-                  added: day(p.createdAt),
+                  added: () => <When at={p.createdAt}>{day(p.createdAt)}</When>,
                   used: p.lastUsedAt ? "yes" : "no",
-                  lastUsed: p.lastUsedAt ? day(p.lastUsedAt) : "",
+                  lastUsed: () => (p.lastUsedAt ? <When at={p.lastUsedAt}>{day(p.lastUsedAt)}</When> : null),
                   synced: p.backedUp ? "yes" : "no",
                 })}
               </span>

@@ -4,6 +4,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import type { SignInView } from "@/lib/account/rest";
 import { del, getJson, postJson } from "./api";
+import { When } from "@/components/assignments/LessonWords";
 import { ProblemAlert, panel, useProblemOf, type Problem } from "./Field";
 
 /** Every browser signed in to the account: end one, or all of them at once. */
@@ -77,7 +78,11 @@ export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<voi
                   {s.current && <span className="ms-1 rounded bg-sky-300 px-1.5 text-sm font-bold text-slate-950">{t("thisBrowser")}</span>}
                 </p>
                 <p className="text-sm text-slate-300">
-                  {t("how", { method: s.method, since: when(s.createdAt), seen: when(s.lastSeenAt) })}
+                  {t.rich("how", {
+                    method: s.method,
+                    since: () => <When at={s.createdAt}>{when(s.createdAt)}</When>,
+                    seen: () => <When at={s.lastSeenAt}>{when(s.lastSeenAt)}</When>,
+                  })}
                 </p>
               </div>
               <button

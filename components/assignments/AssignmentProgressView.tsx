@@ -8,7 +8,7 @@ import { callApi } from "@/components/selfPaced/api";
 import { useAssignmentErrorText, useDueText } from "@/components/selfPaced/useSelfPacedText";
 import { usePollText } from "@/components/i18n/useScenario";
 import { AssignmentLink } from "./AssignmentLink";
-import { LessonWords, useProseText, useShortDate } from "./LessonWords";
+import { LessonWords, When, useProseText, useShortDate } from "./LessonWords";
 import { ConfirmButton } from "@/components/host/ConfirmButton";
 
 /** How often the teacher's page asks for progress: students step every few seconds at most, and each read is one small query. */
@@ -81,7 +81,7 @@ export function AssignmentProgressView({ id }: { id: string }) {
           <LessonWords words={words(progress.title)} />
         </h1>
         <p className="mt-1 text-slate-300">
-          {t("made", { when: shortDate(progress.createdAt) })}
+          {t.rich("made", { when: () => <When at={progress.createdAt}>{shortDate(progress.createdAt)}</When> })}
           {progress.dueAt !== null ? ` · ${dueText(progress.dueAt)}` : ""}
           {closed ? ` · ${t("closed")}` : ""}
         </p>
@@ -125,7 +125,7 @@ export function AssignmentProgressView({ id }: { id: string }) {
                 <td className="py-2 pe-3">{t("stepOf", { step: s.furthestStep + 1, total: progress.stepCount })}</td>
                 <td className="py-2 pe-3">{s.answered}</td>
                 <td className="py-2 pe-3">{s.right}</td>
-                <td className="py-2">{s.finishedAt !== null ? shortDate(s.finishedAt) : "—"}</td>
+                <td className="py-2">{s.finishedAt !== null ? <When at={s.finishedAt}>{shortDate(s.finishedAt)}</When> : "—"}</td>
               </tr>
             ))}
           </tbody>

@@ -8,7 +8,7 @@ import { useAccountState } from "@/components/account/useAccountState";
 import { callApi } from "@/components/selfPaced/api";
 import { useAssignmentErrorText, useDueText } from "@/components/selfPaced/useSelfPacedText";
 import { AssignmentLink } from "./AssignmentLink";
-import { LessonWords, useProseText, useShortDate } from "./LessonWords";
+import { LessonWords, When, useProseText, useShortDate } from "./LessonWords";
 import { NewAssignment } from "./NewAssignment";
 
 /** The teacher's assignments: make one, get its link, and open each one's progress and its lesson's results. */
@@ -103,7 +103,7 @@ export function AssignmentsView() {
                   <LessonWords words={words(a.title)} />
                 </a>
                 <p className="text-sm text-slate-300">
-                  {t("made", { when: shortDate(a.createdAt), questions: a.pollCount })}
+                  {t.rich("made", { when: () => <When at={a.createdAt}>{shortDate(a.createdAt)}</When>, questions: a.pollCount })}
                   {a.dueAt !== null ? ` · ${dueText(a.dueAt)}` : ""}
                   {a.closedAt !== null ? ` · ${t("closed")}` : ""}
                 </p>

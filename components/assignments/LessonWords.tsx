@@ -44,3 +44,12 @@ export function useShortDate(): (at: number) => string {
   const locale = useLocale();
   return useCallback((at: number) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(at), [locale]);
 }
+
+/** A date or time Intl wrote in the page's language: shown as it is, not for a translation tool to reword. */
+export function When({ at, children }: { at: number; children: React.ReactNode }) {
+  return (
+    <time dateTime={new Date(at).toISOString()} translate="no">
+      {children}
+    </time>
+  );
+}

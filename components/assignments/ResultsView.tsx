@@ -7,7 +7,7 @@ import type { PollResult } from "@/lib/course/results";
 import { callApi } from "@/components/selfPaced/api";
 import { useAssignmentErrorText } from "@/components/selfPaced/useSelfPacedText";
 import { usePollText } from "@/components/i18n/useScenario";
-import { LessonWords, useProseText, useShortDate } from "./LessonWords";
+import { LessonWords, When, useProseText, useShortDate } from "./LessonWords";
 
 /**
  * Results across a course for one lesson: every live session and assignment
@@ -134,7 +134,7 @@ export function ResultsView({ lessonKey }: { lessonKey: string }) {
                           {t.rich("source", {
                             kind: m.source.kind === "session" ? "session" : "assignment",
                             titled: m.source.title ? "yes" : "no",
-                            when: shortDate(m.source.at),
+                            when: () => <When at={m.source.at}>{shortDate(m.source.at)}</When>,
                             title: () => <LessonWords words={words(m.source.title)} />,
                           })}
                         </span>

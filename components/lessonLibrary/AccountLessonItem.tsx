@@ -6,6 +6,7 @@ import type { AccountLesson, RotatedLessonKey } from "@/lib/account/ownership";
 import { requestJson } from "@/components/account/api";
 import { Coteachers } from "@/components/account/Coteachers";
 import { useAccountErrorText } from "@/components/account/useAccountErrorText";
+import { When } from "@/components/assignments/LessonWords";
 import { exportMermaid } from "./LessonsList";
 import { forgetLessonKey, lessonHeaders, saveLessonKey } from "./lessonKeys";
 import { startLessonSession } from "./startLesson";
@@ -84,7 +85,7 @@ export function AccountLessonItem({
           </h3>
           <p className="text-sm text-slate-300">
             {standing} · {t("facts", { steps: l.stepCount, participants: l.lifelineCount, version: l.version })} ·{" "}
-            {new Date(l.updatedAt).toLocaleString(locale)}
+            <When at={l.updatedAt}>{new Date(l.updatedAt).toLocaleString(locale)}</When>
           </p>
         </div>
         <div className="flex flex-wrap gap-2">

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { LessonList } from "@/lib/protocol/rest";
 import { readReply } from "@/components/account/api";
 import { useAccountErrorText } from "@/components/account/useAccountErrorText";
+import { When } from "@/components/assignments/LessonWords";
 import { forgetLessonKey, lessonHeaders } from "./lessonKeys";
 import { startLessonSession } from "./startLesson";
 
@@ -91,7 +92,7 @@ export function LessonsList() {
               </p>
               <p className="text-sm text-slate-300">
                 {t("facts", { steps: l.stepCount, participants: l.lifelineCount, version: l.version })} ·{" "}
-                {new Date(l.updatedAt).toLocaleString(locale)}
+                <When at={l.updatedAt}>{new Date(l.updatedAt).toLocaleString(locale)}</When>
               </p>
             </div>
             <div className="flex flex-wrap gap-2">

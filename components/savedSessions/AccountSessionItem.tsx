@@ -6,6 +6,7 @@ import type { AccountSession, ConsoleView, OpenedConsole } from "@/lib/account/o
 import { requestJson } from "@/components/account/api";
 import { Coteachers } from "@/components/account/Coteachers";
 import { useAccountErrorText } from "@/components/account/useAccountErrorText";
+import { When } from "@/components/assignments/LessonWords";
 import { forgetHostKey, saveHostKey } from "@/components/live/hostKeyStore";
 import { ShareLink } from "./ShareLink";
 import { EXPORTS, download, setSharing, useDuration } from "./sessionFiles";
@@ -34,7 +35,7 @@ export function AccountSessionItem({
   const locale = useLocale();
   const errorText = useAccountErrorText();
   const duration = useDuration();
-  const when = (ms: number) => new Date(ms).toLocaleString(locale);
+  const when = (ms: number) => <When at={ms}>{new Date(ms).toLocaleString(locale)}</When>;
   const owner = () => <span translate="no">{s.owner}</span>;
   const standing =
     s.relation === "owner"
@@ -49,7 +50,7 @@ export function AccountSessionItem({
   const consoleLabel = (c: ConsoleView) =>
     t.rich("consoleLabel", {
       opener: c.openedBy === null ? "starter" : "account",
-      when: when(c.createdAt),
+      when: () => when(c.createdAt),
       here: c.here ? "yes" : "no",
       who: () => <span translate="no">{c.openedBy}</span>,
     });

@@ -4,6 +4,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import { readReply } from "@/components/account/api";
 import { useAccountErrorText } from "@/components/account/useAccountErrorText";
+import { When } from "@/components/assignments/LessonWords";
 import { allHostKeys, hostKeyHeaders } from "@/components/live/hostKeyStore";
 import { MAX_HOST_KEYS_PER_REQUEST, type RetentionPolicy, type SessionDetail, type SessionList } from "@/lib/protocol/rest";
 import { RetentionNote } from "./RetentionNote";
@@ -105,7 +106,9 @@ export function SessionsList() {
                       {s.code}
                     </span>
                   </td>
-                  <td className="pe-3">{new Date(s.createdAt).toLocaleString(locale)}</td>
+                  <td className="pe-3">
+                    <When at={s.createdAt}>{new Date(s.createdAt).toLocaleString(locale)}</When>
+                  </td>
                   <td className="pe-3">{duration(s.durationMs)}</td>
                   <td className="pe-3">{s.peakParticipants}</td>
                   <td className="pe-3">{s.pollCount}</td>
