@@ -25,6 +25,12 @@ export interface ProseCatalog {
   localize(english: string): Localized;
   /** Whether the catalog knows this English sentence (in any language). */
   knows(english: string): boolean;
+  /**
+   * The language of a lesson string as a screen shows it: of one this catalog localized (a scenario
+   * from useScenario or useLessonDiagram, a note), its language; of an English sentence of the lesson
+   * it was not asked for, "en"; of anything else (a teacher's words), undefined.
+   */
+  langOf(text: string | undefined): string | undefined;
 }
 
 const record = (value: unknown): Record<string, unknown> =>
@@ -53,16 +59,41 @@ export function plainMessage(message: string, locale: string, values: Record<str
   return plain(parse(message), directionOf(locale) === "rtl", values);
 }
 
-/** The lesson's prose catalog for a page, from the messages next-intl gives it. */
+const catalogs = new WeakMap<object, Map<string, ProseCatalog>>();
+
+/**
+ * The lesson's prose catalog for a page, from the messages next-intl gives it. One object per
+ * messages object and locale, shared by every component of the page: what is localized through it
+ * (scenarios included) is made once, and `langOf` knows every string any of them was given.
+ */
 export function proseCatalog(locale: string, messages: unknown): ProseCatalog {
+  if (typeof messages !== "object" || messages === null) return makeCatalog(locale, messages);
+  let perLocale = catalogs.get(messages);
+  if (!perLocale) {
+    perLocale = new Map();
+    catalogs.set(messages, perLocale);
+  }
+  let catalog = perLocale.get(locale);
+  if (!catalog) {
+    catalog = makeCatalog(locale, messages);
+    perLocale.set(locale, catalog);
+  }
+  return catalog;
+}
+
+function makeCatalog(locale: string, messages: unknown): ProseCatalog {
   const all = record(messages);
   const prose = record(all[PROSE_NAMESPACE]);
   const fallback = record(record(all[FALLBACK_NAMESPACE])[PROSE_NAMESPACE]);
   const cache = new Map<string, Localized>();
+  // What each text this catalog handed out is written in (a screen showing it marks it so).
+  const given = new Map<string, string | undefined>();
   const english = (text: string): Localized => ({ text, lang: "en" });
   return {
     locale,
     knows: (text) => typeof prose[proseKey(text)] === "string",
+    langOf: (text) =>
+      text === undefined ? undefined : given.has(text) ? given.get(text) : typeof prose[proseKey(text)] === "string" ? "en" : undefined,
     localize(text) {
       const hit = cache.get(text);
       if (hit) return hit;
@@ -80,6 +111,7 @@ export function proseCatalog(locale: string, messages: unknown): ProseCatalog {
         }
       }
       cache.set(text, out);
+      given.set(out.text, out.lang);
       return out;
     },
   };

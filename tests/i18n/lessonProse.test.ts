@@ -143,6 +143,19 @@ describe("a language without a translation", () => {
     );
   });
 
+  it("is one catalog per page's messages, which knows the language of every string it gave out", () => {
+    const messages = { ...area("de"), [FALLBACK_NAMESPACE]: {} };
+    const catalog = proseCatalog("de", messages);
+    expect(proseCatalog("de", messages)).toBe(catalog);
+    const localized = localizeScenario(scenario, catalog);
+    expect(localizeScenario(scenario, proseCatalog("de", messages))).toBe(localized);
+    // A panel that gets the localized scenario can mark its strings without knowing their English.
+    expect(catalog.langOf(localized.scenario.steps[0].narration)).toBe("de");
+    // The English it replaced is still known as the lesson's English.
+    expect(catalog.langOf(step1)).toBe("en");
+    expect(catalog.langOf("A teacher's own sentence.")).toBeUndefined();
+  });
+
   it("keeps Kubernetes strings left to right inside a right-to-left page", () => {
     const key = proseKey(step1);
     const localized = localizeScenario(scenario, proseCatalog("ar", { [PROSE_NAMESPACE]: { [key]: "أنت تنشئ <k8s>PVC</k8s>." } }));
