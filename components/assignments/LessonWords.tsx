@@ -10,10 +10,12 @@ import { KUBE_VERSIONS, type KubeVersion } from "@/lib/lesson/versions";
  * A lesson's own words on a teacher's page: the built-in lesson's in the
  * reader's language (lang="en" where its catalog has no translation yet), a
  * teacher's own as they wrote them, which no tool should translate.
+ * `data-lesson-words` says they are the lesson's, not the interface's (the
+ * lesson catalog's own tests check them; the diagram's step names in them stay as drawn).
  */
 export function LessonWords({ words, className }: { words: Localized; className?: string }) {
   return (
-    <span lang={words.lang} translate={words.lang === undefined ? "no" : undefined} className={className}>
+    <span lang={words.lang} translate={words.lang === undefined ? "no" : undefined} className={className} data-lesson-words>
       {words.text}
     </span>
   );
