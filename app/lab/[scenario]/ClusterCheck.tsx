@@ -112,7 +112,11 @@ export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; 
   const prose = useLessonProse();
   const words = (english: string) => {
     const said = prose.localize(english);
-    return <span lang={said.lang}>{said.text}</span>;
+    return (
+      <span lang={said.lang} data-lesson-words>
+        {said.text}
+      </span>
+    );
   };
   const [text, setText] = useState("");
   const [against, setAgainst] = useState<ScenarioId>(scenarioId);

@@ -97,9 +97,16 @@ function sheetHref(slug: string, version: KubeVersion): string {
   return version === DEFAULT_KUBE_VERSION ? `/lab/${slug}` : `/lab/${slug}?${LAB_VERSION_PARAM}=${version}`;
 }
 
-/** The sheet's own sentences (lib/lesson/lab.ts): the lesson catalog's where it has them, else English, marked lang="en". */
+/**
+ * The sheet's own sentences (lib/lesson/lab.ts): the lesson catalog's where it has them, else English, marked
+ * lang="en"; `data-lesson-words` says they are the lesson's, not the interface's (as on the teacher's pages).
+ */
 function Prose({ words }: { words: Localized }) {
-  return <span lang={words.lang}>{words.text}</span>;
+  return (
+    <span lang={words.lang} data-lesson-words>
+      {words.text}
+    </span>
+  );
 }
 
 /** A command, a manifest, kubectl's output: Kubernetes as it prints it, never translated, always left to right. */
