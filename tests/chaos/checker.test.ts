@@ -49,7 +49,14 @@ const ok = (data: unknown = null): Ack<unknown> => ({ ok: true, data });
 const refused = (code: string): Ack<unknown> => ({ ok: false, error: { code, message: code } }) as Ack<unknown>;
 
 function scenario(
-  edit: { events?: SessionEventBody[]; answers?: Partial<Record<number, Ack<unknown>>>; latency?: number; redisFault?: boolean } = {},
+  edit: {
+    events?: SessionEventBody[];
+    answers?: Partial<Record<number, Ack<unknown>>>;
+    latency?: number;
+    redisFault?: boolean;
+    /** Room instances the student's screen saw change: [ms after T0, stream, to]. */
+    instances?: [number, string, string][];
+  } = {},
 ) {
   const history = new History(1);
   history.sessions = [{ id: SESSION, code: "ABCDEF", sheltered: false }];
@@ -69,6 +76,16 @@ function scenario(
     history.newOp(op);
   });
   if (edit.redisFault) history.faults.push({ kind: "redis-kill", node: null, start: T0, end: T0 + 5_000 });
+  for (const [after, stream, to] of edit.instances ?? [])
+    history.notes.push({
+      client: "c0 student 0",
+      cls: 0,
+      conn: 1,
+      node: 0,
+      at: T0 + after,
+      kind: "instance",
+      detail: `${stream} i1 -> ${to}`,
+    });
   const input: CheckInput = {
     history,
     logs: [log(edit.events ?? cleanLog())],
@@ -202,5 +219,22 @@ describe("the chaos checker", () => {
     const answers = { 1: refused("UNAVAILABLE"), 3: ok({ pollId: POLL, round: 1, optionId: "o1", rev: 5 }) };
     expect(scenario({ events, answers }).join("\n")).toMatch(/isolation: answered UNAVAILABLE though no fault/);
     expect(scenario({ events, answers, redisFault: true })).toEqual([]);
+  });
+
+  it("judges a room reload where the class first saw it, not where a quiet stream caught up with it", () => {
+    // Redis came back at +5 s: the class's stream shows the reload at once; the student's own stream only at its next
+    // patch, half a minute later. Another instance then, with no fault, is a violation.
+    expect(
+      scenario({
+        redisFault: true,
+        instances: [
+          [6_000, "public", "i2"],
+          [40_000, "me", "i2"],
+        ],
+      }),
+    ).toEqual([]);
+    expect(scenario({ redisFault: true, instances: [[40_000, "me", "i3"]] }).join("\n")).toMatch(
+      /isolation: c0 student 0 conn 1@node 0 at .*instance \(me i1 -> i3\) with no fault to explain it/,
+    );
   });
 });

@@ -203,11 +203,22 @@ export function check(input: CheckInput): CheckReport {
     }
   }
 
+  // A room instance is first seen on the stream that changes first; a quiet stream (a student's own, `me`) shows
+  // the same reload only at its next patch, maybe long after. A reload is judged where the class first saw it.
+  const firstSeen = new Map<string, number>();
+  for (const note of history.notes) {
+    const to = note.kind === "instance" ? note.detail.split(" -> ")[1] : undefined;
+    if (to === undefined) continue;
+    const key = `${note.cls} ${to}`;
+    firstSeen.set(key, Math.min(firstSeen.get(key) ?? Infinity, note.at));
+  }
   for (const note of history.notes) {
     count(`screen notes: ${note.kind}`);
     const conn = history.conns.find((c) => c.client === note.client && c.conn === note.conn);
     if (conn?.welcomeAt !== undefined && note.at - conn.welcomeAt < JOINING_MS) continue;
-    if (!exposure.touchedBy(history.sessions[note.cls].id, note.node, note.at, note.at))
+    const to = note.kind === "instance" ? note.detail.split(" -> ")[1] : undefined;
+    const at = to === undefined ? note.at : (firstSeen.get(`${note.cls} ${to}`) ?? note.at);
+    if (!exposure.touchedBy(history.sessions[note.cls].id, note.node, at, note.at))
       fail(
         "isolation",
         `${note.client} conn ${note.conn}@node ${note.node} at ${rel(note.at, t0)}: ${note.kind} (${note.detail}) with no fault to explain it`,
