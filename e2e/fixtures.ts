@@ -145,7 +145,8 @@ export async function openInspector(view: ConsolePage | StudentPage, kind = "Per
   const panels = view.page.getByTestId("lesson-panels");
   if ((await panels.evaluate((el) => el.tagName)) === "DETAILS") {
     if (!(await panels.evaluate((el) => (el as HTMLDetailsElement).open))) {
-      await panels.getByText("Inspect objects, topology and more").click();
+      // The summary, in whatever language the page reads.
+      await panels.locator(":scope > summary").click();
     }
     await expect(panels).toHaveAttribute("open", "");
   }
