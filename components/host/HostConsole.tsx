@@ -87,7 +87,10 @@ function Console({ code }: { code: string }) {
   const connection = useLive((s) => s.connection);
   const lastError = useLive((s) => s.lastError);
   const send = useSend();
-  const { diagram, scenario, custom } = useLessonDiagram(snapshot);
+  const { diagram, scenario, custom, langOf } = useLessonDiagram(snapshot);
+  // Whose words the lesson's are: a teacher's own lesson is theirs, never translated; the built-in one's step titles
+  // are names, spelled in English everywhere.
+  const titleWords = custom ? ({ translate: "no" } as const) : ({ lang: "en" } as const);
   const step = diagram.steps[snapshot.stepIndex];
   const next = diagram.steps[snapshot.stepIndex + 1];
   const ended = snapshot.status === "ended";
@@ -251,7 +254,7 @@ function Console({ code }: { code: string }) {
             )}
           </div>
           {!custom && <ModeSwitchNotice snapshot={snapshot} />}
-          <StepControls scenario={diagram} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} />
+          <StepControls scenario={diagram} stepIndex={snapshot.stepIndex} disabled={ended} hideFuture={guessing} titleWords={titleWords} />
         </div>
         <aside
           className="mt-6 min-w-0 space-y-4 xl:col-start-2 xl:row-span-2 xl:row-start-1 xl:mt-0 xl:min-h-0 xl:overflow-y-auto xl:py-4 xl:pr-1"
@@ -262,13 +265,18 @@ function Console({ code }: { code: string }) {
           <div className="xl:sticky xl:top-0 xl:z-10 xl:bg-slate-950 xl:pb-1">
             <ProjectorPanelSwitch snapshot={snapshot} disabled={ended} custom={custom} />
           </div>
-          <PollControls snapshot={snapshot} disabled={ended} showAnswer={showAnswer} onShowAnswer={setShowAnswer} />
+          <PollControls snapshot={snapshot} disabled={ended} custom={custom} showAnswer={showAnswer} onShowAnswer={setShowAnswer} />
           <HostQuestions snapshot={snapshot} disabled={ended} />
           <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="notes-heading">
             <h2 id="notes-heading" className="text-lg font-semibold">
               {t("speakerNotes")}
             </h2>
-            <p className="mt-2 text-slate-200" data-testid="speaker-notes">
+            <p
+              className="mt-2 text-slate-200"
+              data-testid="speaker-notes"
+              lang={langOf(step?.speakerNotes)}
+              translate={custom ? "no" : undefined}
+            >
               {step?.speakerNotes}
             </p>
             <h3 className="mt-4 text-sm font-semibold uppercase tracking-wider text-slate-300">{t("comingNext")}</h3>

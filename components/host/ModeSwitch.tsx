@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { useTranslations } from "next-intl";
 import { k8s } from "@/components/i18n/Kube";
+import { useLessonProse } from "@/components/i18n/useScenario";
 import { BINDING_MODES } from "@/lib/lesson/types";
 import { VARIANTS_BY_MODE, getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
@@ -20,6 +21,7 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
   const t = useTranslations("console");
   const common = useTranslations("common");
   const send = useSend();
+  const prose = useLessonProse();
   const options = BINDING_MODES.flatMap((mode) =>
     VARIANTS_BY_MODE[mode].map((variant) => ({ id: `${mode}/${variant}`, scenario: getScenario(mode, variant, snapshot.kubeVersion) })),
   );
@@ -37,6 +39,8 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
   const cancel = () => setChosen(current);
   const chosenScenario =
     options.find((o) => o.id === chosen)?.scenario ?? getScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion);
+  // The summary in the reader's language where the lesson catalog has it (marked English where not); the name is a name.
+  const summary = prose.localize(chosenScenario.summary);
   return (
     <section className="rounded-xl border border-slate-700 bg-slate-900/70 p-4" aria-labelledby="mode-heading">
       <h2 id="mode-heading" className="text-lg font-semibold">
@@ -106,7 +110,9 @@ export function ModeSwitch({ snapshot, disabled }: { snapshot: HostSnapshot; dis
           </div>
         )}
       </form>
-      <p className="mt-2 text-sm text-slate-300">{chosenScenario.summary}</p>
+      <p className="mt-2 text-sm text-slate-300" lang={summary.lang}>
+        {summary.text}
+      </p>
     </section>
   );
 }

@@ -11,21 +11,31 @@ import { Countdown } from "@/components/poll/Countdown";
 import { VoteProgress } from "@/components/poll/VoteProgress";
 import { focusIfLost } from "./focus";
 import { useErrorText } from "@/components/i18n/useErrorText";
+import { usePollText } from "@/components/i18n/useScenario";
+
+/** Whose words a poll's are: a teacher's are never translated, the built-in lesson's are English (as the projector's pollWords). */
+function pollWords(poll: { kind: string }, custom: boolean): { lang?: string; translate?: "no" } {
+  return poll.kind === "custom" || custom ? { translate: "no" } : { lang: "en" };
+}
 
 /** Open "what happens next?" or a custom poll, watch the tally, close, reveal, re-open. */
 export function PollControls({
   snapshot,
   disabled,
+  custom = false,
   showAnswer,
   onShowAnswer,
 }: {
   snapshot: HostSnapshot;
   disabled?: boolean;
+  /** A teacher's own lesson: its polls are the teacher's words, never translated. */
+  custom?: boolean;
   /** The teacher's choice (remembered per browser, see useShowAnswer) to see the answer before the reveal. */
   showAnswer: boolean;
   onShowAnswer: (show: boolean) => void;
 }) {
   const t = useTranslations("consolePoll");
+  const words = usePollText();
   const send = useSend();
   const poll = snapshot.poll;
   const results = useLiveResults(poll, snapshot.rev);
@@ -100,7 +110,11 @@ export function PollControls({
         <div className="mt-4 space-y-3" data-poll-id={poll.id} data-poll-status={poll.status}>
           <p className="font-semibold">
             {/* A teacher's own question is theirs, as written; the lesson's comes as the lesson gives it. */}
-            {poll.kind === "custom" ? <span translate="no">{poll.question}</span> : poll.question}
+            {poll.kind === "custom" || custom ? (
+              <span translate="no">{poll.question}</span>
+            ) : (
+              <span lang={words.question(poll.question).lang}>{words.question(poll.question).text}</span>
+            )}
             {poll.round > 1 && <span className="ms-2 text-sm text-slate-400">{t("round", { round: poll.round })}</span>}
           </p>
           <div className="text-slate-300" aria-live="polite" data-testid="poll-voted">
@@ -162,7 +176,12 @@ export function PollControls({
               </button>
             )}
           </div>
-          <TallyBars options={poll.options} results={results} correctOptionId={answerShown ? poll.correctOptionId : null} />
+          <TallyBars
+            options={poll.options}
+            results={results}
+            correctOptionId={answerShown ? poll.correctOptionId : null}
+            optionWords={pollWords(poll, custom)}
+          />
           {poll.correctOptionId && poll.status !== "revealed" && (
             <label className="flex items-center gap-2 text-sm text-slate-200">
               <input
@@ -175,7 +194,7 @@ export function PollControls({
               {t("showAnswer")}
             </label>
           )}
-          {poll.history.length > 1 && <RoundShift poll={poll} answerShown={answerShown} />}
+          {poll.history.length > 1 && <RoundShift poll={poll} answerShown={answerShown} custom={custom} />}
           {poll.status === "revealed" && poll.kind === "next-step" && <p className="text-sm text-slate-300">{t("pressNext")}</p>}
         </div>
       )}
@@ -184,7 +203,7 @@ export function PollControls({
 }
 
 /** First vote versus the latest, per option: did discussion move the class? */
-function RoundShift({ poll, answerShown }: { poll: NonNullable<HostSnapshot["poll"]>; answerShown: boolean }) {
+function RoundShift({ poll, answerShown, custom }: { poll: NonNullable<HostSnapshot["poll"]>; answerShown: boolean; custom: boolean }) {
   const t = useTranslations("consolePoll");
   const first = poll.history[0];
   const last = poll.history[poll.history.length - 1];
@@ -209,7 +228,7 @@ function RoundShift({ poll, answerShown }: { poll: NonNullable<HostSnapshot["pol
       <tbody>
         {poll.options.map((o) => (
           <tr key={o.id} className={answerShown && o.id === poll.correctOptionId ? "text-emerald-200" : ""}>
-            <td className="pe-2 [overflow-wrap:anywhere]" translate={poll.kind === "custom" ? "no" : undefined}>
+            <td className="pe-2 [overflow-wrap:anywhere]" {...pollWords(poll, custom)}>
               {o.text}
             </td>
             <td className="px-2 text-end tabular-nums">{t("percent", { share: share(first.counts[o.id] ?? 0, first.total) })}</td>

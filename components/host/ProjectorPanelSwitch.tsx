@@ -7,6 +7,7 @@ import { getScenario } from "@/lib/lesson/scenarios";
 import type { HostSnapshot } from "@/lib/session/views";
 import { useSend } from "@/components/live/LiveSession";
 import { moveWithinGroup } from "./focus";
+import { useLessonProse } from "@/components/i18n/useScenario";
 
 /** Kubernetes kinds as kubectl abbreviates them: never translated. The Events list is named in the reader's language. */
 const KIND_LABELS: Record<Exclude<ProjectorObject, "events">, string> = {
@@ -27,6 +28,7 @@ const KIND_LABELS: Record<Exclude<ProjectorObject, "events">, string> = {
  */
 export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot: HostSnapshot; disabled?: boolean; custom?: boolean }) {
   const t = useTranslations("console");
+  const prose = useLessonProse();
   const send = useSend();
   const side = snapshot.projectorSide;
   const choices: ProjectorChoice[] = [...(snapshot.poll ? (["poll"] as const) : []), ...(custom ? (["none"] as const) : PROJECTOR_PANELS)];
@@ -126,7 +128,8 @@ export function ProjectorPanelSwitch({ snapshot, disabled, custom }: { snapshot:
               }`}
             >
               {i >= ownCount && <span className="sr-only">{t("notOnCard")} </span>}
-              {d.title}
+              {/* Shown in the reader's language; the English title stays the deep dive's name on the wire. */}
+              <span lang={prose.localize(d.title).lang}>{prose.localize(d.title).text}</span>
             </button>
           ))}
         </div>

@@ -14,12 +14,15 @@ export function StepControls({
   stepIndex,
   disabled,
   hideFuture,
+  titleWords,
 }: {
   scenario: Pick<LessonDiagram, "steps">;
   stepIndex: number;
   disabled?: boolean;
   /** While the class predicts the next step, later steps show their number only. */
   hideFuture?: boolean;
+  /** Whose words the step titles are: the built-in lesson's (English names) or a teacher's own (never translated). */
+  titleWords?: { lang?: string; translate?: "no" };
 }) {
   const t = useTranslations("console");
   const classroom = useTranslations("classroom");
@@ -163,7 +166,8 @@ export function StepControls({
                   } ${s.failed ? "ring-1 ring-rose-400" : ""}`}
                 >
                   <span data-testid="step-jump-number">{ordinal}</span>
-                  {hidden ? "" : ` ${s.title}`}
+                  {hidden ? "" : " "}
+                  {!hidden && <span {...titleWords}>{s.title}</span>}
                   {!hidden && card !== null && (
                     <>
                       {" "}
