@@ -149,7 +149,7 @@ export function ModeBadge({
           {scenarioName(scenario)}
         </span>
       )}
-      <span dir="ltr" className="text-slate-400">
+      <span dir="ltr" translate="no" className="text-slate-400">
         volumeBindingMode
       </span>
       <span
@@ -157,19 +157,21 @@ export function ModeBadge({
         data-mode={mode}
         data-variant={scenario.variant}
         dir="ltr"
+        translate="no"
         className="rounded-md border border-sky-400/60 bg-sky-400/10 px-2 py-0.5 font-mono font-semibold text-sky-200"
       >
         {storageClass.volumeBindingMode}
       </span>
       {noProvisioner && (
         <>
-          <span dir="ltr" className="text-slate-400">
+          <span dir="ltr" translate="no" className="text-slate-400">
             provisioner
           </span>
           <span
             className="rounded-md border border-amber-400/60 bg-amber-400/10 px-2 py-0.5 font-mono font-semibold text-amber-200"
             data-testid="provisioner"
             dir="ltr"
+            translate="no"
           >
             {storageClass.provisioner}
           </span>

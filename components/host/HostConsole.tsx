@@ -20,6 +20,7 @@ import { VersionSwitch } from "./VersionSwitch";
 import { PollControls } from "./PollControls";
 import { Participants } from "./Participants";
 import { ProjectorPanelSwitch } from "./ProjectorPanelSwitch";
+import { ProjectorLanguageSelect } from "@/components/projector/ProjectorLanguageSelect";
 import { focusIfLost } from "./focus";
 import { ConfirmButton } from "./ConfirmButton";
 import { stepNumber } from "@/lib/lesson/stepNumbers";
@@ -287,6 +288,8 @@ function Console({ code }: { code: string }) {
           {/* Binding modes belong to the Kubernetes lesson only. */}
           {!custom && <ModeSwitch snapshot={snapshot} disabled={ended} />}
           {!custom && <VersionSwitch snapshot={snapshot} disabled={ended} />}
+          {/* The projector is one screen for the room: the teacher picks its language (projector:language). */}
+          <ProjectorLanguageSelect className="px-1" />
           <JoinPanel code={code} />
           <Participants snapshot={snapshot} disabled={ended} />
         </aside>
