@@ -1,3 +1,4 @@
+import { directionOf } from "../lib/direction";
 /**
  * The interface languages, and how a request picks one. No i18n routing: the
  * URL stays the same in every language (a room's join link and an assignment's
@@ -36,8 +37,6 @@ export const LANGUAGE_NAMES: Record<AppLocale, string> = {
   "en-XA": "[Ƥšéûðö]",
 };
 
-const RTL_LANGUAGES = new Set(["ar", "he", "fa", "ur"]);
-
 export function isShippedLocale(value: unknown): value is ShippedLocale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
@@ -47,9 +46,8 @@ export function isAppLocale(value: unknown): value is AppLocale {
 }
 
 /** The writing direction of a locale: Arabic lays the page out right to left. */
-export function directionOf(locale: string): "ltr" | "rtl" {
-  return RTL_LANGUAGES.has(locale.split("-")[0].toLowerCase()) ? "rtl" : "ltr";
-}
+/** Right to left for Arabic (lib/direction.ts: lib/ code needs it too, and lib/ imports nothing from here). */
+export { directionOf };
 
 /**
  * The shipped locale one language tag asks for: the exact tag, else its

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { lessonProseSources } from "../lib/lesson/proseSources";
+import { lessonProseSources } from "../lib/polls/proseSources";
 import { messageText, tagKube } from "../lib/lesson/proseTagger";
 import { POLL_NAMESPACE, PROSE_NAMESPACE } from "../lib/lesson/proseKey";
 

@@ -1,5 +1,5 @@
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
-import { directionOf } from "../../i18n/locales";
+import { directionOf } from "../direction";
 import { FALLBACK_NAMESPACE, PROSE_NAMESPACE, proseKey } from "./proseKey";
 import type { Scenario, ScenarioStep, UnderTheHood } from "./types";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { LOCALES } from "@/i18n/locales";
 import { localizeScenario, proseCatalog } from "@/lib/lesson/localize";
 import { FALLBACK_NAMESPACE, LESSON_COMPLETE_LOCALES, POLL_NAMESPACE, PROSE_NAMESPACE, proseKey } from "@/lib/lesson/proseKey";
-import { lessonProseSources, scenarioProse, sharedProse } from "@/lib/lesson/proseSources";
+import { lessonProseSources, scenarioProse, sharedProse } from "@/lib/polls/proseSources";
 import { escapeIcu, k8sContents, messageText, tagKube } from "@/lib/lesson/proseTagger";
 import { getScenario, scenariosFor } from "@/lib/lesson/scenarios";
 import { KUBE_VERSIONS } from "@/lib/lesson/versions";

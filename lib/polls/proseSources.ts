@@ -1,9 +1,9 @@
-import { ARROW_LEGEND, FIDELITY_NOTES } from "./card";
-import { NOT_SHOWN, scenariosFor } from "./scenarios";
-import { proseKey } from "./proseKey";
-import type { Scenario } from "./types";
-import { KUBE_VERSIONS } from "./versions";
-import { everyPollText } from "../polls/pollProse";
+import { ARROW_LEGEND, FIDELITY_NOTES } from "../lesson/card";
+import { NOT_SHOWN, scenariosFor } from "../lesson/scenarios";
+import { proseKey } from "../lesson/proseKey";
+import type { Scenario } from "../lesson/types";
+import { KUBE_VERSIONS } from "../lesson/versions";
+import { everyPollText } from "./pollProse";
 
 /**
  * Every English prose string of the built-in lesson, by the key its
