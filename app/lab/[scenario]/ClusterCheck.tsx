@@ -1,21 +1,16 @@
 "use client";
 
-import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useId, useState, type ReactNode } from "react";
-import { useKubeVersionLabel } from "@/components/assignments/LessonWords";
+import { useTranslations } from "next-intl";
+import { useEffect, useId, useState } from "react";
 import { useLessonProse } from "@/components/i18n/useScenario";
-import {
-  MAX_PASTE_BYTES,
-  checkCluster,
-  pasteTooLarge,
-  type CheckResult,
-  type PastedEvent,
-  type VersionReading,
-} from "@/lib/lesson/clusterCheck";
+import { MAX_PASTE_BYTES, checkCluster, pasteTooLarge, type CheckResult } from "@/lib/lesson/clusterCheck";
 import { SCENARIO_IDS, scenarioParts, type ScenarioId } from "@/lib/lesson/kubeCluster";
 import { getScenario } from "@/lib/lesson/scenarios";
 import { stringAt } from "@/lib/guards";
-import { DEFAULT_KUBE_VERSION, isKubeVersion, type KubeVersion } from "@/lib/lesson/versions";
+import { DEFAULT_KUBE_VERSION, type KubeVersion } from "@/lib/lesson/versions";
+import { English, EventLine, FOCUS, VERSION_PARAM, VersionNote, kube, versionInUrl } from "./clusterCheckParts";
+
+export { VERSION_PARAM };
 
 /**
  * "Check my cluster": the student pastes what kubectl printed and sees each
@@ -24,88 +19,10 @@ import { DEFAULT_KUBE_VERSION, isKubeVersion, type KubeVersion } from "@/lib/les
  * name internal hosts.
  */
 
-/** The query parameter that picks the sheet's Kubernetes release (the lab page's version switch reads the same one). */
-export const VERSION_PARAM = "k8s";
 /** Where the paste waits while the sheet reloads in another release (this tab only, removed as soon as it is read back). */
 const CARRIED_PASTE_KEY = "cluster-check:carried-paste";
-const SECTION_HASH = "#check-my-cluster";
 
 const split = (id: ScenarioId) => scenarioParts(id);
-const FOCUS = "focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-amber-300";
-
-/** One event as kubectl printed it: Kubernetes's words, left to right and never translated. */
-function EventLine({ event }: { event: PastedEvent }) {
-  return (
-    <li className={event.type === "Warning" ? "text-rose-200" : "text-slate-100"} translate="no" dir="ltr">
-      <span className="font-semibold">{event.reason}</span>
-      {event.count > 1 && <span className="text-slate-400"> (×{event.count})</span>}{" "}
-      <span className="font-mono text-sm text-slate-400">
-        {event.objectKind}/{event.objectName}
-      </span>
-      <span className="block font-mono text-sm text-slate-300">{event.message}</span>
-    </li>
-  );
-}
-
-/** The check's own English sentences (lib/lesson/clusterCheck.ts): not in any catalog yet, so marked as English. */
-const English = ({ children }: { children: ReactNode }) => <span lang="en">{children}</span>;
-
-/** A quoted Kubernetes string inside a sentence. */
-const kube = (text: string) => (
-  <span className="font-mono" translate="no" dir="ltr">
-    {text}
-  </span>
-);
-
-/** The sheet's release as the URL names it; the default when it names none. */
-function versionInUrl(): KubeVersion {
-  const named = new URLSearchParams(window.location.search).get(VERSION_PARAM);
-  return isKubeVersion(named) ? named : DEFAULT_KUBE_VERSION;
-}
-
-/** This sheet, reloaded in another release, landing back on the check. */
-function sheetIn(version: KubeVersion): string {
-  const params = new URLSearchParams(typeof window === "undefined" ? "" : window.location.search);
-  params.set(VERSION_PARAM, version);
-  return `?${params.toString()}${SECTION_HASH}`;
-}
-
-function VersionNote({ reading, onSwitch }: { reading: VersionReading; onSwitch: () => void }) {
-  const t = useTranslations("clusterCheck");
-  const locale = useLocale();
-  const versionLabel = useKubeVersionLabel();
-  const releases = new Intl.ListFormat(locale, { type: "disjunction" }).format(reading.fits.map(versionLabel));
-  // The clues joined as the page's language joins a list ("A, B and C"): each a quote of the paste, with the releases that print it.
-  let next = 0;
-  const clues = new Intl.ListFormat(locale, { type: "conjunction" }).formatToParts(reading.clues.map((c) => c.text)).map((part, i) => {
-    if (part.type === "literal") return part.value;
-    const clue = reading.clues[next++];
-    return <span key={i}>{t.rich("clue", { text: () => kube(clue.text), releases: () => <English>{clue.releases}</English> })}</span>;
-  });
-  if (reading.fits.length === 0) return <p>{t.rich("mixed", { clues: () => clues })}</p>;
-  if (reading.matchesSheet) return <p>{t.rich("matches", { releases, clues: () => clues })}</p>;
-  return (
-    <>
-      <p>{t.rich("differs", { releases, sheet: versionLabel(reading.sheet), clues: () => clues })}</p>
-      <ul className="mt-2 flex flex-wrap gap-3">
-        {reading.fits.map((v) => (
-          <li key={v}>
-            <a
-              href={sheetIn(v)}
-              onClick={onSwitch}
-              data-testid="cluster-check-switch"
-              data-version={v}
-              className={`inline-block rounded-lg border-2 border-amber-300 px-3 py-1 font-semibold text-amber-100 underline-offset-4 hover:underline ${FOCUS}`}
-            >
-              {t("showFor", { version: versionLabel(v) })}
-            </a>
-          </li>
-        ))}
-      </ul>
-      <p className="mt-1 text-sm text-slate-300">{t("reloads")}</p>
-    </>
-  );
-}
 
 export function ClusterCheck({ scenarioId, version }: { scenarioId: ScenarioId; version?: KubeVersion }) {
   const t = useTranslations("clusterCheck");

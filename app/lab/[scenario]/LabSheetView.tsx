@@ -1,17 +1,17 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useSyncExternalStore, type MouseEvent } from "react";
 import { useKubeVersionLabel } from "@/components/assignments/LessonWords";
 import { useLessonProse } from "@/components/i18n/useScenario";
 import type { Localized } from "@/lib/lesson/localize";
 import { LAB_VERSION_PARAM, type LabCheck, type LabSheet } from "@/lib/lesson/lab";
 import { commandBlock, labSheetFileName } from "@/lib/lesson/labMarkdown";
 import type { ScenarioId } from "@/lib/lesson/kubeCluster";
-import { DEFAULT_KUBE_VERSION, KUBE_VERSIONS, isKubeVersion, type KubeVersion } from "@/lib/lesson/versions";
+import { KUBE_VERSIONS, type KubeVersion } from "@/lib/lesson/versions";
 import { k8s } from "@/components/i18n/Kube";
 import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
 import { ClusterCheck } from "./ClusterCheck";
+import { sheetHref, switchInPlace, useLabVersion, useUrlRead } from "./labVersion";
 
 /**
  * The lab sheet itself, for one Kubernetes release. The page is static and
@@ -47,55 +47,6 @@ const SECTIONS = {
 
 // Focus shows where a jump landed (whether the link was clicked or keyed); the margin keeps the heading off the screen's edge.
 const TARGET = "scroll-mt-4 rounded focus:outline focus:outline-3 focus:outline-offset-4 focus:outline-amber-300";
-
-/** Tells the page that the version links changed the URL (history.replaceState fires no event of its own). */
-const VERSION_CHANGED = "lab:version-changed";
-
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener("popstate", onChange);
-  window.addEventListener(VERSION_CHANGED, onChange);
-  return () => {
-    window.removeEventListener("popstate", onChange);
-    window.removeEventListener(VERSION_CHANGED, onChange);
-  };
-}
-
-/**
- * The release the URL names. Hydration reads the server's answer (the default) so the static HTML is
- * reused as it is; React then renders again with the URL's, changing only what differs, never remounting.
- */
-function useLabVersion(): KubeVersion {
-  const named = useSyncExternalStore(
-    subscribe,
-    () => new URLSearchParams(window.location.search).get(LAB_VERSION_PARAM),
-    () => null,
-  );
-  return isKubeVersion(named) ? named : DEFAULT_KUBE_VERSION;
-}
-
-const noSubscription = () => () => {};
-
-/** False while hydrating (the server's HTML, the default release), true once the URL has been read. */
-function useUrlRead(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
-
-/** A plain click on a version link switches in place; a modified click (new tab) follows the link. */
-function switchInPlace(event: MouseEvent<HTMLAnchorElement>) {
-  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  event.preventDefault();
-  window.history.replaceState(window.history.state, "", event.currentTarget.href);
-  window.dispatchEvent(new Event(VERSION_CHANGED));
-}
-
-/** A sheet's address in a release: the default release needs no parameter. */
-function sheetHref(slug: string, version: KubeVersion): string {
-  return version === DEFAULT_KUBE_VERSION ? `/lab/${slug}` : `/lab/${slug}?${LAB_VERSION_PARAM}=${version}`;
-}
 
 /**
  * The sheet's own sentences (lib/lesson/lab.ts): the lesson catalog's where it has them, else English, marked
