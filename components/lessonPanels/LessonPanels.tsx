@@ -11,6 +11,7 @@ import { ObjectInspector } from "./ObjectInspector";
 import { TopologyPanel } from "./TopologyPanel";
 import { CompareView } from "./CompareView";
 import { PANEL_LABELS, usePanelLabel } from "./panelLabels";
+import { useLessonProse } from "@/components/i18n/useScenario";
 
 export { PANEL_LABELS };
 
@@ -42,7 +43,9 @@ export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; step
   const t = useTranslations("panels");
   const stepHeading = useStepHeading();
   const step = scenario.steps[stepIndex];
-  // The deep dives, the notes and the "not shown" list are the built-in lesson's own words: English until translated.
+  // The deep dives, the notes and the "not shown" list are the built-in lesson's own words: the lesson catalog's in the
+  // reader's language where it has them, else English, marked (docs/i18n.md).
+  const prose = useLessonProse();
   return (
     <section aria-labelledby="hood-heading" data-testid="under-the-hood" className="space-y-2">
       <h3 id="hood-heading" className="font-semibold">
@@ -50,7 +53,7 @@ export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; step
       </h3>
       {step?.underTheHood?.length ? (
         step.underTheHood.map((u) => (
-          <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2" lang="en">
+          <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2" lang={prose.langOf(u.title)}>
             <summary className="cursor-pointer font-medium text-sky-200">{u.title}</summary>
             <p className="mt-1 whitespace-pre-line text-slate-200">{u.body}</p>
           </details>
@@ -59,18 +62,30 @@ export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; step
         <p className="text-slate-400">{t("wholeStory")}</p>
       )}
       <h4 className="pt-2 font-semibold">{t("howSimplifies")}</h4>
-      <ul className="list-disc space-y-1 ps-5 text-slate-200" data-testid="fidelity-notes" lang="en">
-        {FIDELITY_NOTES.map((n) => (
-          <li key={n}>{n}</li>
-        ))}
+      <ul className="list-disc space-y-1 ps-5 text-slate-200" data-testid="fidelity-notes">
+        {FIDELITY_NOTES.map((n) => {
+          const note = prose.localize(n);
+          return (
+            <li key={n} lang={note.lang}>
+              {note.text}
+            </li>
+          );
+        })}
       </ul>
       <h4 className="pt-2 font-semibold">{t("notShown")}</h4>
-      {NOT_SHOWN.map((u) => (
-        <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2" lang="en">
-          <summary className="cursor-pointer font-medium text-sky-200">{u.title}</summary>
-          <p className="mt-1 whitespace-pre-line text-slate-200">{u.body}</p>
-        </details>
-      ))}
+      {NOT_SHOWN.map((u) => {
+        const [title, body] = [prose.localize(u.title), prose.localize(u.body)];
+        return (
+          <details key={u.title} className="rounded-lg bg-slate-800/60 px-3 py-2">
+            <summary className="cursor-pointer font-medium text-sky-200" lang={title.lang}>
+              {title.text}
+            </summary>
+            <p className="mt-1 whitespace-pre-line text-slate-200" lang={body.lang}>
+              {body.text}
+            </p>
+          </details>
+        );
+      })}
     </section>
   );
 }

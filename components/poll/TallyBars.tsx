@@ -1,4 +1,5 @@
 import { useTranslations } from "next-intl";
+import { usePollText } from "@/components/i18n/useScenario";
 import type { PollOption } from "@/lib/session/types";
 import type { PollResults } from "@/lib/session/views";
 
@@ -28,6 +29,14 @@ export function TallyBars({
   testId?: string;
 }) {
   const t = useTranslations("tally");
+  // The built-in lesson's options and notes in the reader's language (marked English where untranslated); a
+  // teacher's own words (translate="no") as written.
+  const pollText = usePollText();
+  const words = (text: string, kind: "option" | "note") => {
+    if (optionWords?.translate === "no") return { text, attrs: optionWords };
+    const localized = pollText[kind](text);
+    return { text: localized.text, attrs: { lang: localized.lang } };
+  };
   const max = Math.max(1, ...Object.values(results.counts));
   return (
     <div data-testid={testId} data-total={results.total} aria-label={t("results", { total: results.total })} role="group">
@@ -41,7 +50,7 @@ export function TallyBars({
               <div className="flex items-baseline justify-between gap-3">
                 <span className={`min-w-0 [overflow-wrap:anywhere] ${correct ? "font-bold text-emerald-200" : ""}`}>
                   {correct && <span aria-hidden="true">✓ </span>}
-                  <span {...optionWords}>{o.text}</span>
+                  <span {...words(o.text, "option").attrs}>{words(o.text, "option").text}</span>
                   {correct && <span className="sr-only"> {t("correctAnswer")}</span>}
                   {highlightId === o.id && <span className="ms-2 rounded bg-sky-400/20 px-1.5 text-sm text-sky-200">{t("yourVote")}</span>}
                 </span>
@@ -54,9 +63,9 @@ export function TallyBars({
                 <p
                   className={`mt-1 text-[0.9em] [overflow-wrap:anywhere] ${correct ? "text-emerald-200" : "text-slate-200"}`}
                   data-testid="poll-option-note"
-                  {...optionWords}
+                  {...words(o.note, "note").attrs}
                 >
-                  {o.note}
+                  {words(o.note, "note").text}
                 </p>
               )}
             </li>

@@ -3,6 +3,7 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { k8s } from "@/components/i18n/Kube";
+import { useLessonProse } from "@/components/i18n/useScenario";
 import { useStepHeading } from "@/components/diagram/useStepHeading";
 import { assertNever } from "@/lib/assertNever";
 import { FIDELITY_NOTES, scenarioVersion, versionLabel, type Scenario } from "@/lib/lesson";
@@ -127,25 +128,39 @@ function DeepDive({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scena
   const step = scenario.steps[stepIndex];
   const dives = deepDivesAt({ mode: scenario.mode, variant: scenario.variant, stepIndex });
   const own = step?.underTheHood ?? [];
-  const open = dives.find((d) => d.title === focus.deepDive) ?? own[0] ?? null;
+  const chosen = dives.find((d) => d.title === focus.deepDive);
+  const open = chosen ?? own[0] ?? null;
+  // The lesson's own words: the teacher's choice names an English deep dive (put in the reader's language here); the
+  // step's own come already in it. Either is marked English where the lesson catalog has no translation.
+  const prose = useLessonProse();
+  const words = (text: string) => (chosen ? prose.localize(text) : { text, lang: prose.langOf(text) });
+  const [openTitle, openBody] = open ? [words(open.title), words(open.body)] : [null, null];
   return (
     <div data-testid="under-the-hood" className="space-y-2">
       <h3 className="font-semibold">
         {t.rich("hoodHeading", { step: stepHeading(scenario.steps, stepIndex), lesson: (chunks) => <span lang="en">{chunks}</span> })}
       </h3>
       {open ? (
-        // The deep dives are the built-in lesson's own words: English until the lesson is translated.
-        <article className="rounded-lg bg-slate-800/70 px-3 py-2" data-testid="deep-dive" data-title={open.title} lang="en">
-          <h4 className="font-semibold text-sky-200">{open.title}</h4>
-          <p className="mt-1 whitespace-pre-line">{open.body}</p>
+        <article className="rounded-lg bg-slate-800/70 px-3 py-2" data-testid="deep-dive" data-title={open.title}>
+          <h4 className="font-semibold text-sky-200" lang={openTitle?.lang}>
+            {openTitle?.text}
+          </h4>
+          <p className="mt-1 whitespace-pre-line" lang={openBody?.lang}>
+            {openBody?.text}
+          </p>
         </article>
       ) : (
         <>
           <p className="text-slate-300">{t("wholeStory")}</p>
-          <ul className="list-disc space-y-1 ps-5" data-testid="fidelity-notes" lang="en">
-            {FIDELITY_NOTES.map((n) => (
-              <li key={n}>{n}</li>
-            ))}
+          <ul className="list-disc space-y-1 ps-5" data-testid="fidelity-notes">
+            {FIDELITY_NOTES.map((n) => {
+              const note = prose.localize(n);
+              return (
+                <li key={n} lang={note.lang}>
+                  {note.text}
+                </li>
+              );
+            })}
           </ul>
         </>
       )}

@@ -22,6 +22,7 @@ import { FidelityNotes } from "@/components/classroom/FidelityNotes";
 import { readApi } from "@/lib/protocol/rest";
 import { stepNumber } from "@/lib/lesson/stepNumbers";
 import { ReplayQuestions } from "@/components/questions/ReplayQuestions";
+import { useScenario } from "@/components/i18n/useScenario";
 
 /** A room code inside a sentence: left to right, never translated. */
 const roomCode = {
@@ -142,7 +143,8 @@ function Player({ events, access }: Loaded) {
     return { snapshot, poll: snapshot.poll, hostPoll: null, questions };
   }, [access, state, joined]);
   const { snapshot, poll, hostPoll } = view;
-  const scenario = getScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion);
+  // The built-in lesson's panels in the reader's language (the lesson catalog's, marked English where it has none).
+  const { scenario } = useScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion);
   // A teacher's lesson is in the log itself (`session:created`): the replay needs nothing else.
   const diagram = diagramOf(state);
   const custom = state.lesson !== null;
