@@ -156,11 +156,13 @@ test("moderated and anonymous: the class sees nothing until the teacher approves
 
   // Ana taps step 2 in her list and asks anonymously.
   await ana.page.locator('[data-testid=step-trail] [data-element="step:1"]').click();
-  await ana.page.getByTestId("ask-question").click();
-  await ana.page.getByTestId("question-text").fill("Is the Pod created before the PVC binds?");
-  await ana.page.getByTestId("question-anonymous").check();
-  await ana.page.getByTestId("question-submit").click();
-  await expect(ana.page.getByTestId("question-receipt")).toContainText("once the teacher approves it");
+  // The tap opens the ask box beside the step (components/student/AskHere.tsx), over whatever is below it: she asks there.
+  const box = ana.page.getByTestId("ask-here");
+  await expect(box).toBeVisible();
+  await box.getByTestId("question-text").fill("Is the Pod created before the PVC binds?");
+  await box.getByTestId("question-anonymous").check();
+  await box.getByTestId("question-submit").click();
+  await expect(box.getByTestId("question-receipt")).toContainText("once the teacher approves it");
   await expect(ana.page.getByTestId("question-item")).toHaveAttribute("data-status", "pending");
 
   const consoleItem = teacher.page.getByTestId("question-item");
