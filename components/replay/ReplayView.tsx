@@ -6,6 +6,7 @@ import { pollWords } from "@/components/projector/ProjectorView";
 import { getScenario } from "@/lib/lesson/scenarios";
 import type { KubeVersion } from "@/lib/lesson/versions";
 import { diagramOf } from "@/lib/session/lesson";
+import { builtInDiagram } from "@/lib/lesson/model";
 import type { LessonStep } from "@/lib/lesson/model";
 import { ReplayTimeline, activePoll, hostQuestionList, toHostSnapshot, toPublicSnapshot, type SessionEvent } from "@/lib/session";
 import { publicProjection, recordKey } from "@/lib/session/projection";
@@ -22,7 +23,7 @@ import { FidelityNotes } from "@/components/classroom/FidelityNotes";
 import { readApi } from "@/lib/protocol/rest";
 import { stepNumber } from "@/lib/lesson/stepNumbers";
 import { ReplayQuestions } from "@/components/questions/ReplayQuestions";
-import { useScenario } from "@/components/i18n/useScenario";
+import { useLocalizedScenario, useScenario } from "@/components/i18n/useScenario";
 
 /** A room code inside a sentence: left to right, never translated. */
 const roomCode = {
@@ -145,9 +146,12 @@ function Player({ events, access }: Loaded) {
   const { snapshot, poll, hostPoll } = view;
   // The built-in lesson's panels in the reader's language (the lesson catalog's, marked English where it has none).
   const { scenario } = useScenario(snapshot.mode, snapshot.variant, snapshot.kubeVersion);
-  // A teacher's lesson is in the log itself (`session:created`): the replay needs nothing else.
-  const diagram = diagramOf(state);
+  // A teacher's lesson is in the log itself (`session:created`): the replay needs nothing else. The built-in card's
+  // narration in the reader's language, as on the live screens (components/live/useLesson.ts).
   const custom = state.lesson !== null;
+  const card = useLocalizedScenario(getScenario(state.mode, state.variant));
+  const builtIn = useMemo(() => builtInDiagram(card.scenario), [card.scenario]);
+  const diagram = custom ? diagramOf(state) : builtIn;
   const statusWord = !poll
     ? ""
     : poll.status === "open"
@@ -198,7 +202,7 @@ function Player({ events, access }: Loaded) {
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_480px]">
         <div className="min-w-0 space-y-4">
           <div className="flex flex-wrap items-start justify-between gap-4">
-            <StepHeader scenario={diagram} snapshot={snapshot} lessonLang={custom ? undefined : "en"} />
+            <StepHeader scenario={diagram} snapshot={snapshot} lessonLang={custom ? undefined : (card.lang ?? "en")} />
             {!custom && <ModeBadge mode={snapshot.mode} scenario={scenario} version={snapshot.kubeVersion} />}
           </div>
           {!custom && <ModeSwitchNotice snapshot={snapshot} />}
