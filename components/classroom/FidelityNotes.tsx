@@ -39,13 +39,7 @@ export function FidelityNotes({ version }: { version: KubeVersion }) {
           </li>
         ))}
       </ul>
-      <ul className="mt-3 list-disc space-y-1 ps-5 text-slate-300" data-testid="fidelity-notes">
-        {FIDELITY_NOTES.map((n) => (
-          <li key={n} lang={prose.localize(n).lang}>
-            {prose.localize(n).text}
-          </li>
-        ))}
-      </ul>
+      <FidelityNoteList className="mt-3 list-disc space-y-1 ps-5 text-slate-300" />
       <h3 className="mt-3 font-semibold">{t("otherReleases", { version: versionLabel(version) })}</h3>
       <ul lang="en" className="mt-1 list-disc space-y-1 ps-5 text-slate-300" data-testid="version-notes" data-version={version}>
         {versionNotes(version).map((n) => (
@@ -53,5 +47,22 @@ export function FidelityNotes({ version }: { version: KubeVersion }) {
         ))}
       </ul>
     </details>
+  );
+}
+
+/** How the card simplifies, one item per note, each in the reader's language where the lesson is translated (else marked English). */
+export function FidelityNoteList({ className }: { className: string }) {
+  const prose = useLessonProse();
+  return (
+    <ul className={className} data-testid="fidelity-notes">
+      {FIDELITY_NOTES.map((n) => {
+        const note = prose.localize(n);
+        return (
+          <li key={n} lang={note.lang}>
+            {note.text}
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -5,13 +5,14 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { useStepHeading } from "@/components/diagram/useStepHeading";
 import { assertNever } from "@/lib/assertNever";
-import { FIDELITY_NOTES, NOT_SHOWN, type Scenario } from "@/lib/lesson";
+import { NOT_SHOWN, type Scenario } from "@/lib/lesson";
 import { PROJECTOR_PANELS, type ProjectorPanel } from "@/lib/session/types";
 import { ObjectInspector } from "./ObjectInspector";
 import { TopologyPanel } from "./TopologyPanel";
 import { CompareView } from "./CompareView";
 import { PANEL_LABELS, usePanelLabel } from "./panelLabels";
 import { useLessonProse } from "@/components/i18n/useScenario";
+import { FidelityNoteList } from "@/components/classroom/FidelityNotes";
 
 export { PANEL_LABELS };
 
@@ -62,16 +63,7 @@ export function UnderTheHood({ scenario, stepIndex }: { scenario: Scenario; step
         <p className="text-slate-400">{t("wholeStory")}</p>
       )}
       <h4 className="pt-2 font-semibold">{t("howSimplifies")}</h4>
-      <ul className="list-disc space-y-1 ps-5 text-slate-200" data-testid="fidelity-notes">
-        {FIDELITY_NOTES.map((n) => {
-          const note = prose.localize(n);
-          return (
-            <li key={n} lang={note.lang}>
-              {note.text}
-            </li>
-          );
-        })}
-      </ul>
+      <FidelityNoteList className="list-disc space-y-1 ps-5 text-slate-200" />
       <h4 className="pt-2 font-semibold">{t("notShown")}</h4>
       {NOT_SHOWN.map((u) => {
         const [title, body] = [prose.localize(u.title), prose.localize(u.body)];

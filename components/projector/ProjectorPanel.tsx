@@ -6,13 +6,14 @@ import { k8s } from "@/components/i18n/Kube";
 import { useLessonProse } from "@/components/i18n/useScenario";
 import { useStepHeading } from "@/components/diagram/useStepHeading";
 import { assertNever } from "@/lib/assertNever";
-import { FIDELITY_NOTES, scenarioVersion, versionLabel, type Scenario } from "@/lib/lesson";
+import { scenarioVersion, versionLabel, type Scenario } from "@/lib/lesson";
 import { deepDivesAt } from "@/lib/session/rules";
 import type { ProjectorFocus, ProjectorPanel as Panel } from "@/lib/session/types";
 import { EventList, SHORT, useObjectViews, YamlBlock } from "@/components/lessonPanels/ObjectInspector";
 import { usePanelLabel } from "@/components/lessonPanels/panelLabels";
 import { TopologyPanel } from "@/components/lessonPanels/TopologyPanel";
 import { CompareView } from "@/components/lessonPanels/CompareView";
+import { FidelityNoteList } from "@/components/classroom/FidelityNotes";
 
 /**
  * A side panel on the projector. Nobody can click or scroll there, so the
@@ -152,16 +153,7 @@ function DeepDive({ focus, scenario, stepIndex }: { focus: ProjectorFocus; scena
       ) : (
         <>
           <p className="text-slate-300">{t("wholeStory")}</p>
-          <ul className="list-disc space-y-1 ps-5" data-testid="fidelity-notes">
-            {FIDELITY_NOTES.map((n) => {
-              const note = prose.localize(n);
-              return (
-                <li key={n} lang={note.lang}>
-                  {note.text}
-                </li>
-              );
-            })}
-          </ul>
+          <FidelityNoteList className="list-disc space-y-1 ps-5" />
         </>
       )}
       {own.length > 1 && (

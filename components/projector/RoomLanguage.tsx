@@ -3,94 +3,24 @@
 import { NextIntlClientProvider, useLocale, useTimeZone } from "next-intl";
 import { useEffect, useState, type ReactNode } from "react";
 import { directionOf } from "@/i18n/locales";
-import type { Messages } from "@/i18n/request";
+import { loadMessages, type Messages } from "@/i18n/catalogs";
 import type { RoomLanguage as Language } from "@/lib/protocol/wire";
 import { usePublicSnapshot } from "@/components/live/LiveSession";
 
-type Part = { default: object };
+/** Each language's catalog once per page (i18n/catalogs.ts: the same parts and English lesson fallback as the server's). */
+const loaded = new Map<Language, Promise<Messages>>();
 
-/**
- * One import per catalog file, as i18n/request.ts has them on the server: the bundler splits each language into
- * chunks of its own, so a projector downloads only the language the teacher chose.
- */
-const CATALOGS: Record<Language, () => Promise<Part[]>> = {
-  en: () =>
-    Promise.all([
-      import("@/messages/en.json"),
-      import("@/messages/console/en.json"),
-      import("@/messages/projector/en.json"),
-      import("@/messages/teacher/en.json"),
-      import("@/messages/lesson/en.json"),
-    ]),
-  de: () =>
-    Promise.all([
-      import("@/messages/de.json"),
-      import("@/messages/console/de.json"),
-      import("@/messages/projector/de.json"),
-      import("@/messages/teacher/de.json"),
-      import("@/messages/lesson/de.json"),
-    ]),
-  fr: () =>
-    Promise.all([
-      import("@/messages/fr.json"),
-      import("@/messages/console/fr.json"),
-      import("@/messages/projector/fr.json"),
-      import("@/messages/teacher/fr.json"),
-      import("@/messages/lesson/fr.json"),
-    ]),
-  es: () =>
-    Promise.all([
-      import("@/messages/es.json"),
-      import("@/messages/console/es.json"),
-      import("@/messages/projector/es.json"),
-      import("@/messages/teacher/es.json"),
-      import("@/messages/lesson/es.json"),
-    ]),
-  "pt-BR": () =>
-    Promise.all([
-      import("@/messages/pt-BR.json"),
-      import("@/messages/console/pt-BR.json"),
-      import("@/messages/projector/pt-BR.json"),
-      import("@/messages/teacher/pt-BR.json"),
-      import("@/messages/lesson/pt-BR.json"),
-    ]),
-  ja: () =>
-    Promise.all([
-      import("@/messages/ja.json"),
-      import("@/messages/console/ja.json"),
-      import("@/messages/projector/ja.json"),
-      import("@/messages/teacher/ja.json"),
-      import("@/messages/lesson/ja.json"),
-    ]),
-  "zh-CN": () =>
-    Promise.all([
-      import("@/messages/zh-CN.json"),
-      import("@/messages/console/zh-CN.json"),
-      import("@/messages/projector/zh-CN.json"),
-      import("@/messages/teacher/zh-CN.json"),
-      import("@/messages/lesson/zh-CN.json"),
-    ]),
-  ar: () =>
-    Promise.all([
-      import("@/messages/ar.json"),
-      import("@/messages/console/ar.json"),
-      import("@/messages/projector/ar.json"),
-      import("@/messages/teacher/ar.json"),
-      import("@/messages/lesson/ar.json"),
-    ]),
-};
-
-const loaded = new Map<Language, Messages>();
-
-async function messagesOf(language: Language): Promise<Messages> {
-  const held = loaded.get(language);
-  if (held) return held;
-  const parts = await CATALOGS[language]();
-  // The parts' namespaces are disjoint (tests/i18n/catalogs.test.ts), so their union is the whole catalog.
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
-  const messages = Object.assign({}, ...parts.map((p) => p.default)) as Messages;
-  loaded.set(language, messages);
-  return messages;
+function messagesOf(language: Language): Promise<Messages> {
+  let held = loaded.get(language);
+  if (!held) {
+    // A chunk that failed to load (a dropped network) is fetched again next time, not remembered as failed.
+    held = loadMessages(language).catch((err: unknown) => {
+      loaded.delete(language);
+      throw err;
+    });
+    loaded.set(language, held);
+  }
+  return held;
 }
 
 /**
