@@ -134,10 +134,10 @@ function Console({ code }: { code: string }) {
         </a>
       </nav>
       <header
-        className="sticky top-0 z-20 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b border-slate-800 bg-slate-950/95 py-2 ps-4 pe-48 lg:ps-6 xl:static"
+        className="sticky top-0 z-20 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b border-slate-800 bg-slate-950/95 py-2 ps-4 pe-4 sm:pe-48 lg:ps-6 xl:static"
         data-testid="console-header"
       >
-        <div className="flex min-w-0 items-baseline gap-3">
+        <div className="flex min-w-0 flex-wrap items-baseline gap-x-3">
           <h1 className="min-w-0 text-sm uppercase tracking-widest text-slate-300 [overflow-wrap:anywhere]">
             {snapshot.title ? t.rich("headingTitled", { title: snapshot.title, own }) : t("heading")}
           </h1>
@@ -309,8 +309,9 @@ function Console({ code }: { code: string }) {
         </div>
       </main>
       {/* Drawn in the header's top corner (the header keeps room for it), but last in the Tab order: the language is
-          chosen once, and the class's controls stay the first Tabs from the top. */}
-      <div className="fixed end-4 top-3 z-30 lg:end-6" data-testid="console-language">
+          chosen once, and the class's controls stay the first Tabs from the top. On a phone-sized window the header has
+          no room to spare: the switch sits at the end of the page instead. */}
+      <div className="px-4 pb-4 sm:fixed sm:end-4 sm:top-3 sm:z-30 sm:p-0 lg:end-6" data-testid="console-language">
         <LanguageSwitch />
       </div>
     </div>

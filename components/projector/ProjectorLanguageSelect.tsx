@@ -21,7 +21,7 @@ export function ProjectorLanguageSelect({ className = "" }: { className?: string
   const chosen = useHostSnapshot().projectorLanguage;
   const send = useSend();
   return (
-    <label className={`inline-flex items-center gap-2 text-sm text-slate-300 ${className}`}>
+    <label className={`flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-300 ${className}`}>
       {t("label")}
       <select
         data-testid="projector-language"
@@ -34,7 +34,7 @@ export function ProjectorLanguageSelect({ className = "" }: { className?: string
           // A refusal reaches the console's error line through the store; the select shows what the server holds.
           void send("projector:language", { language });
         }}
-        className="max-w-[12rem] rounded-md border border-slate-600 bg-slate-900 py-1 pe-1 ps-1.5 text-sm text-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-sky-300"
+        className="max-w-full rounded-md border border-slate-600 bg-slate-900 py-1 pe-1 ps-1.5 text-sm text-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-sky-300"
       >
         <option value={OWN}>{t("browser")}</option>
         {ROOM_LANGUAGES.map((l) => (
