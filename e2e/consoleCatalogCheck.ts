@@ -46,7 +46,6 @@ function onlyLesson(entry: string): boolean {
 
 /**
  * What is on the console but not the console's to translate, each with the file that owns it:
- * - the join note is the server's sentence (server/http/api.ts sends English only, with no code to word it by);
  * - the sequence diagram's drawing (components/diagram) is its own area's;
  * - the binding-mode badge's Kubernetes field names and values (components/classroom/StepHeader.tsx) are shown
  *   left to right but not yet marked translate="no";
@@ -55,7 +54,6 @@ function onlyLesson(entry: string): boolean {
 const KINDS = /\b(PersistentVolumeClaim|PersistentVolume|StorageClass|VolumeAttachment|Pod|PVC|PV)\b/g;
 const KUBERNETES_BADGE = new Set(["volumeBindingMode", "provisioner", "WaitForFirstConsumer", "Immediate", "kubernetes.io/no-provisioner"]);
 function elsewhere(entry: string): boolean {
-  if (entry.startsWith("p[join-note]:")) return true;
   const attribute = /^[^:"]*@[a-z-]+: "([^]*)"$/.exec(entry)?.[1];
   if (attribute !== undefined && !/[A-Za-z]/.test(attribute.replace(KINDS, ""))) return true;
   if (/^(text|tspan)(\[[^\]]*\])?[:@]/.test(entry)) return true;

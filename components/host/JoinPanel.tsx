@@ -1,8 +1,10 @@
 "use client";
 
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useLocale, useTranslations } from "next-intl";
 import { useJoinInfo } from "@/components/classroom/useJoinInfo";
+import { assertNever } from "@/lib/assertNever";
+import type { JoinNote } from "@/lib/protocol/rest";
 
 /** The join link and its QR code, with an address students' phones can reach. */
 export function JoinPanel({ code }: { code: string }) {
@@ -64,8 +66,8 @@ export function JoinPanel({ code }: { code: string }) {
                 {copied ? t("copied") : t("copyLink")}
               </button>
               {info.note && (
-                <p className="text-sm text-amber-200" data-testid="join-note">
-                  {info.note}
+                <p className="text-sm text-amber-200" data-testid="join-note" data-note={info.note.code}>
+                  <JoinNoteText note={info.note} />
                 </p>
               )}
             </div>
@@ -74,4 +76,27 @@ export function JoinPanel({ code }: { code: string }) {
       )}
     </section>
   );
+}
+
+/** A host name, an address or a setting's name inside a sentence: not words to translate, and left to right in Arabic. */
+const name = (chunks: ReactNode) => (
+  <bdi dir="ltr" translate="no">
+    {chunks}
+  </bdi>
+);
+
+/** Why the link is not the console's own address, in the console's language (the server sends a code and the names). */
+function JoinNoteText({ note }: { note: JoinNote }) {
+  const t = useTranslations("console");
+  const setting = "PUBLIC_URL";
+  switch (note.code) {
+    case "hostName":
+      return t.rich("joinNoteHostName", { host: note.host, hostName: note.hostName, address: note.address, setting, name });
+    case "lanAddress":
+      return t.rich("joinNoteLanAddress", { host: note.host, address: note.address, setting, name });
+    case "noNetwork":
+      return t.rich("joinNoteNoNetwork", { setting, name });
+    default:
+      return assertNever(note);
+  }
 }

@@ -71,9 +71,23 @@ export interface JoinInfo {
   joinUrl: string;
   /** The QR code of `joinUrl`, as SVG markup the server generated. */
   qrSvg: string;
-  /** Why the link uses another address than the console's, or null. */
-  note: string | null;
+  /** Why the link uses another address than the console's, or null: a code the console words in its language. */
+  note: JoinNote | null;
 }
+
+/**
+ * Why a join link is not the console's own address (the console was opened on
+ * localhost). `host` is the name the console was opened on, `hostName` this
+ * machine's name on the network and `address` its LAN address: names, never
+ * translated.
+ */
+export type JoinNote =
+  /** The link uses this machine's name, which the classroom's browsers resolve to `address`. */
+  | { code: "hostName"; host: string; hostName: string; address: string }
+  /** The link uses this machine's LAN address. */
+  | { code: "lanAddress"; host: string; address: string }
+  /** No address students can reach: the link only works on this computer. */
+  | { code: "noNetwork" };
 
 /** Codes only the REST API answers with, beside the socket's ERROR_CODES. */
 export type RestErrorCode =

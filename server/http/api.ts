@@ -12,6 +12,7 @@ import {
   normalizeRoomCode,
   type CreatedSessionBody,
   type JoinInfo,
+  type JoinNote,
 } from "../../lib/protocol";
 import type { Config, LessonWrites } from "../config";
 import { log } from "../logger";
@@ -297,7 +298,7 @@ export function joinBase(
   interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces(),
   /** This machine's name where the classroom's browsers resolve it to the LAN address (./hostName.ts). */
   hostName: string | null = null,
-): { base: string; note: string | null } {
+): { base: string; note: JoinNote | null } {
   if (config.publicUrl) return { base: config.publicUrl, note: null };
   // X-Forwarded-Proto only from a proxy we trust; a Host that is not a host name falls back to this machine.
   const proto = requestScheme(req, config.trustProxy ?? false);
@@ -308,21 +309,10 @@ export function joinBase(
   const lan = pickLanAddress(interfaces);
   const portPart = port ? `:${port}` : "";
   if (lan && hostName) {
-    return {
-      base: `${proto}://${hostName}${portPart}`,
-      note: `This console is open on ${hostname}, so the join link uses this machine's name (${hostName}, which is ${lan.address} on the network). Students must be on the same network; set PUBLIC_URL if they reach the server another way.`,
-    };
+    return { base: `${proto}://${hostName}${portPart}`, note: { code: "hostName", host: hostname, hostName, address: lan.address } };
   }
-  if (lan) {
-    return {
-      base: `${proto}://${lan.address}${portPart}`,
-      note: `This console is open on ${hostname}, so the join link uses this machine's network address (${lan.address}). Students must be on the same network; set PUBLIC_URL if they reach the server another way.`,
-    };
-  }
-  return {
-    base: `${proto}://${host}`,
-    note: "This machine has no network address students can reach, so the link only works on this computer. Connect it to the classroom network or set PUBLIC_URL.",
-  };
+  if (lan) return { base: `${proto}://${lan.address}${portPart}`, note: { code: "lanAddress", host: hostname, address: lan.address } };
+  return { base: `${proto}://${host}`, note: { code: "noNetwork" } };
 }
 
 /**
