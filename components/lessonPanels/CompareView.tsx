@@ -1,6 +1,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { compareTimeline, getScenario, scenarioVersion, type BindingMode, type Scenario } from "@/lib/lesson";
 import { scenarioName } from "@/components/theme";
+import { useLessonProse } from "@/components/i18n/useScenario";
 
 const PARTNER: Record<BindingMode, BindingMode> = {
   WaitForFirstConsumer: "Immediate",
@@ -20,6 +21,9 @@ export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepI
   const [left, right] = scenario.mode === "Immediate" ? [partner, scenario] : [scenario, partner];
   const comparison = compareTimeline(left, right);
   const currentSide = left === scenario ? "a" : "b";
+  // Why the tracks part is the built-in lesson's prose: the lesson catalog's in the reader's language, else English, marked.
+  const prose = useLessonProse();
+  const explanation = prose.localize(comparison.divergenceExplanation);
   return (
     <section aria-labelledby="compare-heading" data-testid="compare-view" className="space-y-2">
       {/* The scenarios' names and steps are the built-in lesson's own words (English until translated). */}
@@ -88,7 +92,9 @@ export function CompareView({ scenario, stepIndex }: { scenario: Scenario; stepI
       {comparison.firstDivergence !== null && (
         <p className="rounded-lg border border-rose-400/60 bg-rose-950/40 px-3 py-2" data-testid="compare-divergence">
           <strong>{t("partAt", { moment: comparison.firstDivergence + 1 })}</strong>{" "}
-          <span lang="en">{comparison.divergenceExplanation}</span>
+          <span lang={explanation.lang} data-testid="compare-explanation">
+            {explanation.text}
+          </span>
         </p>
       )}
     </section>
