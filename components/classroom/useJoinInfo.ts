@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { readApi, type JoinInfo } from "@/lib/protocol/rest";
-import { isRoomCode } from "@/lib/protocol/wire";
+import { isRoomCode } from "@/lib/roomCode";
 
 /** What the join-info lookup said: still asking, the info, a clear "no such session" (404), or another failure. */
 export type JoinInfoState =
