@@ -42,8 +42,14 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: "chromium",
     headless: true,
-    // Kept for a failing test, without the screencast: recording every frame of every page was two thirds of the run's CPU.
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true },
+    // Kept for a failing test (actions, console, network), without the screencast (two thirds of the run's CPU) and
+    // without a DOM snapshot around every action and assertion (half of what was left: 368 s -> 246 s for the whole
+    // run). E2E_TRACE=full records the snapshots again, to debug one spec.
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: process.env.E2E_TRACE === "full" },
+    // Still pages: an entrance animation half done reads as faint text to axe (a contrast failure that came and went
+    // with the machine's speed), and the current arrow's endless one repainted every open page 60 times a second.
+    // e2e/access.spec.ts checks both animations with motion allowed, and that they stop when the reader asks.
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath: CHROMIUM,
       args: [
