@@ -7,7 +7,8 @@ import { NICKNAME_MAX } from "@/lib/protocol/wire";
 import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
 import { AssignmentApiError, callApi, keepToken, readToken } from "./api";
 import { SelfPacedWalk } from "./SelfPacedWalk";
-import { useAssignmentErrorText, useDueText } from "./useSelfPacedText";
+import { useAssignmentErrorText } from "./useSelfPacedText";
+import { DueSentence } from "./DueSentence";
 
 type Load =
   | { status: "loading" }
@@ -88,7 +89,6 @@ function StartForm({ assignment, onStarted }: { assignment: PublicAssignment; on
   const t = useTranslations("selfPaced");
   const common = useTranslations("common");
   const errorText = useAssignmentErrorText();
-  const dueText = useDueText();
   const [name, setName] = useState("");
   // The refusal itself, put into words when shown: a language switch re-words it.
   const [error, setError] = useState<unknown>(null);
@@ -113,9 +113,16 @@ function StartForm({ assignment, onStarted }: { assignment: PublicAssignment; on
         }}
       >
         <p className="text-sm font-semibold uppercase tracking-widest text-sky-300">{t("kicker")}</p>
-        <h1 className="text-3xl font-bold [overflow-wrap:anywhere]">{assignment.title}</h1>
+        {/* The teacher's own title, shown as written. */}
+        <h1 className="text-3xl font-bold [overflow-wrap:anywhere]" translate="no">
+          {assignment.title}
+        </h1>
         <p className="text-slate-200">{t("summary", { steps: assignment.stepCount, polls: assignment.polls.length })}</p>
-        {assignment.dueAt !== null && <p className="text-slate-200">{dueText(assignment.dueAt)}</p>}
+        {assignment.dueAt !== null && (
+          <p className="text-slate-200" data-testid="selfpaced-due">
+            <DueSentence dueAt={assignment.dueAt} />
+          </p>
+        )}
         {closedText ? (
           <p role="alert" className="rounded-lg bg-amber-900/60 p-3 text-amber-50">
             {closedText} {t("noNewAnswers")}

@@ -15,7 +15,8 @@ import { LabLink } from "@/components/classroom/LabLink";
 import { StudentLessonPanels } from "@/components/lessonPanels/LazyPanels";
 import { callApi } from "./api";
 import { SelfPacedPoll } from "./SelfPacedPoll";
-import { useAssignmentErrorText, useDueText } from "./useSelfPacedText";
+import { useAssignmentErrorText } from "./useSelfPacedText";
+import { DueSentence } from "./DueSentence";
 
 /**
  * The walk: the diagram at the student's step with its narration, the
@@ -34,7 +35,6 @@ export function SelfPacedWalk({
   const t = useTranslations("selfPaced");
   const common = useTranslations("common");
   const errorText = useAssignmentErrorText();
-  const dueText = useDueText();
   const [progress, setProgress] = useState(initial);
   const [busy, setBusy] = useState(false);
   // The refusal itself, put into words when shown: a language switch re-words it.
@@ -90,11 +90,14 @@ export function SelfPacedWalk({
   return (
     <main className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
       <header className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="min-w-0 text-lg font-bold [overflow-wrap:anywhere]">{assignment.title}</h1>
+        <h1 className="min-w-0 text-lg font-bold [overflow-wrap:anywhere]" translate="no">
+          {assignment.title}
+        </h1>
         <div className="flex flex-wrap items-center gap-2">
-          <p className="text-sm text-slate-300">
-            {progress.nickname ? `${progress.nickname} · ` : ""}
-            {assignment.dueAt !== null ? dueText(assignment.dueAt) : t("ownPace")}
+          <p className="text-sm text-slate-300" data-testid="selfpaced-due">
+            {progress.nickname && <span translate="no">{progress.nickname}</span>}
+            {progress.nickname ? " · " : ""}
+            {assignment.dueAt !== null ? <DueSentence dueAt={assignment.dueAt} /> : t("ownPace")}
           </p>
           <LanguageSwitch />
         </div>

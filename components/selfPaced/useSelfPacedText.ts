@@ -43,21 +43,29 @@ export function useAssignmentErrorText(): (err: unknown) => string {
   );
 }
 
-/** "Due Friday 12 December, 17:00" in the page's language and the reader's time zone. */
-export function useDueText(): (dueAt: number, now?: number) => string {
-  const t = useTranslations("selfPaced");
+/** When an assignment is due, "Friday 12 December, 17:00": in the page's language and the reader's time zone. */
+export function useDueWhen(): (dueAt: number) => string {
   const locale = useLocale();
   return useCallback(
+    (dueAt: number) =>
+      new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit" }).format(dueAt),
+    [locale],
+  );
+}
+
+/**
+ * "Due Friday 12 December, 17:00." as plain text, for a line joined with
+ * others; on a page of its own, `<DueSentence>` (./DueSentence.tsx) marks the
+ * date up as a `<time>`.
+ */
+export function useDueText(): (dueAt: number, now?: number) => string {
+  const t = useTranslations("selfPaced");
+  const dueWhen = useDueWhen();
+  return useCallback(
     (dueAt: number, now: number = Date.now()) => {
-      const when = new Intl.DateTimeFormat(locale, {
-        weekday: "long",
-        day: "numeric",
-        month: "long",
-        hour: "2-digit",
-        minute: "2-digit",
-      }).format(dueAt);
-      return dueAt < now ? t("wasDueOn", { when }) : t("due", { when });
+      const when = () => dueWhen(dueAt);
+      return dueAt < now ? t.markup("wasDueOn", { when }) : t.markup("due", { when });
     },
-    [t, locale],
+    [t, dueWhen],
   );
 }
