@@ -1,9 +1,8 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { ConsolePage, StudentPage, createSession, jumpTo, openInspector, setMode, type CreatedSession } from "./fixtures";
-import { settle, sidewaysOverflow } from "./layout";
+import { expect, test } from "@playwright/test";
+import { createSession, jumpTo, setMode, type ConsolePage } from "./fixtures";
 import { expectAccessible } from "./axe";
-import { usePseudoLocale as choosePseudoLocale } from "./pseudo";
 import { expectConsoleFromCatalogs } from "./consoleCatalogCheck";
+import { consoleIn, expectLanguage, expectNoSideways, kubernetesStrings, phoneIn } from "./languageHelpers";
 
 /**
  * The teacher's console in the teacher's language: it follows the teacher's
@@ -13,61 +12,14 @@ import { expectConsoleFromCatalogs } from "./consoleCatalogCheck";
  * comes from a catalog.
  */
 
-/** The console's normal desktop size (as ConsolePage opens it). */
-const DESKTOP = { width: 1440, height: 1000 };
-
 test.afterEach(async ({ browser }) => {
   for (const context of browser.contexts()) await context.close();
 });
 
-/** A console whose browser speaks `locale` (Playwright's `locale` sets Accept-Language), or the pseudo-locale. */
-async function consoleIn(browser: Browser, session: CreatedSession, locale?: string, pseudo = false): Promise<ConsolePage> {
-  const context = await browser.newContext({ viewport: DESKTOP, locale });
-  // (Renamed on import: it is a Playwright helper, not a React hook, whatever its name says to the linter.)
-  if (pseudo) await choosePseudoLocale(context);
-  const page = await context.newPage();
-  await page.goto(`/host/${session.code}#key=${session.hostKey}`);
-  await expect(page.getByTestId("room-code")).toHaveText(session.code);
-  await expect(page.getByTestId("console-status")).toHaveAttribute("role", "status");
-  return new ConsolePage(page, context);
-}
-
-async function phoneIn(browser: Browser, code: string, name: string, locale?: string): Promise<StudentPage> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale });
-  const page = await context.newPage();
-  await page.goto(`/join/${code}?name=${encodeURIComponent(name)}`);
-  const student = new StudentPage(page, context);
-  await student.expectConnected();
-  return student;
-}
-
-async function expectLanguage(page: Page, lang: string, dir: "ltr" | "rtl" = "ltr") {
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
-  await expect(page.locator("html")).toHaveAttribute("dir", dir);
-  await expect(page.getByTestId("language-switch")).toHaveAttribute("data-lang", lang);
-}
-
-async function expectNoSideways(page: Page, state: string) {
-  await settle(page);
-  const scrollWidth = await page.evaluate(() => document.scrollingElement!.scrollWidth);
-  expect(scrollWidth, `${state}: the page is ${scrollWidth} px wide on a ${DESKTOP.width} px screen`).toBeLessThanOrEqual(DESKTOP.width);
-  expect(await sidewaysOverflow(page), state).toBeLessThanOrEqual(0);
-}
-
-/** What Kubernetes prints on a console: the binding-mode badge, the PVC's YAML, the events' reasons and messages. */
-async function kubernetesStrings(teacher: ConsolePage) {
-  const yaml = await openInspector(teacher);
-  const cards = teacher.page.locator("[data-testid=event-cards] li[data-reason]");
-  const events = await cards.evaluateAll((items) =>
-    items.map((li) => `${li.getAttribute("data-reason")}: ${li.querySelector("[data-testid=event-message]")?.textContent ?? ""}`),
-  );
-  const kinds = await teacher.page.getByTestId("projector-object").allInnerTexts();
-  return {
-    mode: await teacher.page.getByTestId("binding-mode").innerText(),
-    yaml: (await yaml.innerText()).trim(),
-    events,
-    kinds,
-  };
+/** What Kubernetes prints on a console: a phone's (the mode, the PVC's YAML, the events) and the objects' kinds. */
+async function kubernetesOnConsole(teacher: ConsolePage) {
+  const strings = await kubernetesStrings(teacher);
+  return { ...strings, kinds: await teacher.page.getByTestId("projector-object").allInnerTexts() };
 }
 
 test("a Spanish console drives a class with a German phone: every control reads Spanish, Kubernetes reads as in English", async ({
@@ -101,6 +53,10 @@ test("a Spanish console drives a class with a German phone: every control reads 
   await expect(page.getByRole("heading", { name: "Modo de enlace" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Versión de Kubernetes" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Los estudiantes se unen aquí" })).toBeVisible();
+  // The join note (the console runs on 127.0.0.1) in Spanish, its addresses and the setting's name as they are.
+  const note = page.getByTestId("join-note");
+  await expect(note).toContainText(/^(Esta consola está abierta en 127\.0\.0\.1|Este equipo no tiene ninguna dirección de red)/);
+  await expect(note.locator("bdi[translate=no]").last()).toHaveText("PUBLIC_URL");
   await expect(page.getByRole("heading", { name: "Estudiantes (1 conectado, 1 unido)" })).toBeVisible();
   await expect(page.getByTestId("projector-panel-none")).toHaveText("Solo el diagrama");
   await expect(page.getByRole("button", { name: "Renombrar a Jonas" })).toBeVisible();
@@ -139,10 +95,10 @@ test("a Spanish console drives a class with a German phone: every control reads 
   await page.locator("body").press("End");
   await spanish.expectStep(8);
   await english.expectStep(8);
-  const want = await kubernetesStrings(english);
+  const want = await kubernetesOnConsole(english);
   expect(want.events.some((e) => e.startsWith("FailedScheduling: 0/3 nodes are available"))).toBe(true);
   expect(want.kinds).toEqual(expect.arrayContaining(["PVC", "PV", "Pod", "StorageClass", "VolumeAttachment"]));
-  expect(await kubernetesStrings(spanish)).toEqual({ ...want, kinds: want.kinds.map((k) => (k === "Events" ? "Eventos" : k)) });
+  expect(await kubernetesOnConsole(spanish)).toEqual({ ...want, kinds: want.kinds.map((k) => (k === "Events" ? "Eventos" : k)) });
 });
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { ConsolePage, StudentPage, createSession, jumpTo, openInspector, setMode } from "./fixtures";
-import { settle, sidewaysOverflow } from "./layout";
+import { expect, test, type Page } from "@playwright/test";
+import { ConsolePage, createSession, jumpTo, setMode } from "./fixtures";
 import { expectAccessible } from "./axe";
+import { consoleIn, expectLanguage, expectNoSideways, kubernetesStrings, phoneIn } from "./languageHelpers";
 
 /**
  * Every student in their language: each phone follows its browser's
@@ -14,31 +14,6 @@ test.afterEach(async ({ browser }) => {
   for (const context of browser.contexts()) await context.close();
 });
 
-/** A phone whose browser speaks `locale`, joined to the class (the join link carries the nickname). */
-async function phoneIn(browser: Browser, code: string, name: string, locale?: string, pseudo = false): Promise<StudentPage> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale });
-  // The pseudo-locale is chosen only by the switch's cookie (it is never offered, never negotiated).
-  if (pseudo) await context.addCookies([{ name: "NEXT_LOCALE", value: "en-XA", domain: "127.0.0.1", path: "/" }]);
-  const page = await context.newPage();
-  await page.goto(`/join/${code}?name=${encodeURIComponent(name)}`);
-  const student = new StudentPage(page, context);
-  await student.expectConnected();
-  return student;
-}
-
-async function expectLanguage(page: Page, lang: string, dir: "ltr" | "rtl" = "ltr") {
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
-  await expect(page.locator("html")).toHaveAttribute("dir", dir);
-  await expect(page.getByTestId("language-switch")).toHaveAttribute("data-lang", lang);
-}
-
-async function expectNoSideways(page: Page, state: string) {
-  await settle(page);
-  const scrollWidth = await page.evaluate(() => document.scrollingElement!.scrollWidth);
-  expect(scrollWidth, `${state}: the page is ${scrollWidth} px wide on a 360 px screen`).toBeLessThanOrEqual(360);
-  expect(await sidewaysOverflow(page), state).toBeLessThanOrEqual(0);
-}
-
 /** The lifelines' ids from left to right as drawn in the phone's full diagram. */
 async function lifelinesLeftToRight(page: Page): Promise<string[]> {
   const full = page.getByTestId("full-diagram");
@@ -50,17 +25,6 @@ async function lifelinesLeftToRight(page: Page): Promise<string[]> {
       .sort((a, b) => a.x - b.x)
       .map((h) => h.id),
   );
-}
-
-/** What Kubernetes prints on a phone at the failure of Immediate with a zone conflict: event reasons and messages, and the PVC's YAML. */
-async function kubernetesStrings(student: StudentPage) {
-  const yaml = await openInspector(student);
-  const text = (await yaml.innerText()).trim();
-  const cards = student.page.locator("[data-testid=event-cards] li[data-reason]");
-  const events = await cards.evaluateAll((items) =>
-    items.map((li) => `${li.getAttribute("data-reason")}: ${li.querySelector("[data-testid=event-message]")?.textContent ?? ""}`),
-  );
-  return { mode: await student.page.getByTestId("binding-mode").innerText(), yaml: text, events };
 }
 
 test("phones in German and Japanese read their language, and Kubernetes exactly as in English", async ({ browser, baseURL }) => {
@@ -218,5 +182,68 @@ test("nothing spills past a 360 px phone in German, Arabic or the pseudo-locale"
     await expect(phone.page.getByTestId("poll-feedback")).toBeVisible();
     await expectNoSideways(phone.page, `${label} answer revealed`);
     await phone.context.close();
+  }
+});
+
+test("the issue's class: phones in German, Japanese and Arabic and a console in Spanish each read their language, Kubernetes as in English, nothing spills at 360 px", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const session = await createSession(baseURL!, "Almacenamiento");
+  const teacher = await consoleIn(browser, session, "es-ES");
+  const english = await phoneIn(browser, session.code, "Ann");
+  const phones = [
+    {
+      phone: await phoneIn(browser, session.code, "Jonas", "de-DE"),
+      lang: "de",
+      dir: "ltr",
+      step: "Schritt 1 von 12",
+      open: "Umfrage offen",
+    },
+    { phone: await phoneIn(browser, session.code, "Yui", "ja-JP"), lang: "ja", dir: "ltr", step: "ステップ 1/12", open: "投票受付中" },
+    { phone: await phoneIn(browser, session.code, "Layla", "ar"), lang: "ar", dir: "rtl", step: "الخطوة 1 من 12", open: "الاستطلاع مفتوح" },
+  ] as const;
+  await teacher.expectParticipants(4);
+
+  // The console reads Spanish, its join note too (its addresses as they are).
+  await expectLanguage(teacher.page, "es");
+  await expect(teacher.page.getByTestId("next-step")).toHaveText("Siguiente →");
+  await expect(teacher.page.getByTestId("console-header")).toContainText("4 estudiantes conectados");
+  await expect(teacher.page.getByTestId("join-note")).toContainText(/^(Esta consola está abierta en|Este equipo no tiene)/);
+  for (const { phone, lang, dir, step } of phones) {
+    await expectLanguage(phone.page, lang, dir);
+    await expect(phone.step()).toContainText(step);
+    await expectNoSideways(phone.page, `${lang} phone, step 1`);
+  }
+
+  // A poll from the Spanish console: each phone asks in its language, counts its vote, and fits after the reveal.
+  await jumpTo(teacher, 4);
+  await teacher.page.getByTestId("poll-open").click();
+  await expect(teacher.page.getByTestId("poll-close")).toHaveText("Cerrar encuesta");
+  for (const { phone, lang, open } of phones) {
+    await expect(phone.page.getByTestId("poll-card")).toContainText(open);
+    await phone.page.getByTestId("poll-option").first().click();
+    await expect(phone.page.getByTestId("vote-receipt")).toHaveAttribute("data-kind", "ok");
+    await expectNoSideways(phone.page, `${lang} phone, poll open`);
+  }
+  await teacher.page.getByTestId("poll-close").click();
+  await expect(teacher.page.getByTestId("poll-voted")).toHaveText("Cerrada con 3 votos. La clase aún no ha visto los resultados.");
+  await teacher.page.getByTestId("poll-reveal").click();
+  for (const { phone, lang } of phones) {
+    await expect(phone.page.getByTestId("poll-feedback")).toBeVisible();
+    await expectNoSideways(phone.page, `${lang} phone, answer revealed`);
+  }
+
+  // Kubernetes is never translated: the same reasons, messages and YAML on every phone as on the English one.
+  await setMode(teacher, "Immediate/zone-conflict");
+  await teacher.page.locator("body").press("End");
+  await english.expectStep(8);
+  const want = await kubernetesStrings(english);
+  expect(want.events.some((e) => e.startsWith("FailedScheduling: 0/3 nodes are available"))).toBe(true);
+  for (const { phone, lang } of phones) {
+    await phone.expectStep(8);
+    expect(await kubernetesStrings(phone), `${lang} phone`).toEqual(want);
+    await expectNoSideways(phone.page, `${lang} phone, the PVC's YAML open at the failure`);
   }
 });

@@ -1,13 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { localizeScenario, proseCatalog } from "../lib/lesson/localize";
 import { proseKey, PROSE_NAMESPACE } from "../lib/lesson/proseKey";
 import { k8sContents } from "../lib/lesson/proseTagger";
 import { getScenario } from "../lib/lesson/scenarios";
+import { compareTimeline } from "../lib/lesson/compare";
 import { generateNextStepPoll } from "../lib/polls/nextStep";
 import { pollNoteParts, pollTextCatalog } from "../lib/polls/pollProse";
-import { ConsolePage, StudentPage, createSession, jumpTo } from "./fixtures";
+import { ConsolePage, createSession, jumpTo, type StudentPage } from "./fixtures";
+import { phoneIn } from "./languageHelpers";
 
 /**
  * The built-in lesson's own words in the phone's language (issue 32): a German
@@ -42,15 +44,6 @@ function merged(locale: string): Area {
     );
   }
   return { ...out, lessonFallback: fallback as unknown as Record<string, string> };
-}
-
-async function phoneIn(browser: Browser, code: string, name: string, locale: string): Promise<StudentPage> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale });
-  const page = await context.newPage();
-  await page.goto(`/join/${code}?name=${encodeURIComponent(name)}`);
-  const student = new StudentPage(page, context);
-  await student.expectConnected();
-  return student;
 }
 
 /** The Kubernetes strings the English catalog tags in a lesson sentence. */
@@ -149,4 +142,20 @@ test("German and Spanish phones read the lesson and its misconception notes in t
   await german.expectConnected();
   await expect(german.page.getByTestId("step-narration")).toHaveAttribute("lang", "de");
   await expect(german.page.getByTestId("poll-note")).toHaveAttribute("lang", "de");
+
+  // The comparison with the partner mode says why the tracks part in the lesson's words: the phone's language where
+  // its lesson catalog has them, else the English, marked English.
+  const partAt = compareTimeline(scenario, getScenario("Immediate", "standard", "1.35")).divergenceExplanation;
+  for (const { phone, locale } of phones) {
+    const panels = phone.page.getByTestId("lesson-panels");
+    // Folded away on a phone: opened by its summary, in whatever language the phone reads.
+    if (await panels.evaluate((el) => el.tagName === "DETAILS" && !(el as HTMLDetailsElement).open))
+      await panels.locator(":scope > summary").click();
+    await panels.getByTestId("panel-compare").click();
+    const shown = panels.getByTestId("compare-explanation");
+    const want = proseCatalog(locale, merged(locale)).localize(partAt);
+    await expect(shown).toHaveText(want.text);
+    await expect(shown).toHaveAttribute("lang", want.lang ?? "en");
+    if (want.lang !== "en") for (const k of kubeIn(partAt)) await expect(shown).toContainText(k);
+  }
 });

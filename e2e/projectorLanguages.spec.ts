@@ -5,6 +5,7 @@ import { expectAccessible } from "./axe";
 import { ConsolePage, ProjectorPage, createSession, type CreatedSession } from "./fixtures";
 import { cutOff, settle } from "./layout";
 import { unmarkedText, usePseudoLocale as choosePseudoLocale } from "./pseudo";
+import { contextIn, setAsideFromCheck } from "./languageHelpers";
 import { BINDING_MODES } from "../lib/lesson/types";
 import { VARIANTS_BY_MODE, getScenario } from "../lib/lesson/scenarios";
 
@@ -74,8 +75,7 @@ async function send<E extends keyof ClientToServerEvents>(socket: ClientSocket, 
 }
 
 async function projectorAt(browser: Browser, code: string, size: { width: number; height: number }, pseudo = false, locale?: string) {
-  const context = await browser.newContext({ viewport: size, ...(locale ? { locale } : {}) });
-  if (pseudo) await choosePseudoLocale(context);
+  const context = await contextIn(browser, { viewport: size, locale, pseudo });
   const page = await context.newPage();
   await page.goto(`/present/${code}`);
   await expect(page.getByTestId("room-code")).toHaveText(code);
@@ -176,12 +176,7 @@ test("the projector reads the language the console chose for the room, live, whi
  */
 async function expectProjectorFromCatalogs(page: Page, state: string, selector = "body") {
   await settle(page);
-  await page.evaluate(() => {
-    for (const el of document.querySelectorAll(
-      '[lang="en"], [data-testid=binding-mode] ~ [dir=ltr], p:has(> [data-testid=binding-mode]) > [dir=ltr]',
-    ))
-      el.setAttribute("translate", "no");
-  });
+  await setAsideFromCheck(page, '[lang="en"], [data-testid=binding-mode] ~ [dir=ltr], p:has(> [data-testid=binding-mode]) > [dir=ltr]');
   const found = (await unmarkedText(page, selector)).filter((entry) => !onlyCardTitles(entry));
   expect.soft(found, `text not from a catalog, ${state}`).toEqual([]);
 }

@@ -1,5 +1,4 @@
 import { expect, type BrowserContext, type Page } from "@playwright/test";
-import { sidewaysOverflow } from "./layout";
 
 /**
  * The pseudo-locale check (docs/i18n.md): in en-XA every letter of every
@@ -48,9 +47,4 @@ export async function unmarkedText(page: Page, selector = "body"): Promise<strin
 /** Fails naming every string on the page that did not come from a catalog (with `label` saying which page and state). */
 export async function expectAllFromCatalogs(page: Page, label: string, selector = "body"): Promise<void> {
   expect(await unmarkedText(page, selector), `text not from a catalog on ${label}`).toEqual([]);
-}
-
-/** Fails when the page scrolls sideways (at 360 px: a phone). */
-export async function expectNoSideways(page: Page, label: string): Promise<void> {
-  expect(await sidewaysOverflow(page), `sideways overflow on ${label}`).toBeLessThanOrEqual(0);
 }

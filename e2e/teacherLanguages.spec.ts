@@ -1,7 +1,8 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { settle } from "./layout";
-import { expectAllFromCatalogs, expectNoSideways, usePseudoLocale } from "./pseudo";
+import { settle, sidewaysOverflow } from "./layout";
+import { expectAllFromCatalogs } from "./pseudo";
+import { PHONE, contextIn, expectNoSideways, setAsideFromCheck } from "./languageHelpers";
 import { POLL_STEPS, assignWffc, signUpTeacher } from "./selfPacedPages";
 
 /**
@@ -19,6 +20,14 @@ test.afterEach(async ({ browser }) => {
 });
 
 type Ready = (page: Page) => Promise<void>;
+
+/**
+ * Known to be wider than a 360 px phone (in English too): the account page (about 650 px: the sign-ins list shows
+ * each browser's whole user agent, and an administrator's table of accounts does not wrap; components/account) and
+ * an assignment's progress (about 520 px, its tables). A phone's window widens to such a page, so for them only the
+ * old check holds (nothing reaches past the window) until they are fixed.
+ */
+const tooWideForAPhone = (path: string) => path === "/account" || path.startsWith("/assignments/");
 
 /** Each page, and what shows it has loaded what it asks the server for. */
 function teacherPages(assignmentId: string): [string, Ready][] {
@@ -45,19 +54,19 @@ async function teacherWithAssignment(browser: Browser, name: string) {
 
 type State = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
-function phone(browser: Browser, state: State, locale?: string): Promise<BrowserContext> {
-  return browser.newContext({ storageState: state, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale });
+/** The signed-in teacher on a phone, in `locale` or the pseudo-locale. */
+function phone(browser: Browser, state: State, { locale, pseudo }: { locale?: string; pseudo?: boolean } = {}): Promise<BrowserContext> {
+  return contextIn(browser, { ...PHONE, storageState: state, locale, pseudo });
 }
 
 function desktop(browser: Browser, state: State, locale: string): Promise<BrowserContext> {
-  return browser.newContext({ storageState: state, viewport: { width: 1280, height: 900 }, locale });
+  return contextIn(browser, { storageState: state, viewport: { width: 1280, height: 900 }, locale });
 }
 
 test("every teacher's page takes its words from the catalogs and fits a 360 px phone in the pseudo-locale", async ({ browser }) => {
   test.setTimeout(240_000);
   const { state, assignmentId } = await teacherWithAssignment(browser, "Ms Okafor");
-  const context = await phone(browser, state);
-  await usePseudoLocale(context);
+  const context = await phone(browser, state, { pseudo: true });
   const page = await context.newPage();
 
   for (const [path, ready] of teacherPages(assignmentId)) {
@@ -69,11 +78,10 @@ test("every teacher's page takes its words from the catalogs and fits a 360 px p
     // catalog has yet are marked lang="en" (docs/i18n.md), and a poll's words come from the lesson catalog (whose own tests
     // check them) with the diagram's step names as drawn (data-lesson-words). Everything else must be pseudo text or
     // marked translate="no".
-    await page.evaluate(() => {
-      for (const el of document.querySelectorAll('body [lang="en"], body [data-lesson-words]')) el.setAttribute("translate", "no");
-    });
+    await setAsideFromCheck(page, 'body [lang="en"], body [data-lesson-words]');
     await expectAllFromCatalogs(page, `${path} in the pseudo-locale`);
-    await expectNoSideways(page, `${path} in the pseudo-locale at 360 px`);
+    if (tooWideForAPhone(path)) expect(await sidewaysOverflow(page), `${path}: reaches past the window`).toBeLessThanOrEqual(0);
+    else await expectNoSideways(page, `${path} in the pseudo-locale at 360 px`);
   }
 
   // The lesson editor's refusal (the parser's English, lang="en") sits in a sentence from the catalog, and still fits.
@@ -151,4 +159,66 @@ test("a Spanish teacher reads the assignments page in Spanish, and the account p
   await expect(page.getByTestId("sign-out-everywhere")).toHaveText("Überall abmelden");
   await page.goto("/sessions");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Gespeicherte Sitzungen");
+});
+
+test("a student's self-paced pages: the due date is a <time> inside the sentence, in German as the browser writes it, and in the pseudo-locale every word comes from a catalog at 360 px", async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const { context, page } = await signUpTeacher(browser, "Frau Weber", "/assignments");
+  // Due in thirty days at 17:00, as the teacher types it into the form (in the browser's own time zone).
+  const due = new Date(Date.now() + 30 * 24 * 60 * 60 * 1000);
+  due.setHours(17, 0, 0, 0);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  await page.getByTestId("assign-due").fill(`${due.getFullYear()}-${pad(due.getMonth() + 1)}-${pad(due.getDate())}T17:00`);
+  const id = await assignWffc(page, "Hausaufgabe: Speicher");
+  await context.close();
+  const iso = due.toISOString();
+
+  const german = await (await contextIn(browser, { ...PHONE, locale: "de-DE" })).newPage();
+  await german.goto(`/a/${id}`);
+  await expect(german.locator("html")).toHaveAttribute("lang", "de");
+  // The date as Intl writes it in German on this browser: the same words the page must show inside its German sentence.
+  const when = await german.evaluate(
+    (at) =>
+      new Intl.DateTimeFormat("de", { weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit" }).format(
+        new Date(at),
+      ),
+    iso,
+  );
+  const line = german.getByTestId("selfpaced-due");
+  await expect(line).toHaveText(`Fällig am ${when}.`);
+  await expect(line.locator("time")).toHaveText(when);
+  await expect(line.locator("time")).toHaveAttribute("datetime", iso);
+  await expect(line.locator("time")).toHaveAttribute("translate", "no");
+  await german.getByTestId("selfpaced-nickname").fill("Jonas");
+  await german.getByTestId("selfpaced-start").tap();
+  await expect(german.getByTestId("selfpaced-step")).toHaveAttribute("data-step", "1");
+  // The walk's header says it too, beside the student's own name (shown as written).
+  await expect(line).toHaveText(`Jonas · Fällig am ${when}.`);
+  await expect(line.locator("time")).toHaveAttribute("datetime", iso);
+  await expect(line.locator('[translate="no"]').first()).toHaveText("Jonas");
+
+  const pseudo = await (await contextIn(browser, { ...PHONE, pseudo: true })).newPage();
+  await pseudo.goto(`/a/${id}`);
+  await expect(pseudo.locator("html")).toHaveAttribute("lang", "en-XA");
+  await expect(pseudo.getByTestId("selfpaced-due").locator("time")).toHaveAttribute("datetime", iso);
+  for (const state of ["the start form", "the walk at step 1"]) {
+    if (state === "the walk at step 1") {
+      await pseudo.getByTestId("selfpaced-nickname").fill("Ada");
+      await pseudo.getByTestId("selfpaced-start").tap();
+      await expect(pseudo.getByTestId("selfpaced-step")).toHaveAttribute("data-step", "1");
+      await expect(pseudo.getByTestId("selfpaced-due").locator("time")).toHaveAttribute("datetime", iso);
+    }
+    await settle(pseudo);
+    // As on the teacher's pages: the lesson's own words not yet translated are marked lang="en" (docs/i18n.md). On the
+    // walk, its header (the step's diagram and trail are the classroom's, checked with the phones).
+    await setAsideFromCheck(pseudo, 'body [lang="en"], body [data-lesson-words]');
+    await expectAllFromCatalogs(
+      pseudo,
+      `a self-paced assignment, ${state}, in the pseudo-locale`,
+      state === "the start form" ? "body" : "main > header",
+    );
+    await expectNoSideways(pseudo, `a self-paced assignment, ${state}, in the pseudo-locale at 360 px`);
+  }
 });
