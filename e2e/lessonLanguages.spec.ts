@@ -143,8 +143,8 @@ test("German and Spanish phones read the lesson and its misconception notes in t
   await expect(german.page.getByTestId("step-narration")).toHaveAttribute("lang", "de");
   await expect(german.page.getByTestId("poll-note")).toHaveAttribute("lang", "de");
 
-  // The comparison with the partner mode says why the tracks part in the lesson's words: the phone's language where
-  // its lesson catalog has them, else the English, marked English.
+  // The comparison with the partner mode says why the tracks part in the lesson's words: German and Spanish phones in
+  // their language (their lesson catalogs are complete), the French phone in English, marked English.
   const partAt = compareTimeline(scenario, getScenario("Immediate", "standard", "1.35")).divergenceExplanation;
   for (const { phone, locale } of phones) {
     const panels = phone.page.getByTestId("lesson-panels");
@@ -154,6 +154,8 @@ test("German and Spanish phones read the lesson and its misconception notes in t
     await panels.getByTestId("panel-compare").click();
     const shown = panels.getByTestId("compare-explanation");
     const want = proseCatalog(locale, merged(locale)).localize(partAt);
+    expect(want.lang ?? "en").toBe(locale === "fr" ? "en" : locale);
+    if (locale !== "fr") expect(want.text).not.toBe(partAt);
     await expect(shown).toHaveText(want.text);
     await expect(shown).toHaveAttribute("lang", want.lang ?? "en");
     if (want.lang !== "en") for (const k of kubeIn(partAt)) await expect(shown).toContainText(k);

@@ -31,6 +31,8 @@ function sameStep(a: ScenarioStep | null, b: ScenarioStep | null): boolean {
 
 type Pair = `${ScenarioId} | ${ScenarioId}`;
 
+const SAME_TRACKS = "The two tracks are the same, step for step.";
+
 const WFFC_VS_IMMEDIATE =
   "In Immediate the disk is created and bound right after the PVC, before any Pod exists, in a zone chosen without knowing the Pod; in WaitForFirstConsumer provisioning waits for the scheduler's choice of node, and the disk is created where that node can reach it.";
 
@@ -56,6 +58,9 @@ const EXPLANATIONS: Partial<Record<Pair, string>> = {
   "Local/standard | Local/no-local-pv":
     "Same until PICK NODE: with local-pv-node-b1-ssd1 present, node-b1 qualifies; without a matching PV every node fails VolumeBinding, nothing can be provisioned, and the Pod stays Pending.",
 };
+
+/** Every fixed sentence the comparison can show (the lesson catalog translates them). */
+export const COMPARE_SENTENCES: readonly string[] = [SAME_TRACKS, ...new Set(Object.values(EXPLANATIONS))];
 
 function describeStep(step: ScenarioStep | null): string {
   if (!step) return "has already ended";
@@ -83,7 +88,7 @@ export function compareTimeline(a: Scenario, b: Scenario): TimelineComparison {
   }
   const index = rows.findIndex((r) => !r.same);
   if (index < 0) {
-    return { rows, firstDivergence: null, divergenceExplanation: "The two tracks are the same, step for step." };
+    return { rows, firstDivergence: null, divergenceExplanation: SAME_TRACKS };
   }
   return { rows, firstDivergence: index, divergenceExplanation: explain(a, b, rows[index]) };
 }

@@ -1,4 +1,5 @@
 import { ARROW_LEGEND, FIDELITY_NOTES } from "../lesson/card";
+import { COMPARE_SENTENCES } from "../lesson/compare";
 import { NOT_SHOWN, scenariosFor } from "../lesson/scenarios";
 import { proseKey } from "../lesson/proseKey";
 import type { Scenario } from "../lesson/types";
@@ -35,9 +36,9 @@ export function scenarioProse(scenario: Scenario): string[] {
   return out.filter((s) => s !== "");
 }
 
-/** The prose shown beside every scenario: the card's legend, its fidelity notes and its "Not shown" list. */
+/** The prose shown beside every scenario: the card's legend, its fidelity notes, its "Not shown" list and the comparison's fixed sentences. */
 export function sharedProse(): string[] {
-  return [...Object.values(ARROW_LEGEND), ...FIDELITY_NOTES, ...NOT_SHOWN.flatMap((u) => [u.title, u.body])];
+  return [...Object.values(ARROW_LEGEND), ...FIDELITY_NOTES, ...NOT_SHOWN.flatMap((u) => [u.title, u.body]), ...COMPARE_SENTENCES];
 }
 
 /** key → English, for every prose string any screen of the built-in lesson can show. */
