@@ -10,7 +10,12 @@ interface RouteSize {
   missingChunks: string[];
 }
 
-/** First-load JS of the student page: what a phone downloads before it can join. */
+/**
+ * First-load JS of the student page: what the join form needs before a phone
+ * can type its name. The live screen (components/student/StudentLive.tsx)
+ * is a chunk of its own, fetched as soon as the form is up, so it is not in
+ * this figure.
+ */
 export interface PageWeight {
   route: string;
   rawBytes: number;

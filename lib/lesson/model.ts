@@ -100,24 +100,7 @@ export interface SessionLesson {
   lesson: CustomLesson;
 }
 
-export const LESSON_LIMITS = {
-  lifelines: 12,
-  steps: 60,
-  title: 120,
-  summary: 400,
-  lifelineId: 40,
-  lifelineName: 60,
-  message: 120,
-  /** A step's `%% title:`: a heading, so shorter than the message it stands for. */
-  shortTitle: 60,
-  note: 400,
-  narration: 300,
-  speakerNotes: 1000,
-  why: 400,
-  wrongNote: 300,
-  /** The Mermaid text kept for export. */
-  source: 48_000,
-} as const;
+export { LESSON_LIMITS } from "./limits";
 
 /** The card's built-in lesson as the shared model (lifelines from the card, steps from the scenario). */
 export function builtInDiagram(scenario: Scenario): LessonDiagram {

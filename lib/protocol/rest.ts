@@ -1,5 +1,6 @@
 import type { ErrorCode } from "./wire";
-import { LESSON_LIMITS, type CustomLesson } from "../lesson/model";
+import { LESSON_LIMITS } from "../lesson/limits";
+import type { CustomLesson } from "../lesson/model";
 
 /**
  * The REST contract: response bodies, error codes and limits that the
