@@ -5,7 +5,8 @@ import { useCallback, useEffect, useState } from "react";
 import type { AssignmentProgress } from "@/lib/course/views";
 import { BUILTIN_LESSON_KEY } from "@/lib/course/pollKeys";
 import { callApi } from "@/components/selfPaced/api";
-import { useAssignmentErrorText, useDueText } from "@/components/selfPaced/useSelfPacedText";
+import { useAssignmentErrorText } from "@/components/selfPaced/useSelfPacedText";
+import { DueSentence } from "@/components/selfPaced/DueSentence";
 import { usePollText } from "@/components/i18n/useScenario";
 import { AssignmentLink } from "./AssignmentLink";
 import { LessonWords, When, useProseText, useShortDate } from "./LessonWords";
@@ -22,7 +23,6 @@ export const PROGRESS_REFRESH_MS = 3_000;
 export function AssignmentProgressView({ id }: { id: string }) {
   const t = useTranslations("assignments.progress");
   const errorText = useAssignmentErrorText();
-  const dueText = useDueText();
   const shortDate = useShortDate();
   const words = useProseText();
   const pollText = usePollText();
@@ -82,7 +82,12 @@ export function AssignmentProgressView({ id }: { id: string }) {
         </h1>
         <p className="mt-1 text-slate-300">
           {t.rich("made", { when: () => <When at={progress.createdAt}>{shortDate(progress.createdAt)}</When> })}
-          {progress.dueAt !== null ? ` · ${dueText(progress.dueAt)}` : ""}
+          {progress.dueAt !== null && (
+            <>
+              {" · "}
+              <DueSentence dueAt={progress.dueAt} />
+            </>
+          )}
           {closed ? ` · ${t("closed")}` : ""}
         </p>
       </div>

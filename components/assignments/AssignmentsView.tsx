@@ -6,7 +6,8 @@ import type { AssignmentSummary, CreatedAssignment } from "@/lib/course/rest";
 import { BUILTIN_LESSON_KEY } from "@/lib/course/pollKeys";
 import { useAccountState } from "@/components/account/useAccountState";
 import { callApi } from "@/components/selfPaced/api";
-import { useAssignmentErrorText, useDueText } from "@/components/selfPaced/useSelfPacedText";
+import { useAssignmentErrorText } from "@/components/selfPaced/useSelfPacedText";
+import { DueSentence } from "@/components/selfPaced/DueSentence";
 import { AssignmentLink } from "./AssignmentLink";
 import { LessonWords, When, useProseText, useShortDate } from "./LessonWords";
 import { NewAssignment } from "./NewAssignment";
@@ -15,7 +16,6 @@ import { NewAssignment } from "./NewAssignment";
 export function AssignmentsView() {
   const t = useTranslations("assignments");
   const errorText = useAssignmentErrorText();
-  const dueText = useDueText();
   const shortDate = useShortDate();
   const words = useProseText();
   const [account] = useAccountState();
@@ -104,7 +104,12 @@ export function AssignmentsView() {
                 </a>
                 <p className="text-sm text-slate-300">
                   {t.rich("made", { when: () => <When at={a.createdAt}>{shortDate(a.createdAt)}</When>, questions: a.pollCount })}
-                  {a.dueAt !== null ? ` · ${dueText(a.dueAt)}` : ""}
+                  {a.dueAt !== null && (
+                    <>
+                      {" · "}
+                      <DueSentence dueAt={a.dueAt} />
+                    </>
+                  )}
                   {a.closedAt !== null ? ` · ${t("closed")}` : ""}
                 </p>
               </div>

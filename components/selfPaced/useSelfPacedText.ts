@@ -52,20 +52,3 @@ export function useDueWhen(): (dueAt: number) => string {
     [locale],
   );
 }
-
-/**
- * "Due Friday 12 December, 17:00." as plain text, for a line joined with
- * others; on a page of its own, `<DueSentence>` (./DueSentence.tsx) marks the
- * date up as a `<time>`.
- */
-export function useDueText(): (dueAt: number, now?: number) => string {
-  const t = useTranslations("selfPaced");
-  const dueWhen = useDueWhen();
-  return useCallback(
-    (dueAt: number, now: number = Date.now()) => {
-      const when = () => dueWhen(dueAt);
-      return dueAt < now ? t.markup("wasDueOn", { when }) : t.markup("due", { when });
-    },
-    [t, dueWhen],
-  );
-}
