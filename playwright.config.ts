@@ -25,8 +25,10 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? H
 
 /**
  * Spec files run two at a time (each test makes its own sessions and teachers; tests inside a file run in order).
- * A test tagged @alone changes what the whole server does for 127.0.0.1 (it quarantines the address): it runs
- * after every other one, by itself.
+ * A test tagged @first-account signs up the server's first account (it becomes the administrator, and the sign-up
+ * page says so beforehand): it runs before any other, so no other spec's teacher can sign up first. A test tagged
+ * @alone changes what the whole server does for 127.0.0.1 (it quarantines the address): it runs after every other
+ * one, by itself.
  */
 const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 
@@ -42,10 +44,14 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: "chromium",
     headless: true,
-    // Kept for a failing test (actions, console, network), without the screencast (two thirds of the run's CPU) and
-    // without a DOM snapshot around every action and assertion (half of what was left: 368 s -> 246 s for the whole
-    // run). E2E_TRACE=full records the snapshots again, to debug one spec.
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: process.env.E2E_TRACE === "full" },
+    // No trace by default: a failure says what it expected and writes the page's outline (error-context.md), and
+    // recording every run for the rare failing one cost most of the run (the screencast two thirds of its CPU; a DOM
+    // snapshot around every action and assertion half of the rest, 368 s -> 246 s; the action and network log a fifth
+    // of what was left). To debug a spec: E2E_TRACE=on keeps a failing test's trace, E2E_TRACE=full with snapshots.
+    trace:
+      process.env.E2E_TRACE === "on" || process.env.E2E_TRACE === "full"
+        ? { mode: "retain-on-failure", screenshots: false, snapshots: process.env.E2E_TRACE === "full" }
+        : "off",
     // Still pages: an entrance animation half done reads as faint text to axe (a contrast failure that came and went
     // with the machine's speed), and the current arrow's endless one repainted every open page 60 times a second.
     // e2e/access.spec.ts checks both animations with motion allowed, and that they stop when the reader asks.
@@ -64,7 +70,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "classes", grepInvert: /@alone/ },
+    { name: "first", grep: /@first-account/ },
+    { name: "classes", grepInvert: /@alone|@first-account/, dependencies: ["first"] },
     { name: "alone", grep: /@alone/, dependencies: ["classes"] },
   ],
   webServer: {
