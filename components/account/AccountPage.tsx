@@ -45,7 +45,7 @@ export function AccountPage({ linked, errorCode }: { linked: boolean; errorCode:
 
   const { account, oidc, password } = load.state;
   return (
-    <div className="mt-6 grid gap-6">
+    <div className="mt-6 grid grid-cols-1 gap-6 [&>*]:min-w-0">
       <section className={panel} aria-labelledby="who-heading" data-testid="account-menu" data-account={account.displayName}>
         <h2 id="who-heading" className="text-2xl font-semibold">
           <span translate="no">{account.displayName}</span>

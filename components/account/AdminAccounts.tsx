@@ -58,40 +58,43 @@ export function AdminAccounts() {
         </p>
       )}
       {rows && (
-        <table className="mt-3 w-full text-start">
-          <thead>
-            <tr className="text-slate-300">
-              <th scope="col" className="py-1 pe-3 font-medium">
-                {t("name")}
-              </th>
-              <th scope="col" className="py-1 pe-3 font-medium">
-                {t("email")}
-              </th>
-              <th scope="col" className="py-1 pe-3 font-medium">
-                {t("role")}
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                {t("since")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id} className="border-t border-slate-700">
-                <td className="py-2 pe-3" translate="no">
-                  {r.displayName}
-                </td>
-                <td className="py-2 pe-3" translate="no">
-                  {r.email}
-                </td>
-                <td className="py-2 pe-3">{r.admin ? t("administrator") : t("teacher")}</td>
-                <td className="py-2">
-                  <When at={r.createdAt}>{new Intl.DateTimeFormat(locale).format(r.createdAt)}</When>
-                </td>
+        // On a phone the table scrolls inside its own region (by keyboard too), not the page.
+        <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-labelledby="admin-heading">
+          <table className="w-full text-start">
+            <thead>
+              <tr className="text-slate-300">
+                <th scope="col" className="py-1 pe-3 font-medium">
+                  {t("name")}
+                </th>
+                <th scope="col" className="py-1 pe-3 font-medium">
+                  {t("email")}
+                </th>
+                <th scope="col" className="py-1 pe-3 font-medium">
+                  {t("role")}
+                </th>
+                <th scope="col" className="py-1 font-medium">
+                  {t("since")}
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} className="border-t border-slate-700">
+                  <td className="py-2 pe-3 [overflow-wrap:anywhere]" translate="no">
+                    {r.displayName}
+                  </td>
+                  <td className="py-2 pe-3 [overflow-wrap:anywhere]" translate="no">
+                    {r.email}
+                  </td>
+                  <td className="py-2 pe-3">{r.admin ? t("administrator") : t("teacher")}</td>
+                  <td className="py-2">
+                    <When at={r.createdAt}>{new Intl.DateTimeFormat(locale).format(r.createdAt)}</When>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

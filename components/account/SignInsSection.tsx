@@ -66,7 +66,8 @@ export function SignInsSection({ onSignedOut }: { onSignedOut: () => Promise<voi
               className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-700 p-3"
               data-current={s.current}
             >
-              <div>
+              {/* A browser's user agent is one long line: it wraps anywhere rather than widen the page. */}
+              <div className="min-w-0 [overflow-wrap:anywhere]">
                 <p className="font-medium">
                   {s.userAgent ? (
                     <span translate="no" dir="ltr">

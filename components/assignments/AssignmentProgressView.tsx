@@ -110,31 +110,34 @@ export function AssignmentProgressView({ id }: { id: string }) {
         >
           {t.rich("counts", { started: progress.started, finished: progress.finished, b: (chunks) => <strong>{chunks}</strong> })}
         </p>
-        <table className="mt-3 w-full text-start">
-          <caption className="sr-only">{t("caption")}</caption>
-          <thead className="text-sm text-slate-300">
-            <tr>
-              <th className="py-1 pe-3">{t("student")}</th>
-              <th className="py-1 pe-3">{t("stepReached")}</th>
-              <th className="py-1 pe-3">{t("answered")}</th>
-              <th className="py-1 pe-3">{t("right")}</th>
-              <th className="py-1">{t("finished")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {progress.students.map((s) => (
-              <tr key={s.id} className="border-t border-slate-800" data-testid="assignment-student" data-student={s.nickname}>
-                <td className="py-2 pe-3 [overflow-wrap:anywhere]">
-                  {s.nickname ? <span translate="no">{s.nickname}</span> : <span className="text-slate-400">{t("noNickname")}</span>}
-                </td>
-                <td className="py-2 pe-3">{t("stepOf", { step: s.furthestStep + 1, total: progress.stepCount })}</td>
-                <td className="py-2 pe-3">{s.answered}</td>
-                <td className="py-2 pe-3">{s.right}</td>
-                <td className="py-2">{s.finishedAt !== null ? <When at={s.finishedAt}>{shortDate(s.finishedAt)}</When> : "—"}</td>
+        {/* Five columns do not fit a phone: the table scrolls inside its own region (by keyboard too), not the page. */}
+        <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-labelledby="progress-heading">
+          <table className="w-full text-start">
+            <caption className="sr-only">{t("caption")}</caption>
+            <thead className="text-sm text-slate-300">
+              <tr>
+                <th className="py-1 pe-3">{t("student")}</th>
+                <th className="py-1 pe-3">{t("stepReached")}</th>
+                <th className="py-1 pe-3">{t("answered")}</th>
+                <th className="py-1 pe-3">{t("right")}</th>
+                <th className="py-1">{t("finished")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {progress.students.map((s) => (
+                <tr key={s.id} className="border-t border-slate-800" data-testid="assignment-student" data-student={s.nickname}>
+                  <td className="py-2 pe-3 [overflow-wrap:anywhere]">
+                    {s.nickname ? <span translate="no">{s.nickname}</span> : <span className="text-slate-400">{t("noNickname")}</span>}
+                  </td>
+                  <td className="py-2 pe-3">{t("stepOf", { step: s.furthestStep + 1, total: progress.stepCount })}</td>
+                  <td className="py-2 pe-3">{s.answered}</td>
+                  <td className="py-2 pe-3">{s.right}</td>
+                  <td className="py-2">{s.finishedAt !== null ? <When at={s.finishedAt}>{shortDate(s.finishedAt)}</When> : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
       <section aria-labelledby="answers-heading">
         <h2 id="answers-heading" className="text-2xl font-bold">
