@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { readApi, type JoinInfo } from "@/lib/protocol/rest";
+import { knownJoinNote, readApi, type JoinInfo } from "@/lib/protocol/rest";
 import { isRoomCode } from "@/lib/roomCode";
 
 /** What the join-info lookup said: still asking, the info, a clear "no such session" (404), or another failure. */
@@ -22,7 +22,7 @@ export function useJoinInfo(code: string, enabled = true): JoinInfoState {
       .then(async (res) => {
         const reply = await readApi<JoinInfo>(res);
         if (cancelled) return;
-        if (reply.ok) setState({ status: "ok", info: reply.body });
+        if (reply.ok) setState({ status: "ok", info: { ...reply.body, note: knownJoinNote(reply.body.note) } });
         else if (reply.status === 404) setState({ status: "missing" });
         else setState({ status: "error", message: reply.message || "Could not get the join link." });
       })

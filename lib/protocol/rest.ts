@@ -90,6 +90,24 @@ export type JoinNote =
   /** No address students can reach: the link only works on this computer. */
   | { code: "noNetwork" };
 
+/**
+ * The note as a page can trust it: one this page knows how to word, or none.
+ * A console still running an older page after the server was upgraded (or the
+ * reverse) gets a note it cannot word: it shows no note rather than breaking.
+ */
+export function knownJoinNote(note: unknown): JoinNote | null {
+  if (typeof note !== "object" || note === null) return null;
+  const field = (name: string): string | null => {
+    const value: unknown = Reflect.get(note, name);
+    return typeof value === "string" ? value : null;
+  };
+  const [code, host, hostName, address] = [field("code"), field("host"), field("hostName"), field("address")];
+  if (code === "noNetwork") return { code };
+  if (code === "lanAddress" && host !== null && address !== null) return { code, host, address };
+  if (code === "hostName" && host !== null && hostName !== null && address !== null) return { code, host, hostName, address };
+  return null;
+}
+
 /** Codes only the REST API answers with, beside the socket's ERROR_CODES. */
 export type RestErrorCode =
   | "NOT_FOUND"
