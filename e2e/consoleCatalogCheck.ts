@@ -34,7 +34,7 @@ function lessonWords(): string[] {
 const LESSON = lessonWords();
 
 /** Whether an unmarked text from `unmarkedText` is only the lesson's words (and the accented words of a catalog). */
-function onlyLesson(entry: string): boolean {
+export function onlyLesson(entry: string): boolean {
   const quoted = /: "([^]*)"$/.exec(entry)?.[1];
   if (quoted === undefined) return false;
   // unmarkedText keeps 80 characters: the start of the lesson's words is the lesson's too.

@@ -20,7 +20,13 @@ export async function unmarkedText(page: Page, selector = "body"): Promise<strin
     const root = document.querySelector(sel);
     if (!root) return [`no ${sel}`];
     const plain = /[A-Za-z]/;
-    const exempt = (el: Element | null) => !!el?.closest('[translate="no"], script, style, noscript, template, title');
+    // A closed <details> shows only its summary: what it folds away is not on screen.
+    const folded = (el: Element) => {
+      const details = el.closest("details:not([open])");
+      return !!details && el.closest("summary")?.parentElement !== details;
+    };
+    const exempt = (el: Element | null) =>
+      !!el && (!!el.closest('[translate="no"], script, style, noscript, template, title') || folded(el));
     const where = (el: Element) =>
       `${el.tagName.toLowerCase()}${el.getAttribute("data-testid") ? `[${el.getAttribute("data-testid")}]` : ""}`;
     const found: string[] = [];

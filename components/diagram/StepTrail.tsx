@@ -15,10 +15,16 @@ export function StepTrail({
   scenario,
   stepIndex,
   picker,
+  captionLang,
 }: {
   scenario: Pick<LessonDiagram, "steps"> & { lifelines?: readonly LessonLifeline[] };
   stepIndex: number;
   picker?: ElementPicker;
+  /**
+   * The language of the step titles and lifeline names: the built-in lesson's are the card's printed labels ("CREATE
+   * PVC", "Control plane"), English in every language ("en"); a teacher's are as written (unset). Neither is translated.
+   */
+  captionLang?: string;
 }) {
   const t = useTranslations("diagram");
   // Chrome beside the lesson's words is in the reader's language, also inside a list marked as the lesson's English.
@@ -48,7 +54,9 @@ export function StepTrail({
             </span>
             <span className="min-w-0 flex-1">
               <span className={`block font-bold ${step.failed ? "text-rose-300" : current ? "text-yellow-100" : "text-slate-100"}`}>
-                {step.title}
+                <span lang={captionLang} translate="no">
+                  {step.title}
+                </span>
                 {step.noop && <span lang={locale}> {t("nothingToWrite")}</span>}
                 {step.failed && <span lang={locale}> {t("fails")}</span>}
                 {card !== null && (
@@ -59,9 +67,15 @@ export function StepTrail({
                 )}
               </span>
               <span className="block text-sm text-slate-300">
-                <span style={{ color: colours[step.from] }}>{names[step.from]}</span>
+                <span style={{ color: colours[step.from] }} lang={captionLang} translate="no">
+                  {names[step.from]}
+                </span>
                 {step.from === step.to ? <span lang={locale}> {t("itself")}</span> : " → "}
-                {step.from !== step.to && <span style={{ color: colours[step.to] }}>{names[step.to]}</span>}
+                {step.from !== step.to && (
+                  <span style={{ color: colours[step.to] }} lang={captionLang} translate="no">
+                    {names[step.to]}
+                  </span>
+                )}
               </span>
             </span>
             {asked > 0 && (

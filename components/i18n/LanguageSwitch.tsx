@@ -86,7 +86,10 @@ export function LanguageSwitch({ compact = false, className = "" }: { compact?: 
         className={`relative inline-flex shrink-0 items-center gap-1 rounded-md border border-slate-600 bg-slate-900 px-1.5 py-1 text-sm font-semibold text-slate-100 has-[select:focus-visible]:ring-2 has-[select:focus-visible]:ring-sky-300 ${className}`}
       >
         <Globe />
-        <span aria-hidden="true">{SHORT_NAMES[locale]}</span>
+        {/* Each language's short name as that language writes it, like the options: not for a translation tool. */}
+        <span aria-hidden="true" lang={locale} translate="no">
+          {SHORT_NAMES[locale]}
+        </span>
         {select}
       </span>
     );

@@ -124,7 +124,7 @@ export function SelfPacedWalk({
       <section aria-label={common("diagram")} className="rounded-2xl border border-slate-800 bg-slate-950/60 p-2">
         {/* The lesson's left-to-right order in every language: lifelines never swap sides. */}
         <div dir="ltr" lang={lessonLang} className="sm:hidden">
-          <StepTrail scenario={diagram} stepIndex={step} />
+          <StepTrail scenario={diagram} stepIndex={step} captionLang={custom ? undefined : "en"} />
         </div>
         <div dir="ltr" lang={lessonLang} className="hidden sm:block">
           <SequenceDiagram scenario={diagram} stepIndex={step} className="h-auto w-full" />

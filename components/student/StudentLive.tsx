@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import { useLessonDiagram } from "@/components/live/useLesson";
 import type { LessonDiagram } from "@/lib/lesson/model";
 import type { PublicSnapshot } from "@/lib/session/views";
@@ -208,6 +208,9 @@ function useQuestionFocus(snapshot: PublicSnapshot, viewStep: number, tapped: Re
   };
 }
 
+/** A rich message's tag around the class's own words (a title, a room code): read as written, never translated. */
+const ownWords = (chunks: ReactNode) => <span translate="no">{chunks}</span>;
+
 function StudentScreen({ code }: { code: string }) {
   const t = useTranslations("student");
   const common = useTranslations("common");
@@ -222,11 +225,23 @@ function StudentScreen({ code }: { code: string }) {
   const question = useQuestionFocus(snapshot, viewStep, tap.tapped);
   return (
     <main className="mx-auto max-w-5xl space-y-4 px-3 py-3 sm:px-5">
-      <h1 className="sr-only">{snapshot.title ? t("titleInRoom", { title: snapshot.title, code }) : t("classInRoom", { code })}</h1>
+      {/* The session's title, the room code and the nickname are the class's own words: never translated. */}
+      <h1 className="sr-only">
+        {snapshot.title
+          ? t.rich("titleInRoom", { title: snapshot.title, code, name: ownWords, room: ownWords })
+          : t.rich("classInRoom", { code, room: ownWords })}
+      </h1>
       <header className="flex items-center justify-between gap-3">
         <p className="min-w-0 text-sm text-slate-300 [overflow-wrap:anywhere]">
-          <span className="font-mono font-semibold tracking-widest text-white">{code}</span>
-          {nickname ? ` · ${nickname}` : ""}
+          <span className="font-mono font-semibold tracking-widest text-white" translate="no" dir="ltr">
+            {code}
+          </span>
+          {nickname && (
+            <>
+              {" · "}
+              <span translate="no">{nickname}</span>
+            </>
+          )}
         </p>
         <div className="flex shrink-0 items-center gap-2">
           <LanguageSwitch compact />
@@ -263,7 +278,7 @@ function StudentScreen({ code }: { code: string }) {
         {/* A phone gets the sequence as a readable list, with the full drawing a swipe away. Both keep the lesson's left-to-right order in every language. */}
         <div className="sm:hidden">
           <div dir="ltr" lang={lessonLang}>
-            <StepTrail scenario={diagram} stepIndex={viewStep} picker={question.picker} />
+            <StepTrail scenario={diagram} stepIndex={viewStep} picker={question.picker} captionLang={custom ? undefined : "en"} />
           </div>
           <FullDiagram scenario={diagram} stepIndex={viewStep} picker={question.picker} lessonLang={lessonLang} />
         </div>

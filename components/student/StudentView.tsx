@@ -87,7 +87,7 @@ function NicknameForm({ code, onJoin }: { code: string; onJoin: (name: string) =
           {t.rich("joinRoom", {
             code,
             room: (chunks) => (
-              <span dir="ltr" className="font-mono tracking-widest">
+              <span dir="ltr" translate="no" className="font-mono tracking-widest">
                 {chunks}
               </span>
             ),
