@@ -1,12 +1,19 @@
 import { expect, test, type Browser } from "@playwright/test";
 import { PROTOCOL_VERSION } from "../lib/protocol/wire";
 import { expectAccessible } from "./axe";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollControls, pollOption, pollOptions } from "./fixtures";
+import {
+  ConsolePage,
+  ProjectorPage,
+  StudentPage,
+  createSession,
+  jumpTo,
+  pollControls,
+  pollOption,
+  pollOptions,
+  closeContextsAfterEach,
+} from "./fixtures";
 
-// Every context a test opens is closed after it, passed or failed: a left-over room keeps animating and slows the next test.
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 async function freshPage(browser: Browser, viewport = { width: 1280, height: 900 }) {
   const context = await browser.newContext({ viewport });

@@ -1,6 +1,7 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { startOidcProvider, type TestProvider } from "../tests/support/oidcProvider";
 import { expectAccessible } from "./axe";
+import { closeContextsAfterEach } from "./fixtures";
 
 /**
  * Teachers' accounts in real Chromium: sign up with a password in browser A,
@@ -10,9 +11,7 @@ import { expectAccessible } from "./axe";
  * port playwright.config.ts gave the server as OIDC_ISSUER.
  */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 const PASSWORD = "river stone lantern pebble";
 

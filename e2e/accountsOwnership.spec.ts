@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { ConsolePage, StudentPage } from "./fixtures";
+import { ConsolePage, StudentPage, closeContextsAfterEach } from "./fixtures";
 
 /**
  * Issue 29's "Done means", in real Chromium: a teacher signs up on browser A,
@@ -13,9 +13,7 @@ import { ConsolePage, StudentPage } from "./fixtures";
  * the student joined by code, as before, with no account.
  */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 const PASSWORD = "harbour lantern copper field";
 const run = Date.now().toString(36);

@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { io } from "socket.io-client";
 import { PROTOCOL_VERSION } from "../lib/protocol/wire";
-import { ConsolePage, ProjectorPage, StudentPage, createSession } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 test("a teacher drives, the projector and every student follow", async ({ browser, baseURL }) => {
   const session = await createSession(baseURL!);

@@ -2,14 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
+import { closeContextsAfterEach } from "./fixtures";
 
 // Playwright runs from the repository root (playwright.config.ts lives there).
 const fixture = (name: string) => readFileSync(path.join(process.cwd(), "lib/lesson/fixtures", name), "utf8");
 const paste = (name: string) => fixture(`clusterCheck/${name}`);
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 // What `kubectl events` prints when every node lacks CPU: a real failure, but not the lesson's zone conflict.
 const INSUFFICIENT_CPU = `[ana@laptop pv-lab]$ kubectl events

@@ -1,10 +1,18 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollControls, pollOptions, setMode } from "./fixtures";
+import {
+  ConsolePage,
+  ProjectorPage,
+  StudentPage,
+  createSession,
+  jumpTo,
+  pollControls,
+  pollOptions,
+  setMode,
+  closeContextsAfterEach,
+} from "./fixtures";
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 const focused = (page: Page) =>
   page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.tagName ?? null);

@@ -1,5 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollOptions, setMode } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollOptions, setMode, closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 /**
  * The teacher's console as a teacher meets it on a laptop: one screen, a

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { ConsolePage, StudentPage, jumpTo, pollControls, pollOption, pollOptions } from "./fixtures";
+import { ConsolePage, StudentPage, jumpTo, pollControls, pollOption, pollOptions, closeContextsAfterEach } from "./fixtures";
 import {
   POLL_STEPS,
   SelfPacedPhone,
@@ -30,9 +30,7 @@ import {
  * (matched by nickname across the assignment and the class), and both CSVs.
  */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 const right = Array.from({ length: POLL_STEPS }, (_, i) => rightAt(i + 1));
 const planWith = (changes: Record<number, string>): Plan => right.map((r, i) => changes[i + 1] ?? r);

@@ -1,6 +1,17 @@
-import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 /** Page objects: one per screen, one browser context per role. */
+
+/**
+ * Call at the top of a spec: every browser context a test opened is closed after it, passed or failed. The browser
+ * lives as long as the worker, so a context left open keeps its room's sockets, timers and renders going through
+ * every later test in that worker.
+ */
+export function closeContextsAfterEach() {
+  test.afterEach(async ({ browser }) => {
+    for (const context of browser.contexts()) await context.close();
+  });
+}
 
 export interface CreatedSession {
   id: string;

@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from "@playwright/test";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, expectMoment, jumpTo, setMode } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, expectMoment, jumpTo, setMode, closeContextsAfterEach } from "./fixtures";
 import { cutOff, settle, smallestText } from "./layout";
 import { expectAccessible } from "./axe";
 
@@ -21,9 +21,7 @@ const IMMEDIATE_CARD_ORDER = ["1", "6", "7", "8", "9", "2", "3", "4", "5", "10",
 const IMMEDIATE_TAGS = ["", "6", "7", "8", "9", "2", "3", "4", "5", "", "", ""];
 const oneTo = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1));
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 /** The card number tag inside each of `items`, "" where there is none. */
 async function tagsOf(items: Locator): Promise<string[]> {

@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, openInspector, setMode } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, openInspector, setMode, closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 /**
  * The class runs one Kubernetes release; the teacher says which, and every

@@ -2,16 +2,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { ConsolePage, StudentPage, createSession, setMode } from "./fixtures";
+import { ConsolePage, StudentPage, createSession, setMode, closeContextsAfterEach } from "./fixtures";
 
 type AxePage = ConstructorParameters<typeof AxeBuilder>[0]["page"];
 
 // Playwright runs from the repository root (playwright.config.ts lives there).
 const fixture = (name: string) => readFileSync(path.join(process.cwd(), "lib/lesson/fixtures", name), "utf8");
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 async function expectNoSidewaysScroll(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,5 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
+import { closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 test("on a phone, the lab sheet's top links straight to Check my cluster and to each section", async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });

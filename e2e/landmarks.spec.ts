@@ -1,5 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ConsolePage, ProjectorPage, StudentPage, createSession } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 /**
  * Every page has one `main` landmark and one top-level heading: a screen

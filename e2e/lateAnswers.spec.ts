@@ -1,5 +1,7 @@
 import { expect, test, type WebSocketRoute } from "@playwright/test";
-import { ConsolePage, StudentPage, createSession, pollControls, pollOptions } from "./fixtures";
+import { ConsolePage, StudentPage, createSession, pollControls, pollOptions, closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 /**
  * A vote whose answer never comes back in time (a server that froze, an

@@ -1,6 +1,8 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { ConsolePage, ProjectorPage, StudentPage, pollOptions } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, pollOptions, closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 // An OAuth lesson as a teacher writes it: the messages are the real requests, with their URLs and codes
 // (long words that never break on their own), and each has a short `%% title:` for the screens.

@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { ConsolePage, StudentPage, pollOption, pollOptions } from "./fixtures";
+import { ConsolePage, StudentPage, pollOption, pollOptions, closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 // A teacher's own diagram, for another topic: nine messages, with one typo (line 10 has no target).
 const DIAGRAM = `---

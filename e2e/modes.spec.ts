@@ -9,7 +9,10 @@ import {
   jumpTo,
   openInspector,
   setMode,
+  closeContextsAfterEach,
 } from "./fixtures";
+
+closeContextsAfterEach();
 
 const SELECTED_NODE = "volume.kubernetes.io/selected-node: node-b1";
 const ZONE_CONFLICT_MESSAGE =

@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, pollOption, pollOptions } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, pollOption, pollOptions, closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 test("the teacher pauses the class: phones and the projector say so, votes and questions wait, and resume brings them back", async ({
   browser,

@@ -1,10 +1,8 @@
 import { expect, test, type Locator } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { ConsolePage, StudentPage, createSession, jumpTo } from "./fixtures";
+import { ConsolePage, StudentPage, createSession, jumpTo, closeContextsAfterEach } from "./fixtures";
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 /** Pixels between two boxes stacked vertically; negative when they overlap. */
 async function verticalGap(a: Locator, b: Locator) {

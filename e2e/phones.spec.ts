@@ -1,14 +1,22 @@
 import { expect, test, type Page } from "@playwright/test";
 import WebSocket from "ws";
-import { ConsolePage, StudentPage, createSession, jumpTo, openInspector, pollControls, pollOptions, setMode } from "./fixtures";
+import {
+  ConsolePage,
+  StudentPage,
+  createSession,
+  jumpTo,
+  openInspector,
+  pollControls,
+  pollOptions,
+  setMode,
+  closeContextsAfterEach,
+} from "./fixtures";
 import { settle, sidewaysOverflow } from "./layout";
 import { expectAccessible } from "./axe";
 
 /** Phones: nothing cut off, nothing wider than the screen, and no poll missed. */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 async function expectNoSideways(page: Page, state: string) {
   await settle(page);

@@ -1,5 +1,17 @@
 import { expect, test } from "@playwright/test";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollControls, pollOption, pollOptions } from "./fixtures";
+import {
+  ConsolePage,
+  ProjectorPage,
+  StudentPage,
+  createSession,
+  jumpTo,
+  pollControls,
+  pollOption,
+  pollOptions,
+  closeContextsAfterEach,
+} from "./fixtures";
+
+closeContextsAfterEach();
 
 test("a live poll: vote, change, reload, close, reveal, feedback, ask again", async ({ browser, baseURL }) => {
   const session = await createSession(baseURL!, "Live polls");

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollOptions, setMode } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollOptions, setMode, closeContextsAfterEach } from "./fixtures";
 import { cutOff, headsSpill, settle, smallestText } from "./layout";
 import { expectAccessible } from "./axe";
 
@@ -17,9 +17,7 @@ const SCREENS = [
 ] as const;
 const scaleOf = (screen: { height: number }) => screen.height / 1080;
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 async function expectFits(page: Page, state: string, minText: number) {
   await settle(page);

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, closeContextsAfterEach } from "./fixtures";
 import { overlap, grow, scaleOf, settle, type Box } from "./diagramFacts";
 
 /**
@@ -21,9 +21,7 @@ const SCREENS = [
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots";
 fs.mkdirSync(SHOTS, { recursive: true });
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 async function openProjector(browser: Browser, code: string): Promise<ProjectorPage> {
   const projector = await ProjectorPage.open(browser, code);

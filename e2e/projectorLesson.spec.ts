@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Browser } from "@playwright/test";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollOptions } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, pollOptions, closeContextsAfterEach } from "./fixtures";
 import { renderedText } from "./layout";
 import { drawingFacts, describeFigures, expectLegible, gap, grow, overlap, scaleOf, settle } from "./diagramFacts";
 
@@ -51,9 +51,7 @@ const SCREENS = [
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots";
 fs.mkdirSync(SHOTS, { recursive: true });
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 /** The teacher writes the lesson, saves it and starts a session from it (as e2e/lessons.spec.ts does). */
 async function startTeachersLesson(browser: Browser): Promise<{ teacher: ConsolePage; code: string }> {

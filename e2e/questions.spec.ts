@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo } from "./fixtures";
+import { ConsolePage, ProjectorPage, StudentPage, createSession, jumpTo, closeContextsAfterEach } from "./fixtures";
+
+closeContextsAfterEach();
 
 /** A student's question about one part of the diagram, by the test hooks. */
 function questionItem(view: StudentPage | ConsolePage, questionId: string) {

@@ -1,5 +1,16 @@
 import { expect, test } from "@playwright/test";
-import { ConsolePage, StudentPage, createSession, pollControls, pollOption, pollOptions, setMode } from "./fixtures";
+import {
+  ConsolePage,
+  StudentPage,
+  createSession,
+  pollControls,
+  pollOption,
+  pollOptions,
+  setMode,
+  closeContextsAfterEach,
+} from "./fixtures";
+
+closeContextsAfterEach();
 
 /** Counts per option as the tally shows them, keyed by option text. */
 async function distribution(tally: import("@playwright/test").Locator): Promise<Record<string, string>> {

@@ -20,6 +20,7 @@ import {
   type FirstAnswer,
   type Plan,
 } from "./selfPacedPages";
+import { closeContextsAfterEach } from "./fixtures";
 
 /**
  * Issue 30, self-paced, in real Chromium: a teacher assigns the
@@ -30,9 +31,7 @@ import {
  * read; deleting it stops the link.
  */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 // Choices by option name, step 1 first. The right answer at step s is the step that follows (rightAt).
 const right = Array.from({ length: POLL_STEPS }, (_, i) => rightAt(i + 1));
