@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole suite: unit tests first (fail fast), types, lint, format and a
-# production build side by side, socket integration tests (vitest, several
+# The whole suite: unit tests first (fail fast), types, lint and format side
+# by side, a production build, socket integration tests (vitest, several
 # files at once), then Playwright end-to-end tests in Debian's Chromium; a
 # two-minute soak of one server runs in the background throughout.
 set -euo pipefail
@@ -50,40 +50,28 @@ trap 'kill "$soak_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 stage "unit tests (vitest project unit; stops at the first failure)"
 npx vitest run --project unit --bail=1
 
-# Three checks that read the same files and share nothing, side by side, ESLint first (the longest: one core for
-# about 45 s). The production build needs none of them (it does not type-check again, next.config.js: tsc does, tests
-# and server included), so it starts as soon as tsc has finished, beside ESLint and Prettier: not before, as the build
-# writes .next/types, which tsconfig.json includes and tsc would read half-written. ESLint's TypeScript program is made
-# once, from the files there at its start. Each one's output is printed whole.
-stage "typecheck (tsc), lint (ESLint) and format (Prettier) side by side, then the production build beside them"
+# Three checks that read the same files and share nothing: together, and each one's output printed whole.
+stage "typecheck (tsc), lint (ESLint) and format (Prettier), side by side"
+npx tsc --noEmit >"$tmp/tsc.log" 2>&1 &
+tsc_pid=$!
 npx eslint . >"$tmp/eslint.log" 2>&1 &
 eslint_pid=$!
 npx prettier --check "**/*.{ts,tsx,mjs,mts,js,css,json}" >"$tmp/prettier.log" 2>&1 &
 prettier_pid=$!
 failed=0
-report() {
-  if [ "$2" -eq 0 ]; then echo "-- $1: ok"; else
-    echo "-- $1 FAILED:"
+for check in tsc eslint prettier; do
+  pid_var="${check}_pid"
+  if wait "${!pid_var}"; then echo "-- $check: ok"; else
+    echo "-- $check FAILED:"
     failed=1
   fi
-  cat "$tmp/$1.log"
-}
-tsc_status=0
-npx tsc --noEmit >"$tmp/tsc.log" 2>&1 || tsc_status=$?
-report tsc "$tsc_status"
-if [ "$failed" -eq 0 ]; then
-  stage "production build (ESLint and Prettier still running)"
-  build_status=0
-  npx next build >"$tmp/build.log" 2>&1 || build_status=$?
-  report build "$build_status"
-fi
-for check in eslint prettier; do
-  pid_var="${check}_pid"
-  status=0
-  wait "${!pid_var}" || status=$?
-  report "$check" "$status"
+  cat "$tmp/$check.log"
 done
 [ "$failed" -eq 0 ] || exit 1
+
+# The build does not type-check again (next.config.js): tsc above did, tests and server included.
+stage "production build"
+npx next build
 
 stage "socket integration tests (vitest project integration: real servers, Redis, SQLite; waiting more than computing)"
 npx vitest run --project integration --maxWorkers="${INTEGRATION_WORKERS:-4}"
