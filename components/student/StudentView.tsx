@@ -1,30 +1,42 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { Suspense, lazy, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { studentTokenKey } from "@/components/live/storageKeys";
 import { ErrorScreen } from "@/components/classroom/ErrorScreen";
 import { useJoinInfo } from "@/components/classroom/useJoinInfo";
 import { NICKNAME_MAX } from "@/lib/constants";
 import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
+import { loadLiveScreen, useLiveScreen } from "./liveScreen";
+
+/** After this many failed fetches the page also offers a reload (a server rebuilt since the form was loaded no longer has its chunk). */
+const RELOAD_AFTER_FAILURES = 3;
 
 /**
  * Everything after the join (the socket client, the lesson, the diagram, the
  * poll, the questions) is a chunk of its own, so the join form does not wait
  * for it (README "Page weight"). This file imports nothing that reaches
  * lib/protocol/wire or lib/session: they would bring the lesson back in.
+ * Until the chunk is here the page says what SessionGate says before the
+ * first snapshot, or, once the network has dropped it, that it cannot reach
+ * the server (the chunk is fetched again: components/student/liveScreen.ts).
  */
-const loadLive = () => import("./StudentLive");
-const StudentLive = lazy(() => loadLive().then((m) => ({ default: m.StudentLive })));
-
-/** While the live screen's chunk arrives: what SessionGate says before the first snapshot. */
-function Joining({ code }: { code: string }) {
+function Live({ code, nickname }: { code: string; nickname: string }) {
   const t = useTranslations("session");
+  const { Screen, failures } = useLiveScreen();
+  if (Screen) return <Screen code={code} nickname={nickname} />;
+  // A reload keeps the name (or the token this browser holds): the student does not type it again.
+  const again = `/join/${encodeURIComponent(code)}${nickname ? `?name=${encodeURIComponent(nickname)}` : ""}`;
   return (
-    <main className="flex min-h-screen items-center justify-center px-5" aria-busy="true">
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4 px-5" aria-busy="true">
       <p className="text-xl text-slate-300" role="status">
-        {t("joining", { code })}
+        {failures ? t("unreachable") : t("joining", { code })}
       </p>
+      {failures >= RELOAD_AFTER_FAILURES && (
+        <a href={again} className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
+          {t("reload")}
+        </a>
+      )}
     </main>
   );
 }
@@ -38,7 +50,7 @@ export function StudentView({ code, initialName }: { code: string; initialName: 
   const [checked, setChecked] = useState(initialName !== null);
 
   // The live screen is fetched while the student reads the form and types a name, not after they tap Join.
-  useEffect(() => void loadLive(), []);
+  useEffect(() => void loadLiveScreen().catch(() => undefined), []);
 
   useEffect(() => {
     if (initialName !== null) return;
@@ -60,11 +72,7 @@ export function StudentView({ code, initialName }: { code: string; initialName: 
       return <ErrorScreen error={{ code: "NO_SUCH_SESSION", message: "There is no session with that code." }} code={code} />;
     return <NicknameForm code={code} onJoin={setNickname} />;
   }
-  return (
-    <Suspense fallback={<Joining code={code} />}>
-      <StudentLive code={code} nickname={nickname} />
-    </Suspense>
-  );
+  return <Live code={code} nickname={nickname} />;
 }
 
 function NicknameForm({ code, onJoin }: { code: string; onJoin: (name: string) => void }) {
