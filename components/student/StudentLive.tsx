@@ -28,7 +28,7 @@ import { AskHere, useTappedElement, type AskAnchor } from "./AskHere";
 /**
  * The phone in the class, once it has a nickname: the socket, the lesson, the
  * diagram, the poll and the questions. StudentView loads this module on its
- * own (next/dynamic), so the join form is interactive before all of it has
+ * own (components/student/liveScreen.ts), so the join form is interactive before all of it has
  * arrived; it starts fetching it as soon as the page is up.
  */
 export function StudentLive({ code, nickname }: { code: string; nickname: string }) {

@@ -15,7 +15,7 @@ const RELOAD_AFTER_FAILURES = 3;
 /**
  * Everything after the join (the socket client, the lesson, the diagram, the
  * poll, the questions) is a chunk of its own, so the join form does not wait
- * for it (README "Page weight"). This file imports nothing that reaches
+ * for it (README, "Joins, idle schools and scaled-out votes"). This file imports nothing that reaches
  * lib/protocol/wire or lib/session: they would bring the lesson back in.
  * Until the chunk is here the page says what SessionGate says before the
  * first snapshot, or, once the network has dropped it, that it cannot reach
