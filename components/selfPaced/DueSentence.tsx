@@ -11,7 +11,8 @@ import { useDueWhen } from "./useSelfPacedText";
  */
 export function DueSentence({ dueAt }: { dueAt: number }) {
   const t = useTranslations("selfPaced");
-  const now = useNow();
+  // Re-read every half minute: a page left open across the deadline turns to "Was due" as the server starts refusing.
+  const now = useNow({ updateInterval: 30_000 });
   const dueWhen = useDueWhen();
   const when = () => (
     <time dateTime={new Date(dueAt).toISOString()} translate="no" data-testid="due-date">
