@@ -139,6 +139,28 @@ describe("the code's shape", () => {
     expect(long).toEqual([]);
   });
 
+  it("keeps the session and the lesson out of the join form's first load (the live screen is a chunk of its own)", () => {
+    // Static imports only (not `import type`, not `import()`): what the bundler puts in the join form's first load.
+    const STATIC = /import\s+(?!type\s)(?:[^'";]*?\s+from\s+)?["']([^"']+)["']|export\s+(?!type\s)[^'";]*?\s+from\s+["']([^"']+)["']/g;
+    const reached = new Set<string>();
+    const walk = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const m of fs.readFileSync(file, "utf8").matchAll(STATIC)) {
+        const target = resolveImport(file, m[1] ?? m[2]);
+        if (target) walk(target);
+      }
+    };
+    walk(path.join(ROOT, "components/student/StudentView.tsx"));
+    const heavy = [...reached]
+      .map(rel)
+      .filter((f) => f === "lib/protocol/wire.ts" || f.startsWith("lib/session/") || f === "lib/lesson/card.ts");
+    expect(heavy).toEqual([]);
+    // The walk follows what it should: the form's own imports are there, the live screen is not.
+    expect(reached.has(path.join(ROOT, "components/student/liveScreen.ts"))).toBe(true);
+    expect(reached.has(path.join(ROOT, "components/student/StudentLive.tsx"))).toBe(false);
+  });
+
   it("sees the code it checks (the walk found the lib/ layers and the server)", () => {
     expect(files.length).toBeGreaterThan(200);
     for (const layer of LIB_LAYERS.slice(1)) expect(files.some((f) => rel(f).startsWith(`${layer}/`))).toBe(true);
