@@ -6,8 +6,6 @@ import { useLive, useLiveMeta } from "@/components/live/LiveSession";
 import { useErrorText } from "@/components/i18n/useErrorText";
 import { ErrorScreen } from "./ErrorScreen";
 
-export { ErrorScreen };
-
 /**
  * What a view shows before it has a snapshot, and when the server refused it
  * for good: never a spinner forever, never a half-working screen.
