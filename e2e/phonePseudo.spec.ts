@@ -7,7 +7,7 @@ import { PHONE, contextIn, expectLanguage, expectNoSideways, setAsideFromCheck }
 
 /**
  * The phone in the pseudo-locale (issue 32: "every page and state"): from the join form through the live class, a
- * poll open, voted and revealed, and the question box, every word on the phone comes from a catalog or is marked as
+ * poll open, voted and revealed, the full diagram and the question box, every word on the phone comes from a catalog or is marked as
  * not the interface's (translate="no": the session's title, the room code, the nickname, Kubernetes; lang="en": the
  * built-in lesson's words and the card's labels), and nothing spills past 360 px.
  */
@@ -31,7 +31,7 @@ async function expectPhoneFromCatalogs(page: Page, state: string) {
   await expectNoSideways(page, `the phone in the pseudo-locale, ${state}`);
 }
 
-test("the phone in the pseudo-locale: every word from a catalog at 360 px, from the join form to the poll's reveal and the question box", async ({
+test("the phone in the pseudo-locale: every word from a catalog at 360 px, from the join form to the poll's reveal, the full diagram and the question box", async ({
   browser,
   baseURL,
 }) => {
@@ -70,6 +70,11 @@ test("the phone in the pseudo-locale: every word from a catalog at 360 px, from 
   await teacher.page.getByTestId("poll-reveal").click();
   await expect(page.getByTestId("poll-feedback")).toBeVisible();
   await expectPhoneFromCatalogs(page, "the answer revealed");
+
+  // The full drawing, folded away on a phone: its lifelines' names and step titles are the card's, as drawn.
+  await page.getByTestId("full-diagram").locator("summary").click();
+  await expect(page.getByTestId("full-diagram").locator("[data-lifeline]").first()).toBeVisible();
+  await expectPhoneFromCatalogs(page, "the full diagram open");
 
   await page.getByTestId("ask-question").click();
   await expect(page.getByTestId("question-text")).toBeVisible();

@@ -9,6 +9,13 @@ import { CurrentArrowPulse, endMarker } from "./Markers";
 
 const TONE_FILL = { name: "#f1f5f9", role: "#cbd5e1" } as const;
 
+/**
+ * `translate="no"` for a drawing's text: a lifeline's name and role and a step's title are the card's labels ("Control
+ * plane", "CREATE PVC") or the teacher's words, shown as written in every language. (React's SVG types lack the
+ * global HTML attribute; the browser and translation tools read it on SVG too.)
+ */
+const AS_WRITTEN: Record<string, string> = { translate: "no" };
+
 /** Lines of a text block as one <text> (one box to measure, one thing for a screen reader to skip). */
 function Lines({ block, ...rest }: { block: TextBlock } & React.SVGProps<SVGTextElement>) {
   return (
@@ -44,6 +51,7 @@ export function LifelineHead({ head, picker, stepIndex }: { head: HeadLayout; pi
         {head.lines.map((line, i) => (
           <text
             key={i}
+            {...AS_WRITTEN}
             x={head.x}
             y={line.y}
             textAnchor="middle"
@@ -160,6 +168,7 @@ export function StepRow({
         {isCurrent && !step.noop && <CurrentArrowPulse d={row.path} width={style.width} />}
         <Lines
           block={row.label}
+          {...AS_WRITTEN}
           data-testid="diagram-label"
           fontWeight="700"
           fill={step.failed ? "#fda4af" : isCurrent ? "#fef08a" : "#e2e8f0"}
