@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { useLive, useLiveMeta } from "@/components/live/LiveSession";
 import { useErrorText } from "@/components/i18n/useErrorText";
 import { ErrorScreen } from "./ErrorScreen";
+import { roomCode } from "@/components/i18n/roomCode";
 
 /**
  * What a view shows before it has a snapshot, and when the server refused it
@@ -30,7 +31,7 @@ export function SessionGate({ children }: { children: ReactNode }) {
           data-state={connection === "connected" ? "connected" : "reconnecting"}
         >
           {connection !== "reconnecting"
-            ? t("joining", { code })
+            ? t.rich("joining", { code, ...roomCode })
             : refusal
               ? t("retrying", { reason: errorText(refusal) })
               : t("unreachable")}

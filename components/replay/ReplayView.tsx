@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useLocale, useTranslations } from "next-intl";
 import { pollWords } from "@/components/projector/ProjectorView";
 import { getScenario } from "@/lib/lesson/scenarios";
@@ -24,15 +24,7 @@ import { readApi } from "@/lib/protocol/rest";
 import { stepNumber } from "@/lib/lesson/stepNumbers";
 import { ReplayQuestions } from "@/components/questions/ReplayQuestions";
 import { useLocalizedScenario, useScenario } from "@/components/i18n/useScenario";
-
-/** A room code inside a sentence: left to right, never translated. */
-const roomCode = {
-  room: (chunks: ReactNode) => (
-    <bdi dir="ltr" translate="no">
-      {chunks}
-    </bdi>
-  ),
-};
+import { roomCode } from "@/components/i18n/roomCode";
 
 interface Loaded {
   events: SessionEvent[];

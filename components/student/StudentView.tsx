@@ -7,6 +7,7 @@ import { ErrorScreen } from "@/components/classroom/ErrorScreen";
 import { useJoinInfo } from "@/components/classroom/useJoinInfo";
 import { NICKNAME_MAX } from "@/lib/constants";
 import { LanguageSwitch } from "@/components/i18n/LanguageSwitch";
+import { roomCode } from "@/components/i18n/roomCode";
 import { loadLiveScreen, useLiveScreen } from "./liveScreen";
 
 /** After this many failed fetches the page also offers a reload (a server rebuilt since the form was loaded no longer has its chunk). */
@@ -30,7 +31,7 @@ function Live({ code, nickname }: { code: string; nickname: string }) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-4 px-5" aria-busy="true">
       <p className="text-xl text-slate-300" role="status">
-        {failures ? t("unreachable") : t("joining", { code })}
+        {failures ? t("unreachable") : t.rich("joining", { code, ...roomCode })}
       </p>
       {failures >= RELOAD_AFTER_FAILURES && (
         <a href={again} className="rounded-lg bg-sky-400 px-4 py-3 font-semibold text-slate-950">
