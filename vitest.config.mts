@@ -29,6 +29,8 @@ const TIMING = [
   "tests/integration/outsiderNetNoisy.test.ts",
   "tests/integration/outsiderReview.test.ts",
   "tests/integration/assignmentsOutsider.test.ts",
+  // A resync flood answered within a byte budget that refills while the flood is sent: 599 of 600 answers under load 10.
+  "tests/integration/outsiderFloods.test.ts",
 ];
 
 export default defineConfig({

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createSession, jumpTo, setMode, type ConsolePage } from "./fixtures";
+import { createSession, jumpTo, setMode, type ConsolePage, closeContextsAfterEach } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { expectConsoleFromCatalogs } from "./consoleCatalogCheck";
 import { consoleIn, expectLanguage, expectNoSideways, kubernetesStrings, phoneIn } from "./languageHelpers";
@@ -12,9 +12,7 @@ import { consoleIn, expectLanguage, expectNoSideways, kubernetesStrings, phoneIn
  * comes from a catalog.
  */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 /** What Kubernetes prints on a console: a phone's (the mode, the PVC's YAML, the events) and the objects' kinds. */
 async function kubernetesOnConsole(teacher: ConsolePage) {

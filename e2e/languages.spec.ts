@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ConsolePage, createSession, jumpTo, setMode } from "./fixtures";
+import { ConsolePage, createSession, jumpTo, setMode, closeContextsAfterEach } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { consoleIn, expectLanguage, expectNoSideways, kubernetesStrings, phoneIn } from "./languageHelpers";
 
@@ -10,9 +10,7 @@ import { consoleIn, expectLanguage, expectNoSideways, kubernetesStrings, phoneIn
  * the diagram still left to right, and Kubernetes stays as Kubernetes prints it.
  */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 /** The lifelines' ids from left to right as drawn in the phone's full diagram. */
 async function lifelinesLeftToRight(page: Page): Promise<string[]> {

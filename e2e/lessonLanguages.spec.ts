@@ -8,7 +8,7 @@ import { getScenario } from "../lib/lesson/scenarios";
 import { compareTimeline } from "../lib/lesson/compare";
 import { generateNextStepPoll } from "../lib/polls/nextStep";
 import { pollNoteParts, pollTextCatalog } from "../lib/polls/pollProse";
-import { ConsolePage, createSession, jumpTo, type StudentPage } from "./fixtures";
+import { ConsolePage, createSession, jumpTo, type StudentPage, closeContextsAfterEach } from "./fixtures";
 import { phoneIn } from "./languageHelpers";
 
 /**
@@ -20,9 +20,7 @@ import { phoneIn } from "./languageHelpers";
  * lang="en" so a screen reader speaks it as English.
  */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 type Area = Record<string, Record<string, string>>;
 const catalog = (locale: string): Area =>

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ConsolePage, StudentPage, createSession, jumpTo } from "./fixtures";
+import { ConsolePage, StudentPage, createSession, jumpTo, closeContextsAfterEach } from "./fixtures";
 import { settle } from "./layout";
 import { unmarkedText } from "./pseudo";
 import { onlyLesson } from "./consoleCatalogCheck";
@@ -12,9 +12,7 @@ import { PHONE, contextIn, expectLanguage, expectNoSideways, setAsideFromCheck }
  * built-in lesson's words and the card's labels), and nothing spills past 360 px.
  */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 /**
  * Every text not from a catalog on the phone, in `state`. The lesson's own English (lang="en") is set aside; so is a

@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { closeContextsAfterEach } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { settle } from "./layout";
 import { expectAllFromCatalogs, unmarkedText } from "./pseudo";
@@ -16,9 +17,7 @@ import { POLL_STEPS, assignWffc, signUpTeacher } from "./selfPacedPages";
  * German axe finds nothing serious; in Spanish they read Spanish.
  */
 
-test.afterEach(async ({ browser }) => {
-  for (const context of browser.contexts()) await context.close();
-});
+closeContextsAfterEach();
 
 type Ready = (page: Page) => Promise<void>;
 
