@@ -30,7 +30,7 @@ function Live({ code, nickname }: { code: string; nickname: string }) {
   const again = `/join/${encodeURIComponent(code)}${nickname ? `?name=${encodeURIComponent(nickname)}` : ""}`;
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-4 px-5" aria-busy="true">
-      <p className="text-xl text-slate-300" role="status">
+      <p className="text-center text-xl text-slate-300" role="status">
         {failures ? t("unreachable") : t.rich("joining", { code, ...roomCode })}
       </p>
       {failures >= RELOAD_AFTER_FAILURES && (
