@@ -93,7 +93,9 @@ describe("accounts for an operator", () => {
     expect((await account(["delete", "--email", "lee@school.example"], env)).code).toBe(0);
     expect((await state(lee)).account).toBeNull();
     expect((await account(["delete", "--email", "lee@school.example"], env)).stderr).toBe("There is no account for lee@school.example.\n");
-  });
+    // Eight runs of the command line, each a fresh Node compiling the script (tsx) and hashing a password: 8 s on a
+    // quiet machine, past 30 s beside the integration tests (npm test runs the two side by side). A hang guard.
+  }, 120_000);
 
   it("an account made for school sign-in (no password) is taken by the first verified school sign-in with its email", async () => {
     const dataDir = tempDir();
