@@ -4,7 +4,7 @@ import type { SessionEvent } from "../../../lib/session";
 import { code, type Client } from "./fleet";
 
 /**
- * What faults.test.ts checks after each fault, from what the screens were
+ * What the faults*.test.ts files check after each fault, from what the screens were
  * answered and the durable log: acknowledgements in time with documented
  * codes, steps and votes in the log as sent, the count held.
  */

@@ -12,7 +12,7 @@ import { freePort, startRedis, type RedisServer } from "../../support/loopback";
 import { spawnServer, type ServerProcess } from "../process";
 
 /**
- * The fleet faults.test.ts puts through its faults: one redis-server
+ * The fleet the faults*.test.ts files put through their faults: one redis-server
  * (append-only, fsync on every write) and three app processes on it, and the
  * screens (sockets pinned to one node each) that record what a class sees.
  */
@@ -39,6 +39,8 @@ export async function startNode(i: number): Promise<void> {
 /** Starts the fleet before the file's tests, and stops it (screens, nodes, Redis) after them. */
 export function fleetPerFile(): void {
   beforeAll(async () => {
+    // Integration files share a worker's modules (isolate: false): start from an empty fleet, not the last file's.
+    Object.assign(fleet, { nodes: [], ports: [], clients: [] });
     fleet.aofDir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-aof-"));
     fleet.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "classroom-faults-"));
     fleet.redis = await startRedis({ appendOnlyDir: fleet.aofDir });
