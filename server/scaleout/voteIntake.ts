@@ -2,7 +2,7 @@ import { protocolError, type Ack, type Command, type ErrorCode, type MyVote } fr
 import type { Member } from "../rooms/gateway";
 import { StoreError } from "../store/types";
 import { asStrings, evalCached, type RedisClient } from "../store/redis";
-import { VOTE, voteArgs, type Restriction } from "../store/redisGate";
+import { VOTES, votesArgs, type Restriction, type VoteIn } from "../store/redisGate";
 
 /**
  * A student's vote in a scaled-out class, taken where the student's socket
@@ -33,22 +33,83 @@ function isVoteRefusal(code: string): code is ErrorCode {
 /** The gate has not been written yet (the owner has not served the session since): the owner takes the vote. */
 export const NO_GATE = "NOGATE";
 
+type Cast = Ack<MyVote> | typeof NO_GATE;
+
+interface Waiting {
+  vote: VoteIn;
+  resolve: (cast: Cast) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Per client: the votes taken in this turn of the event loop, per session, sent once the turn's I/O is read. */
+const turns = new WeakMap<Pick<RedisClient, "sendCommand">, Map<string, Waiting[]>>();
+
 /**
  * Checks and takes a vote in (durable as Redis is once this resolves), or
- * says why not; NO_GATE when the owner must take it. Throws a StoreError when
- * Redis could not answer (classified: not sent, or unconfirmed).
+ * says why not; NO_GATE when the owner must take it. Rejects with a
+ * StoreError when Redis could not answer (classified: not sent, or
+ * unconfirmed). The votes a node takes in one turn of its event loop (the
+ * sockets read in one poll phase) go to Redis in one script call per
+ * session, sent right after that phase (setImmediate): no wait beyond the
+ * turn, and Redis runs one script for them, not one each. The script takes
+ * them in one after another, each checked as if alone, so a batch is only a
+ * cheaper way of sending them (a failed call fails each of its votes alike).
  */
-export async function castVote(
+export function castVote(
   client: Pick<RedisClient, "sendCommand">,
   member: Member,
   payload: { pollId: string; optionId: string },
-): Promise<Ack<MyVote> | typeof NO_GATE> {
+): Promise<Cast> {
   const participantId = member.participantId;
-  if (!participantId) return { ok: false, error: protocolError("NOT_STUDENT") };
-  const args = voteArgs(member.sessionId, payload.pollId, payload.optionId, participantId);
-  const [code = "", round, rev] = asStrings(await evalCached(client, VOTE, 4, args));
-  if (code === "OK")
-    return { ok: true, data: { pollId: payload.pollId, round: Number(round), optionId: payload.optionId, rev: Number(rev) } };
+  if (!participantId) return Promise.resolve({ ok: false, error: protocolError("NOT_STUDENT") });
+  let turn = turns.get(client);
+  if (!turn) {
+    const fresh = new Map<string, Waiting[]>();
+    turns.set(client, (turn = fresh));
+    setImmediate(() => {
+      turns.delete(client);
+      for (const [sessionId, waiting] of fresh) void send(client, sessionId, waiting);
+    });
+  }
+  return new Promise<Cast>((resolve, reject) => {
+    const waiting = { vote: { pollId: payload.pollId, optionId: payload.optionId, participantId }, resolve, reject };
+    const list = turn.get(member.sessionId);
+    if (list) list.push(waiting);
+    else turn.set(member.sessionId, [waiting]);
+  });
+}
+
+async function send(client: Pick<RedisClient, "sendCommand">, sessionId: string, waiting: Waiting[]): Promise<void> {
+  let reply: string[];
+  try {
+    reply = asStrings(
+      await evalCached(
+        client,
+        VOTES,
+        4,
+        votesArgs(
+          sessionId,
+          waiting.map((w) => w.vote),
+        ),
+      ),
+    );
+    if (reply.length !== waiting.length * 3)
+      throw new StoreError(`the vote script answered ${reply.length} strings for ${waiting.length} votes`);
+  } catch (err) {
+    for (const w of waiting) w.reject(err);
+    return;
+  }
+  waiting.forEach((w, i) => {
+    try {
+      w.resolve(castOf(w.vote, reply[i * 3], reply[i * 3 + 1], reply[i * 3 + 2]));
+    } catch (err) {
+      w.reject(err);
+    }
+  });
+}
+
+function castOf(vote: VoteIn, code: string, round: string, rev: string): Cast {
+  if (code === "OK") return { ok: true, data: { pollId: vote.pollId, round: Number(round), optionId: vote.optionId, rev: Number(rev) } };
   if (code === NO_GATE) return NO_GATE;
   if (isVoteRefusal(code)) return { ok: false, error: protocolError(code) };
   throw new StoreError(`the vote script answered ${code.slice(0, 40)}`);

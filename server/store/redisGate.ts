@@ -9,7 +9,7 @@ import { K, type Fence } from "./redisKeys";
  * active poll, whether it is open, its options and round, paused, ended, who
  * was removed, and each student's vote in force with the writes logged this
  * round), the same rules `decide` applies to `poll:vote`. The node holding a
- * student's socket runs VOTE: it checks the gate and appends the vote to the
+ * student's socket runs VOTES: it checks the gate and appends the vote to the
  * session's **intake** stream, atomically, and the vote is acknowledged once
  * Redis answers (durable as Redis is). The owner folds the intake into the
  * log in order; each folded event deletes its intake entry in the same script
@@ -38,38 +38,65 @@ const OPTIONS = "o:";
 export const INTAKE_LOG_MARGIN = 1024;
 
 /**
- * A student's vote, checked and taken in. Replies `{code}` for a refusal (the
- * codes `decide` gives), `{'NOGATE'}` when the owner has not yet written the
- * gate, or `{'OK', round, rev}`: `rev` is a lower bound of the log position
- * the vote will take (the log's length plus the votes ahead of it).
- * KEYS: gate, votes in force, removed, intake. ARGV: poll, option, participant, max writes, log cap.
+ * Students' votes in one session, checked and taken in one after another (the
+ * votes a node took in one turn of its event loop: one script call, not one
+ * each). Replies 3 strings per vote, in order: `code, '', ''` for a refusal
+ * (the codes `decide` gives), `'NOGATE', '', ''` when the owner has not yet
+ * written the gate, or `'OK', round, rev`: `rev` is a lower bound of the log
+ * position the vote will take (the log's length plus the votes ahead of it).
+ * KEYS: gate, votes in force, removed, intake. ARGV: max writes, log cap, then per vote: poll, option, participant.
  */
-export const VOTE = `local g = redis.call('HMGET', KEYS[1], 'v', 'ended', 'seq', 'paused', 'poll', 'open', 'opts', 'round')
-if not g[1] then return {'NOGATE'} end
-if g[2] == '1' then return {'SESSION_ENDED'} end
+export const VOTES = `local g = redis.call('HMGET', KEYS[1], 'v', 'ended', 'seq', 'paused', 'poll', 'open', 'opts', 'round')
+local out = {}
+local function reply(code, a, b)
+  out[#out + 1] = code
+  out[#out + 1] = a
+  out[#out + 1] = b
+end
 local pending = redis.call('XLEN', KEYS[4])
 local seq = tonumber(g[3]) or 0
-if seq + pending >= tonumber(ARGV[5]) then return {'LOG_FULL'} end
-if g[4] == '1' then return {'CLASS_PAUSED'} end
-if g[5] ~= ARGV[1] then return {'NO_SUCH_POLL'} end
-if g[6] ~= '1' then return {'POLL_CLOSED'} end
-if string.find(ARGV[2], ',', 1, true) or not string.find(g[7] or '', ',' .. ARGV[2] .. ',', 1, true) then return {'NO_SUCH_OPTION'} end
-if redis.call('SISMEMBER', KEYS[3], ARGV[3]) == 1 then return {'REMOVED'} end
-local cur = redis.call('HGET', KEYS[2], ARGV[3])
-local held, writes = '', 0
-if cur then
-  local sp = string.find(cur, ' ', 1, true)
-  held = string.sub(cur, 1, sp - 1)
-  writes = tonumber(string.sub(cur, sp + 1))
+local maxWrites, cap, opts = tonumber(ARGV[1]), tonumber(ARGV[2]), g[7] or ''
+for i = 3, #ARGV, 3 do
+  local poll, option, who = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  if not g[1] then reply('NOGATE', '', '')
+  elseif g[2] == '1' then reply('SESSION_ENDED', '', '')
+  elseif seq + pending >= cap then reply('LOG_FULL', '', '')
+  elseif g[4] == '1' then reply('CLASS_PAUSED', '', '')
+  elseif g[5] ~= poll then reply('NO_SUCH_POLL', '', '')
+  elseif g[6] ~= '1' then reply('POLL_CLOSED', '', '')
+  elseif string.find(option, ',', 1, true) or not string.find(opts, ',' .. option .. ',', 1, true) then reply('NO_SUCH_OPTION', '', '')
+  elseif redis.call('SISMEMBER', KEYS[3], who) == 1 then reply('REMOVED', '', '')
+  else
+    local cur = redis.call('HGET', KEYS[2], who)
+    local held, writes = '', 0
+    if cur then
+      local sp = string.find(cur, ' ', 1, true)
+      held = string.sub(cur, 1, sp - 1)
+      writes = tonumber(string.sub(cur, sp + 1))
+    end
+    if held == option then reply('OK', g[8], tostring(seq + pending))
+    elseif writes >= maxWrites then reply('VOTE_LIMIT', '', '')
+    else
+      redis.call('HSET', KEYS[2], who, option .. ' ' .. (writes + 1))
+      redis.call('XADD', KEYS[4], '*', 'p', who, 'q', poll, 'o', option)
+      pending = pending + 1
+      reply('OK', g[8], tostring(seq + pending))
+    end
+  end
 end
-if held == ARGV[2] then return {'OK', g[8], tostring(seq + pending)} end
-if writes >= tonumber(ARGV[4]) then return {'VOTE_LIMIT'} end
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[2] .. ' ' .. (writes + 1))
-redis.call('XADD', KEYS[4], '*', 'p', ARGV[3], 'q', ARGV[1], 'o', ARGV[2])
-return {'OK', g[8], tostring(seq + pending + 1)}`;
+return out`;
 
-export function voteArgs(sessionId: string, pollId: string, optionId: string, participantId: string): (string | number)[] {
-  return [...gateKeys(sessionId), pollId, optionId, participantId, MAX_VOTES_PER_ROUND, MAX_EVENTS_PER_SESSION - INTAKE_LOG_MARGIN];
+/** One vote of a VOTES call. */
+export interface VoteIn {
+  pollId: string;
+  optionId: string;
+  participantId: string;
+}
+
+export function votesArgs(sessionId: string, votes: readonly VoteIn[]): string[] {
+  const args = [...gateKeys(sessionId), String(MAX_VOTES_PER_ROUND), String(MAX_EVENTS_PER_SESSION - INTAKE_LOG_MARGIN)];
+  for (const v of votes) args.push(v.pollId, v.optionId, v.participantId);
+  return args;
 }
 
 const FENCE = `if redis.call('GET', KEYS[5]) ~= ARGV[1] or redis.call('GET', KEYS[6]) ~= ARGV[2] then
@@ -210,12 +237,11 @@ export function gateOpOf(event: SessionEvent): { op: string; a: string; b: strin
 /**
  * The gate's part of APPEND_EVENTS (server/store/redisLayout.ts), for each
  * event after it is in the log: KEYS 6..9 are the gate, votes in force,
- * removed and intake; the locals are the event's seq, the operation, its two
- * arguments and the intake entry the event folds ('' for none).
+ * removed and intake; the locals are the operation and its two arguments.
+ * (The gate's `seq` and the intake entries the events fold are written once
+ * per call, by the script, before it returns.)
  */
-export const APPEND_GATE = `redis.call('HSET', KEYS[6], 'seq', g_seq)
-  if g_in ~= '' then redis.call('XDEL', KEYS[9], g_in) end
-  if g_op == 'open' then
+export const APPEND_GATE = `if g_op == 'open' then
     redis.call('HSET', KEYS[6], 'poll', g_a, 'round', '1', 'open', '1', 'opts', g_b, '${ROUND}' .. g_a, '1', '${OPTIONS}' .. g_a, g_b)
     redis.call('DEL', KEYS[7])
   elseif g_op == 'reopen' then
@@ -237,9 +263,16 @@ export const APPEND_GATE = `redis.call('HSET', KEYS[6], 'seq', g_seq)
     redis.call('DEL', KEYS[7], KEYS[8])
   end`;
 
-/** Before an event is written: a restrictive one (g_r) with votes still in the intake is refused. */
-export const APPEND_GATE_CHECK = `if g_r == '1' and redis.call('XLEN', KEYS[9]) > 0 then
-    return redis.error_reply('INTAKE votes taken before this are not in the log yet')
+/**
+ * Before an event is written: a restrictive one (g_r) with votes still in the
+ * intake is refused. `settle()` first takes out the entries folded by the
+ * events before it in the same call.
+ */
+export const APPEND_GATE_CHECK = `if g_r == '1' then
+    settle()
+    if redis.call('XLEN', KEYS[9]) > 0 then
+      return redis.error_reply('INTAKE votes taken before this are not in the log yet')
+    end
   end`;
 
 /** The gate's keys (KEYS 6..9 of APPEND_EVENTS). */

@@ -34,7 +34,10 @@ export function summaryFields(d: SummaryDelta): (string | number)[] {
  * intake; the event's gate operation; the intake entry the event folds leaves
  * the intake with it. A stale owner's refused events therefore change
  * nothing, not even "ended". (One script per session and batch, not per event:
- * a vote burst's events cost Redis and the owner a command each otherwise.)
+ * a vote burst's events cost Redis and the owner a command each otherwise. The
+ * counters that only add up, `lastEventAt`, the gate's `seq` and the folded
+ * intake entries are written once per call, before it returns, also when it
+ * refuses an event: nobody reads them in between, a script being atomic.)
  * KEYS: events stream, session hash, live set, owner, claim count, then the gate's (gate, votes, removed, intake).
  * ARGV: session id, owner node ('' for no fence), claim count, then 13 per event: entry id, json,
  *       the delta (events, participants, polls, lastEventAt, endedAt: '' when it did not end the session),
@@ -43,20 +46,37 @@ export function summaryFields(d: SummaryDelta): (string | number)[] {
 const APPEND_EVENTS = `if ARGV[2] ~= '' and (redis.call('GET', KEYS[4]) ~= ARGV[2] or redis.call('GET', KEYS[5]) ~= ARGV[3]) then
   return redis.error_reply('FENCED this node no longer owns the session')
 end
+local written, events, lastAt, seq, folded = false, 0, '', '', {}
+local function settle()
+  if written then
+    if events ~= 0 then redis.call('HINCRBY', KEYS[2], 'events', events) end
+    redis.call('HSET', KEYS[2], 'lastEventAt', lastAt)
+    redis.call('HSET', KEYS[6], 'seq', seq)
+    written, events = false, 0
+  end
+  for j = 1, #folded, 500 do redis.call('XDEL', KEYS[9], unpack(folded, j, math.min(j + 499, #folded))) end
+  folded = {}
+end
 for i = 4, #ARGV, 13 do
-  local g_seq, g_op, g_a, g_b, g_in, g_r = ARGV[i + 7], ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ARGV[i + 11], ARGV[i + 12]
+  local g_op, g_a, g_b, g_in, g_r = ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ARGV[i + 11], ARGV[i + 12]
   ${APPEND_GATE_CHECK}
-  redis.call('XADD', KEYS[1], ARGV[i], 'e', ARGV[i + 1])
-  redis.call('HINCRBY', KEYS[2], 'events', ARGV[i + 2])
+  local added = redis.pcall('XADD', KEYS[1], ARGV[i], 'e', ARGV[i + 1])
+  if type(added) == 'table' and added.err then
+    settle()
+    return added
+  end
+  written, events = true, events + tonumber(ARGV[i + 2])
+  lastAt, seq = ARGV[i + 5], ARGV[i + 7]
+  if g_in ~= '' then folded[#folded + 1] = g_in end
   if ARGV[i + 3] ~= '0' then redis.call('HINCRBY', KEYS[2], 'participants', ARGV[i + 3]) end
   if ARGV[i + 4] ~= '0' then redis.call('HINCRBY', KEYS[2], 'polls', ARGV[i + 4]) end
-  redis.call('HSET', KEYS[2], 'lastEventAt', ARGV[i + 5])
   if ARGV[i + 6] ~= '' then
     redis.call('HSET', KEYS[2], 'endedAt', ARGV[i + 6])
     redis.call('SREM', KEYS[3], ARGV[1])
   end
   ${APPEND_GATE}
 end
+settle()
 return 1`;
 
 /**
