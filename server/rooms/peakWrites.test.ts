@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { BatchedStore } from "../store/writeQueue";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { BatchedStore, PEAK_WRITE_DELAY_MS } from "../store/writeQueue";
 import type { QueuedWrite } from "../store/types";
 
 /** A store that only records the batches it is asked to write. */
@@ -31,5 +31,36 @@ describe("a join storm's peaks", () => {
     store.notePeakParticipants("s1", 51);
     await store.flush();
     expect(store.batches.at(-1)).toEqual([{ kind: "peak", sessionId: "s1", peak: 51 }]);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("start no write of their own: they ride with the next joins' batch, or go alone once the room is quiet", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const store = new RecordingStore();
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    // A socket connected after its join was written: its peak waits.
+    store.notePeakParticipants("s1", 1);
+    await turn();
+    expect(store.batches).toEqual([]);
+    // The next join's batch carries it, and the join waits for nothing more than its own write.
+    await store.saveParticipantToken("s1", "p2", "hash2");
+    await store.flush("s1");
+    expect(store.batches).toEqual([
+      [
+        { kind: "token", sessionId: "s1", participantId: "p2", tokenHash: "hash2" },
+        { kind: "peak", sessionId: "s1", peak: 1 },
+      ],
+    ]);
+    // With nothing else to write, the peak goes on its own a moment later.
+    store.notePeakParticipants("s1", 2);
+    await turn();
+    expect(store.batches).toHaveLength(1);
+    vi.advanceTimersByTime(PEAK_WRITE_DELAY_MS);
+    await turn();
+    await turn();
+    expect(store.batches.at(-1)).toEqual([{ kind: "peak", sessionId: "s1", peak: 2 }]);
   });
 });

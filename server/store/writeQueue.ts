@@ -12,12 +12,21 @@ export abstract class BatchedStore {
   private readonly writeErrorListeners: ((failures: ReadonlyMap<string, Error>) => void)[] = [];
   /** Each session's peak write still waiting for its batch: a join storm raises the peak with every join, and one write per batch says it. */
   private readonly queuedPeaks = new Map<string, Extract<QueuedWrite, { kind: "peak" }>>();
+  /**
+   * Peaks not yet in the queue: they ride with the next batch written for any other reason (in a join storm,
+   * the next joins'), or go on their own PEAK_WRITE_DELAY_MS later. A peak noted as each socket connects,
+   * after its join was written, used to start a commit of its own: a fifth of a join storm's commits.
+   */
+  private readonly heldPeaks = new Map<string, number>();
+  private peakTimer: NodeJS.Timeout | null = null;
 
   constructor(description: string, onLog: (msg: string, err: Error) => void, kind: StoreKind) {
     this.queue = new WriteQueue(
       (batch) => {
         // Every queued write is in this batch (the queue hands over all it holds): later peaks start a new write.
         this.queuedPeaks.clear();
+        for (const [sessionId, peak] of this.heldPeaks) batch.push({ kind: "peak", sessionId, peak });
+        this.dropHeldPeaks();
         return observeBatch(kind, batch, () => this.writeBatch(batch));
       },
       (err, failures) => {
@@ -45,7 +54,9 @@ export abstract class BatchedStore {
     this.queue.afterDurable(fn, sessionId);
   }
 
+  /** Resolves once the session's writes (with no session: every write, the peaks held back included) are written. */
   flush(sessionId?: string): Promise<void> {
+    if (sessionId === undefined) this.releasePeaks();
     return this.queue.flush(sessionId);
   }
 
@@ -53,16 +64,35 @@ export abstract class BatchedStore {
     this.writeErrorListeners.push(listener);
   }
 
-  /** Queued with the events; best effort (a peak is presence, not a teaching event). */
+  /** Written with the next batch, or within PEAK_WRITE_DELAY_MS; best effort (a peak is presence, not a teaching event). */
   notePeakParticipants(sessionId: string, peak: number): void {
     const queued = this.queuedPeaks.get(sessionId);
     if (queued) {
       queued.peak = Math.max(queued.peak, peak);
       return;
     }
-    const write = { kind: "peak" as const, sessionId, peak };
-    this.queuedPeaks.set(sessionId, write);
-    this.queue.push(write);
+    this.heldPeaks.set(sessionId, Math.max(this.heldPeaks.get(sessionId) ?? 0, peak));
+    if (!this.peakTimer) {
+      this.peakTimer = setTimeout(() => this.releasePeaks(), PEAK_WRITE_DELAY_MS);
+      // A quiet process may exit before it fires: closing the store releases what is held.
+      this.peakTimer.unref();
+    }
+  }
+
+  /** The held peaks into the queue, as writes of their own (merged with any later peak until their batch is written). */
+  private releasePeaks(): void {
+    for (const [sessionId, peak] of this.heldPeaks) {
+      const write = { kind: "peak" as const, sessionId, peak };
+      this.queuedPeaks.set(sessionId, write);
+      this.queue.push(write);
+    }
+    this.dropHeldPeaks();
+  }
+
+  private dropHeldPeaks(): void {
+    this.heldPeaks.clear();
+    if (this.peakTimer) clearTimeout(this.peakTimer);
+    this.peakTimer = null;
   }
 
   /** Queued with the join's event; durable at the same flush (the join waits for it before admitting the socket). */
@@ -72,6 +102,7 @@ export abstract class BatchedStore {
 
   /** Writes what is still queued, logging (never hiding) a failure. */
   protected async flushBeforeClose(onLog: (msg: string, err: Error) => void): Promise<void> {
+    this.releasePeaks();
     await this.queue.flush().catch((err: Error) => onLog("events still queued at close could not be written", err));
   }
 }
@@ -82,6 +113,9 @@ interface Waiter {
   done: () => void;
   onFail?: (err: Error) => void;
 }
+
+/** A peak of students connected waits at most this long (ms) for a batch to ride with. */
+export const PEAK_WRITE_DELAY_MS = 1_000;
 
 /** A batch is written once it holds this many writes, without waiting for the loop's turn. */
 export const WRITE_BATCH_MAX = 256;
