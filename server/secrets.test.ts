@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { hashSecret, newSecret, secretMatches } from "./secrets";
 
@@ -23,5 +24,11 @@ describe("secrets", () => {
     expect(secretMatches(a, hashSecret(a))).toBe(true);
     expect(secretMatches(b, hashSecret(a))).toBe(false);
     expect(secretMatches(undefined, hashSecret(a))).toBe(false);
+  });
+
+  it("hash to the SHA-256 hex the stores have always kept", () => {
+    // A stored token hash from before the one-shot hashing still opens its session.
+    expect(hashSecret("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(hashSecret("ü")).toBe(createHash("sha256").update("ü", "utf8").digest("hex"));
   });
 });

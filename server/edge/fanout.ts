@@ -117,8 +117,12 @@ export function joinAudience(socket: IoSocket, sessionId: string, role: Role, pa
     void socket.join(hostRoom(sessionId));
     return;
   }
-  void socket.join([publicRoom(sessionId), sliceRoom(sessionId, nextSlice++ % FANOUT_SLICES)]);
-  void socket.join(participantId ? participantRoom(sessionId, participantId) : projectorRoom(sessionId));
+  // One join, one set of rooms handed to the adapter.
+  void socket.join([
+    publicRoom(sessionId),
+    sliceRoom(sessionId, nextSlice++ % FANOUT_SLICES),
+    participantId ? participantRoom(sessionId, participantId) : projectorRoom(sessionId),
+  ]);
 }
 
 /**

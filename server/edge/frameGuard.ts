@@ -191,7 +191,7 @@ export function createFrameGuard({ addressOf, onConnect }: FrameGuardOptions) {
   }
 
   return {
-    parser: { Encoder, Decoder: GuardedDecoder },
+    parser: { Encoder: JsonEncoder, Decoder: GuardedDecoder },
     /** Call once with io.engine, before socket.io's own listener runs. */
     watch(engine: { prependListener(event: "connection", fn: (conn: EngineConnection) => void): unknown }): void {
       engine.prependListener("connection", (conn) => {
@@ -206,6 +206,24 @@ export function createFrameGuard({ addressOf, onConnect }: FrameGuardOptions) {
      */
     blocked: (address: string): boolean => !abuse.peek(address),
   };
+}
+
+/**
+ * socket.io's Encoder without its search for binary attachments. This
+ * protocol sends none (every payload is JSON the server built; the guard
+ * refuses binary frames inbound), and the search walked every object of every
+ * message before it was encoded: four times a join, the whole projections
+ * included, and once per vote's acknowledgement. The text is socket.io's own
+ * (`encodeAsString`): type, namespace other than "/", acknowledgement id, JSON.
+ */
+export class JsonEncoder extends Encoder {
+  override encode(packet: Packet): string[] {
+    let text = String(packet.type);
+    if (packet.nsp && packet.nsp !== "/") text += `${packet.nsp},`;
+    if (packet.id !== undefined && packet.id !== null) text += String(packet.id);
+    if (packet.data !== undefined && packet.data !== null) text += JSON.stringify(packet.data);
+    return [text];
+  }
 }
 
 /** The namespace and acknowledgement id of an EVENT frame (`2/nsp,17[...]`), read from its first characters only. */

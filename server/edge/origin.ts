@@ -31,12 +31,31 @@ export function requestScheme(req: IncomingMessage, trustProxy: boolean): "http"
 
 const HOST_PATTERN = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
+type ParsedHost = Readonly<{ host: string; hostname: string }>;
+
+/**
+ * The last few `Host` values parsed: every WebSocket handshake of a join storm brings the same one or two, and
+ * a URL parse each was a few microseconds of every join. Bounded: a client may send any Host.
+ */
+const parsedHosts = new Map<string, ParsedHost | null>();
+const PARSED_HOSTS_MAX = 64;
+
 /** `Host` as a URL host (`name:port`, default port dropped), or null when it is missing or not a host. */
-export function parseHost(host: string | undefined): { host: string; hostname: string } | null {
-  if (!host || host.length > 255 || !HOST_PATTERN.test(host)) return null;
+export function parseHost(host: string | undefined): ParsedHost | null {
+  if (!host || host.length > 255) return null;
+  const known = parsedHosts.get(host);
+  if (known !== undefined) return known;
+  const parsed = parseHostNow(host);
+  if (parsedHosts.size >= PARSED_HOSTS_MAX) parsedHosts.clear();
+  parsedHosts.set(host, parsed);
+  return parsed;
+}
+
+function parseHostNow(host: string): ParsedHost | null {
+  if (!HOST_PATTERN.test(host)) return null;
   try {
     const url = new URL(`http://${host}`);
-    return { host: url.host, hostname: url.hostname };
+    return Object.freeze({ host: url.host, hostname: url.hostname });
   } catch {
     return null;
   }

@@ -108,6 +108,11 @@ export function attachSocketLayer({
    * would simply join.
    */
   const lookups = new Map<string, Map<string, number>>();
+  /**
+   * What the handshake found, for the connection that follows it: kept beside the socket, not on it (a property
+   * added to socket.io's object and deleted again cost a slow property store and a delete per join).
+   */
+  const admitted = new WeakMap<IoSocket, { joined: Extract<JoinResult, { ok: true }>; address: string }>();
 
   io.use((socket, next) => void handshake(socket, next));
 
@@ -178,7 +183,7 @@ export function attachSocketLayer({
         return refuse(COUNTED_FAILURES.has(joined.error.code) ? refuseFailure(address, error) : error);
       }
       socket.data = { sessionId: joined.sessionId, code: joined.code, role: joined.role, participantId: joined.participantId };
-      (socket as IoSocket & { joined?: typeof joined }).joined = joined;
+      admitted.set(socket, { joined, address });
       next();
     } catch (err) {
       if (err instanceof UnavailableError) return refuse(rejection("UNAVAILABLE"));
@@ -190,8 +195,8 @@ export function attachSocketLayer({
   io.on("connection", (socket) => {
     const { sessionId, role, participantId } = socket.data;
     const member: Member = { sessionId, role, participantId, socketId: socket.id };
-    const joined = (socket as IoSocket & { joined?: Extract<JoinResult, { ok: true }> }).joined!;
-    delete (socket as IoSocket & { joined?: unknown }).joined;
+    const { joined, address } = admitted.get(socket)!;
+    admitted.delete(socket);
     socket.emit("session:welcome", {
       role,
       sessionId,
@@ -202,7 +207,6 @@ export function attachSocketLayer({
       ...(joined.lesson ? { lesson: joined.lesson } : {}),
     });
     joinAudience(socket, sessionId, role, participantId);
-    const address = addressOf(socket.handshake.address, socket.handshake.headers["x-forwarded-for"], trustProxy);
     for (const patch of joined.projection) socket.emit("session:patch", patch);
     budgets.joinSent(address, JSON.stringify(joined.projection).length);
     // Presence counts from here: a handshake abandoned half-way never reaches "connection", so it is never counted.
