@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import LongFirstSequencer from "./tests/support/longFirstSequencer";
 
 /**
  * Three projects, so `npm test` can fail fast on the quick ones: `unit` (pure code, milliseconds each; its files
@@ -39,6 +40,7 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
       {

@@ -60,7 +60,7 @@ export function teacherActions(run: FuzzRun): Record<string, Action> {
       async () => {
         const s = state();
         // A countdown is set but never runs out within a seed: a poll closed by the clock would make what follows
-        // depend on the machine's speed (tests/integration/faults.test.ts has the countdown close a poll).
+        // depend on the machine's speed (tests/integration/faultsFrozenOwner.test.ts has the countdown close a poll).
         const durationS = rng.pick([undefined, 0, 0, 0, 120, 7]);
         const current = activePoll(s);
         const last = s.stepIndex === getScenario(s.mode, s.variant).steps.length - 1;
