@@ -41,6 +41,20 @@ fi
 # runs in the background from the start. Its server runs without the Next build (SERVE_PAGES=0).
 t0=$SECONDS
 stage() { echo "== [+$((SECONDS - t0)) s] $*"; }
+# Waits for jobs started side by side (job NAME's pid in NAME_pid, its output in $tmp/NAME.log), prints each one's
+# output whole, and stops the suite if any failed.
+await_all() {
+  local name pid_var failed=0
+  for name in "$@"; do
+    pid_var="${name}_pid"
+    if wait "${!pid_var}"; then echo "-- $name: ok"; else
+      echo "-- $name FAILED:"
+      failed=1
+    fi
+    cat "$tmp/$name.log"
+  done
+  [ "$failed" -eq 0 ] || exit 1
+}
 
 stage "soak, two minutes, in the background (npm run soak -- --minutes=2; an hour without the flag)"
 tmp="$(mktemp -d)"
@@ -59,16 +73,7 @@ npx eslint . >"$tmp/eslint.log" 2>&1 &
 eslint_pid=$!
 npx prettier --check "**/*.{ts,tsx,mjs,mts,js,css,json}" >"$tmp/prettier.log" 2>&1 &
 prettier_pid=$!
-failed=0
-for check in tsc eslint prettier; do
-  pid_var="${check}_pid"
-  if wait "${!pid_var}"; then echo "-- $check: ok"; else
-    echo "-- $check FAILED:"
-    failed=1
-  fi
-  cat "$tmp/$check.log"
-done
-[ "$failed" -eq 0 ] || exit 1
+await_all tsc eslint prettier
 
 # The build does not type-check again (next.config.js): tsc above did, tests and server included.
 stage "production build"
@@ -84,16 +89,7 @@ npx vitest run --project integration --maxWorkers="${INTEGRATION_WORKERS:-4}" >"
 integration_pid=$!
 npx vitest run --project timing --maxWorkers=2 >"$tmp/timing.log" 2>&1 &
 timing_pid=$!
-failed=0
-for suite in integration timing; do
-  pid_var="${suite}_pid"
-  if wait "${!pid_var}"; then echo "-- $suite: ok"; else
-    echo "-- $suite FAILED:"
-    failed=1
-  fi
-  cat "$tmp/$suite.log"
-done
-[ "$failed" -eq 0 ] || exit 1
+await_all integration timing
 
 stage "soak (started at the beginning)"
 soak_status=0
